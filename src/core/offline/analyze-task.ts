@@ -1,0 +1,406 @@
+import {
+  CONCEPTS,
+  HIGH_PRIORITY_TERMS,
+  INJECTION_PATTERNS,
+  LOW_PRIORITY_TERMS,
+  META_TERMS,
+  NEGATION_SPAN,
+  NEGATORS,
+  PLAN_TERMS,
+  PROBLEM_TERMS,
+  SPAM_FRAGMENTS,
+  SPAM_TERMS,
+  TEMPLATE_BOILERPLATE,
+  VAGUE_TITLES,
+  type Concept,
+} from "./signals.js";
+
+/** What the offline scorer reads out of a task. Pure data, so each persona can weigh it its own way. */
+export interface ConceptHit {
+  concept: Concept;
+  /** Distinct terms that matched, in order of first appearance (shown in reasoning). */
+  terms: string[];
+  inTitle: boolean;
+}
+
+export interface TaskAnalysis {
+  /** Concepts mentioned affirmatively. */
+  concepts: ConceptHit[];
+  /** Concepts only mentioned under a negation ("no UI changes"). */
+  negated: ConceptHit[];
+  titleWords: number;
+  /** Words of prose in the description after templates, code, URLs and injected instructions are removed. */
+  descriptionWords: number;
+  vagueTitle: boolean;
+  hasProblem: boolean;
+  hasPlan: boolean;
+  hasSpecifics: boolean;
+  hasStackTrace: boolean;
+  priority: "high" | "low" | null;
+  spam: string[];
+  meta: string[];
+  injection: boolean;
+  stuffing: boolean;
+  /** Share of letters outside the Latin script, 0..1. */
+  nonLatinShare: number;
+}
+
+type Kind = "concept" | "spam" | "meta" | "problem" | "plan" | "high" | "low";
+interface Entry {
+  kind: Kind;
+  tokens: string[];
+  term: string;
+  concept?: Concept;
+  prefix?: boolean;
+}
+
+const TOKEN_RE = /[\p{L}\p{N}]+|[.;:!?\n]/gu;
+// Anything beyond Latin Extended-B: only then are the substring fragments worth searching for.
+const NON_LATIN_RE = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
+const BOUNDARY = new Set([".", ";", ":", "!", "?", "\n"]);
+const PREFIX_KEY = 5;
+
+/** Plural folding only: predictable, and the term lists spell out other forms. */
+function stem(word: string): string {
+  const n = word.length;
+  if (n <= 3 || word.charCodeAt(n - 1) !== 115 /* s */) return word;
+  if (word.endsWith("ies") && n > 4) return word.slice(0, -3) + "y";
+  if (word.endsWith("ss") || word.endsWith("us") || word.endsWith("is")) return word;
+  if (/(?:ss|x|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  return word.slice(0, -1);
+}
+
+function splitTerm(term: string): string[] {
+  return term
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}*]+/u)
+    .filter(Boolean)
+    .map((t) => (t.endsWith("*") ? t : stem(t)));
+}
+
+const exact = new Map<string, Entry[]>();
+const prefixed = new Map<string, Entry[]>();
+
+function addEntry(kind: Kind, term: string, concept?: Concept): void {
+  const tokens = splitTerm(term);
+  const first = tokens[0];
+  if (!first) return;
+  const entry: Entry = { kind, tokens, term, ...(concept ? { concept } : {}) };
+  if (tokens.length === 1 && first.endsWith("*")) {
+    const stemText = first.slice(0, -1);
+    if (stemText.length < PREFIX_KEY)
+      throw new Error(`prefix term "${term}" needs at least ${PREFIX_KEY} letters`);
+    entry.tokens = [stemText];
+    entry.prefix = true;
+    const key = stemText.slice(0, PREFIX_KEY);
+    prefixed.set(key, [...(prefixed.get(key) ?? []), entry]);
+    return;
+  }
+  exact.set(first, [...(exact.get(first) ?? []), entry]);
+}
+
+for (const concept of CONCEPTS) for (const term of concept.terms) addEntry("concept", term, concept);
+for (const term of SPAM_TERMS) addEntry("spam", term);
+for (const term of META_TERMS) addEntry("meta", term);
+for (const term of PROBLEM_TERMS) addEntry("problem", term);
+for (const term of PLAN_TERMS) addEntry("plan", term);
+for (const term of HIGH_PRIORITY_TERMS) addEntry("high", term);
+for (const term of LOW_PRIORITY_TERMS) addEntry("low", term);
+// Longest phrase first, so "dark mode" is tried before "dark".
+for (const list of exact.values()) list.sort((a, b) => b.tokens.length - a.tokens.length);
+
+const NEGATOR_SET = new Set(NEGATORS);
+const VAGUE_TITLE_SET = new Set(VAGUE_TITLES);
+const FRAGMENTS: { fragment: string; concept?: Concept; kind: "concept" | "spam" }[] = [
+  ...CONCEPTS.flatMap((c) =>
+    (c.fragments ?? []).map((fragment) => ({ fragment, concept: c, kind: "concept" as const })),
+  ),
+  ...SPAM_FRAGMENTS.map((fragment) => ({ fragment, kind: "spam" as const })),
+];
+
+interface Scan {
+  hits: Map<string, { concept: Concept; terms: string[]; affirmed: boolean }>;
+  spam: Set<string>;
+  meta: Set<string>;
+  problem: boolean;
+  plan: boolean;
+  high: boolean;
+  low: boolean;
+  words: number;
+  /** Words covered by concept terms, and the most repeated concept term's count. */
+  signalWords: number;
+  maxTermRepeat: number;
+  /** Longest run of consecutive words that are all signal terms: prose has other words between them. */
+  maxSignalRun: number;
+  distinctWords: number;
+}
+
+function normalise(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/\bcan['’]t\b/g, "cannot")
+    .replace(/\bwon['’]t\b/g, "will not")
+    .replace(/n['’]t\b/g, " not");
+}
+
+export function scan(text: string): Scan {
+  const lower = normalise(text);
+  const raw = lower.match(TOKEN_RE) ?? [];
+  const tokens = raw.map((t) => (BOUNDARY.has(t) ? t : stem(t)));
+  const out: Scan = {
+    hits: new Map(),
+    spam: new Set(),
+    meta: new Set(),
+    problem: false,
+    plan: false,
+    high: false,
+    low: false,
+    words: 0,
+    signalWords: 0,
+    maxTermRepeat: 0,
+    maxSignalRun: 0,
+    distinctWords: 0,
+  };
+  let coveredUntil = -1;
+  let run = 0;
+  const termCounts = new Map<string, number>();
+  const distinct = new Set<string>();
+  let lastBoundary = -1;
+  let lastNegator = -Infinity;
+
+  const record = (entry: Entry, i: number, surface: string) => {
+    switch (entry.kind) {
+      case "concept": {
+        const negated = lastNegator > lastBoundary && i - lastNegator <= NEGATION_SPAN;
+        const concept = entry.concept!;
+        let hit = out.hits.get(concept.id);
+        if (!hit) {
+          hit = { concept, terms: [], affirmed: false };
+          out.hits.set(concept.id, hit);
+        }
+        if (!negated) hit.affirmed = true;
+        const shown = negated ? `${raw[lastNegator]} … ${surface}` : surface;
+        if (!hit.terms.includes(shown) && hit.terms.length < 4) hit.terms.push(shown);
+        out.signalWords += entry.tokens.length;
+        coveredUntil = Math.max(coveredUntil, i + entry.tokens.length);
+        const count = (termCounts.get(entry.term) ?? 0) + 1;
+        termCounts.set(entry.term, count);
+        if (count > out.maxTermRepeat) out.maxTermRepeat = count;
+        break;
+      }
+      case "spam":
+        out.spam.add(entry.term);
+        break;
+      case "meta":
+        out.meta.add(entry.term);
+        break;
+      case "problem":
+        out.problem = true;
+        break;
+      case "plan":
+        out.plan = true;
+        break;
+      case "high":
+        out.high = true;
+        break;
+      case "low":
+        out.low = true;
+        break;
+    }
+  };
+
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i]!;
+    if (BOUNDARY.has(tok)) {
+      lastBoundary = i;
+      continue;
+    }
+    out.words++;
+    if (out.words <= 4096) distinct.add(tok);
+    const candidates = exact.get(tok);
+    if (candidates) {
+      for (const entry of candidates) {
+        const n = entry.tokens.length;
+        let ok = true;
+        for (let k = 1; k < n; k++) {
+          if (tokens[i + k] !== entry.tokens[k]) {
+            ok = false;
+            break;
+          }
+        }
+        if (ok) record(entry, i, n === 1 ? raw[i]! : raw.slice(i, i + n).join(" "));
+      }
+    }
+    if (tok.length >= PREFIX_KEY) {
+      const pre = prefixed.get(tok.slice(0, PREFIX_KEY));
+      if (pre) for (const entry of pre) if (tok.startsWith(entry.tokens[0]!)) record(entry, i, raw[i]!);
+    }
+    if (NEGATOR_SET.has(tok)) lastNegator = i;
+    if (i < coveredUntil) {
+      run++;
+      if (run > out.maxSignalRun) out.maxSignalRun = run;
+    } else run = 0;
+  }
+
+  // Scripts without spaces (and inflected stems) are matched as substrings, only when present.
+  if (NON_LATIN_RE.test(lower)) {
+    for (const f of FRAGMENTS) {
+      if (!lower.includes(f.fragment)) continue;
+      if (f.kind === "spam") {
+        out.spam.add(f.fragment);
+        continue;
+      }
+      const concept = f.concept!;
+      const hit = out.hits.get(concept.id) ?? { concept, terms: [], affirmed: false };
+      hit.affirmed = true;
+      if (hit.terms.length < 4 && !hit.terms.includes(f.fragment)) hit.terms.push(f.fragment);
+      out.hits.set(concept.id, hit);
+    }
+  }
+  out.distinctWords = distinct.size;
+  return out;
+}
+
+const HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
+const FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
+const STACK_LINE_RE =
+  /^\s*(?:at\s+[\w$.<>[\]/:-]+[\s(]|File ".*", line \d+|Traceback \(most recent call last\)|Caused by:|Exception in thread|#\d+\s+0x[0-9a-f]+|\s*\^+\s*$)/gim;
+const EXCEPTION_RE = /\b(?:[\w.]*[A-Z]\w*(?:Exception|Error))\b[:\s]/;
+const URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
+const MD_IMAGE_RE = /!\[[^\]]*\]\([^)]*\)/g;
+const HTML_TAG_RE = /<\/?[a-z][^>]{0,200}>/gi;
+const INLINE_CODE_RE = /`[^`\n]{1,200}`/;
+const SPECIFIC_RE =
+  /(?:\b[\w-]+\/[\w./-]+\.\w{1,5}\b|\bv?\d+\.\d+(?:\.\d+)?\b|\b\w+\(\)|\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w+\b)/;
+const LIST_ITEM_RE = /^\s*(?:[-*+]|\d+[.)])\s+\S/gm;
+const CHECKBOX_RE = /^\s*[-*]\s+\[[ xX]\]/m;
+const TITLE_PREFIX_RE =
+  /^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s*)+/i;
+const LATIN_LETTER_RE = /\p{Script=Latin}/gu;
+const LETTER_RE = /\p{L}/gu;
+
+const INJECTION_GLOBAL = INJECTION_PATTERNS.map(
+  (p) => new RegExp(p.source, p.flags.includes("g") ? p.flags : p.flags + "g"),
+);
+
+/** Blank every sentence that contains an instruction to the scorer. Returns the text and whether any was found. */
+export function stripInjections(text: string): { text: string; found: boolean } {
+  let found = false;
+  let out = text;
+  for (const pattern of INJECTION_GLOBAL) {
+    out = out.replace(pattern, (match) => {
+      found = true;
+      return " ".repeat(match.length);
+    });
+  }
+  if (!found) return { text, found };
+  // Drop the rest of each sentence that carried an instruction: its keywords are part of the attempt.
+  const marked = text.split(/(?<=[.!?\n])/);
+  let pos = 0;
+  const kept: string[] = [];
+  for (const sentence of marked) {
+    const slice = out.slice(pos, pos + sentence.length);
+    pos += sentence.length;
+    kept.push(slice === sentence ? sentence : "\n");
+  }
+  return { text: kept.join(""), found };
+}
+
+function countMatches(re: RegExp, text: string, cap: number): number {
+  re.lastIndex = 0;
+  let n = 0;
+  while (n < cap && re.exec(text)) n++;
+  re.lastIndex = 0;
+  return n;
+}
+
+export function analyzeTask(title: string, description: string): TaskAnalysis {
+  const titleInj = stripInjections(title);
+  const descInj = stripInjections(description);
+  const injection = titleInj.found || descInj.found;
+
+  let hasCode = false;
+  let prose = descInj.text.replace(HTML_COMMENT_RE, " ");
+  STACK_LINE_RE.lastIndex = 0;
+  let hasStackTrace = STACK_LINE_RE.test(prose) || EXCEPTION_RE.test(prose);
+  STACK_LINE_RE.lastIndex = 0;
+  prose = prose.replace(FENCE_RE, () => {
+    hasCode = true;
+    return "\n";
+  });
+  prose = prose.replace(STACK_LINE_RE, () => {
+    hasStackTrace = true;
+    return "\n";
+  });
+  prose = prose.replace(MD_IMAGE_RE, " ").replace(URL_RE, " ").replace(HTML_TAG_RE, " ");
+  for (const re of TEMPLATE_BOILERPLATE) {
+    prose = re.flags.includes("g")
+      ? prose.replace(re, " ")
+      : prose
+          .split("\n")
+          .map((line) => (re.test(line) ? "" : line))
+          .join("\n");
+  }
+
+  const cleanTitle = titleInj.text.replace(TITLE_PREFIX_RE, "");
+  const t = scan(cleanTitle);
+  const d = scan(prose);
+
+  const titleKey = normalise(cleanTitle)
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .trim();
+  const vagueTitle =
+    VAGUE_TITLE_SET.has(titleKey) || t.words === 0 || (t.words === 1 && t.hits.size === 0 && d.words < 5);
+
+  // Stuffing: the same term over and over, or a long run of keywords with no prose between them
+  // (natural sentences rarely string more than four or five together).
+  const descStuffed =
+    (d.maxTermRepeat >= 4 && d.maxTermRepeat / Math.max(d.words, 1) >= 0.08) ||
+    d.maxSignalRun >= 7 ||
+    (d.words >= 30 && d.distinctWords / d.words < 0.3);
+  const titleStuffed = t.maxSignalRun >= 6 || (t.maxTermRepeat >= 3 && t.maxTermRepeat / t.words >= 0.25);
+  const stuffing = descStuffed || titleStuffed;
+
+  const concepts: ConceptHit[] = [];
+  const negated: ConceptHit[] = [];
+  const ids = new Set([...t.hits.keys(), ...(descStuffed ? [] : d.hits.keys())]);
+  for (const id of ids) {
+    const a = t.hits.get(id);
+    const b = descStuffed ? undefined : d.hits.get(id);
+    const concept = (a ?? b)!.concept;
+    const terms = [...(a?.terms ?? []), ...(b?.terms ?? [])]
+      .filter((x, i, all) => all.indexOf(x) === i)
+      .slice(0, 4);
+    const hit: ConceptHit = { concept, terms, inTitle: Boolean(a?.affirmed) };
+    if (a?.affirmed || b?.affirmed) {
+      hit.terms = terms.filter((x) => !x.includes(" … "));
+      concepts.push(hit);
+    } else negated.push(hit);
+  }
+
+  const letters = countMatches(LETTER_RE, title + " " + prose, 20000);
+  const latin = countMatches(LATIN_LETTER_RE, title + " " + prose, 20000);
+
+  return {
+    concepts,
+    negated,
+    titleWords: t.words,
+    descriptionWords: d.words,
+    vagueTitle,
+    hasProblem: t.problem || d.problem,
+    hasPlan: d.plan || countMatches(LIST_ITEM_RE, prose, 2) >= 2 || CHECKBOX_RE.test(prose),
+    hasSpecifics:
+      hasCode ||
+      hasStackTrace ||
+      INLINE_CODE_RE.test(prose) ||
+      SPECIFIC_RE.test(prose) ||
+      SPECIFIC_RE.test(title),
+    hasStackTrace,
+    priority: d.low || t.low ? "low" : d.high || t.high ? "high" : null,
+    spam: [...new Set([...t.spam, ...d.spam])],
+    meta: [...new Set([...t.meta, ...d.meta])],
+    injection,
+    stuffing,
+    nonLatinShare: letters === 0 ? 0 : 1 - latin / letters,
+  };
+}

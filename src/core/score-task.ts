@@ -1,0 +1,83 @@
+import {
+  DEFAULT_APPROVAL_POLICY,
+  computeStats,
+  evaluateApproval,
+  type ApprovalPolicy,
+  type ApprovalResult,
+} from "./approval.js";
+import { ScorerFailedError } from "./errors.js";
+import { PERSONAS } from "./personas.js";
+import { PersonaScoreSchema, type ScoreReport } from "./score-report.schema.js";
+import type { PersonaVerdict, ScoreOptions, Scorer } from "./scorer.js";
+import type { TaskInput } from "./task-request.schema.js";
+
+export interface ScoreTaskDeps {
+  scorer: Scorer;
+  /** Injected so reports are reproducible in tests. */
+  clock?: () => Date;
+  policy?: ApprovalPolicy;
+}
+
+export interface ScoreOutcome {
+  /** Exactly the public report shape (REST body, Action `report` output). */
+  report: ScoreReport;
+  /** Which approval conditions held: for comments and summaries, not part of the REST body. */
+  approval: ApprovalResult;
+  verdicts: readonly PersonaVerdict[];
+  scorer: string;
+}
+
+/** Put the scorer's verdicts in the contract's order and refuse anything that is not exactly five valid ones. */
+export function orderVerdicts(verdicts: readonly PersonaVerdict[], scorerName: string): PersonaVerdict[] {
+  return PERSONAS.map((persona) => {
+    const matching = verdicts.filter((v) => v.persona === persona.id);
+    if (matching.length !== 1) {
+      throw new ScorerFailedError(
+        `The ${scorerName} scorer returned ${matching.length === 0 ? "no" : "more than one"} verdict for the ${persona.expert}; no report was made.`,
+        { persona: persona.expert },
+      );
+    }
+    const verdict = matching[0]!;
+    if (!PersonaScoreSchema.safeParse(verdict.score).success) {
+      throw new ScorerFailedError(
+        `The ${scorerName} scorer gave the ${persona.expert} a score outside the integer range 1-10; no report was made.`,
+        { persona: persona.expert },
+      );
+    }
+    return verdict;
+  });
+}
+
+export function buildReport(
+  input: TaskInput,
+  verdicts: readonly PersonaVerdict[],
+  now: Date,
+  policy: ApprovalPolicy = DEFAULT_APPROVAL_POLICY,
+): { report: ScoreReport; approval: ApprovalResult } {
+  const scores = verdicts.map((v) => v.score);
+  const stats = computeStats(scores);
+  const approval = evaluateApproval(scores, policy);
+  const report: ScoreReport = {
+    task: input.task,
+    description: input.description,
+    consensus: { ...stats, approved: approval.approved, timestamp: now.toISOString() },
+    expertScores: verdicts.map((v, i) => {
+      const persona = PERSONAS[i]!;
+      return { expert: persona.expert, icon: persona.icon, score: v.score, reasoning: v.reasoning };
+    }),
+  };
+  return { report, approval };
+}
+
+/** The one operation every adapter calls: score a validated task and assemble the consensus report. */
+export async function scoreTask(
+  input: TaskInput,
+  deps: ScoreTaskDeps,
+  options?: ScoreOptions,
+): Promise<ScoreOutcome> {
+  const raw = await deps.scorer.score(input, options);
+  const verdicts = orderVerdicts(raw, deps.scorer.name);
+  const now = (deps.clock ?? (() => new Date()))();
+  const { report, approval } = buildReport(input, verdicts, now, deps.policy);
+  return { report, approval, verdicts, scorer: deps.scorer.name };
+}

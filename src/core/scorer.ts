@@ -1,0 +1,27 @@
+import type { PersonaId } from "./personas.js";
+import type { TaskInput } from "./task-request.schema.js";
+
+/** One persona's judgement, as a scorer produces it. */
+export interface PersonaVerdict {
+  persona: PersonaId;
+  /** Integer 1..10. Scorers must not clamp bad values into range: the core rejects them. */
+  score: number;
+  reasoning: string;
+  /** What produced this verdict, e.g. "offline" or a model name; shown in footers and logs. */
+  source?: string;
+}
+
+export interface ScoreOptions {
+  /** Aborted when the caller no longer needs the result (client gone, shutdown deadline). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Anything that can judge a task from the five personas' angles: the embedded offline scorer and
+ * the LLM scorer both implement this. It returns all five verdicts or throws a TaskScorerError.
+ */
+export interface Scorer {
+  /** Short name for logs and footers: "offline", "openai". */
+  readonly name: string;
+  score(task: TaskInput, options?: ScoreOptions): Promise<readonly PersonaVerdict[]>;
+}

@@ -1,0 +1,60 @@
+import { z } from "zod";
+
+/** GitHub's limit for an issue title. */
+export const TASK_MAX_CHARS = 256;
+/** GitHub's limit for an issue body. */
+export const DESCRIPTION_MAX_CHARS = 65_536;
+
+/** Lengths are counted in Unicode code points, so an emoji is one character as a person counts it. */
+export function codePointLength(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point; a lone surrogate still counts as one.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+/**
+ * The body of `POST /score-task`. Unknown fields are ignored (zod strips them); `task` and
+ * `description` are echoed back exactly as received, so nothing here trims or rewrites them.
+ */
+export const ScoreRequestSchema = z
+  .object({
+    task: z
+      .string({ error: "`task` is required and must be a string (the task's name, e.g. an issue title)." })
+      .refine((s) => s.trim().length > 0, { message: "`task` must not be empty or only whitespace." })
+      .refine((s) => codePointLength(s) <= TASK_MAX_CHARS, {
+        message: `\`task\` must be at most ${TASK_MAX_CHARS} characters (GitHub's limit for an issue title).`,
+      })
+      .meta({
+        description:
+          "Name of the task to score, e.g. an issue or pull request title. Not empty after trimming.",
+        example: "Add Stripe checkout",
+        minLength: 1,
+        maxLength: TASK_MAX_CHARS,
+      }),
+    description: z
+      .string({ error: "`description` must be a string or null." })
+      .refine((s) => codePointLength(s) <= DESCRIPTION_MAX_CHARS, {
+        message: `\`description\` must be at most ${DESCRIPTION_MAX_CHARS} characters (GitHub's limit for an issue body).`,
+      })
+      .nullish()
+      .transform((s) => s ?? "")
+      .meta({
+        description:
+          "Longer description of the task, e.g. the issue body. Optional; absent or null means empty.",
+        example: "Let free users upgrade to Pro",
+        maxLength: DESCRIPTION_MAX_CHARS,
+      }),
+  })
+  .meta({ id: "ScoreRequest" });
+
+export type ScoreRequestInput = z.input<typeof ScoreRequestSchema>;
+/** A validated task: `description` is always a string. */
+export type TaskInput = z.output<typeof ScoreRequestSchema>;

@@ -1,0 +1,247 @@
+import { randomUUID } from "node:crypto";
+import fastifySwagger from "@fastify/swagger";
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { ApprovalPolicy } from "../core/approval.js";
+import { TaskScorerError } from "../core/errors.js";
+import { ErrorBodySchema, ScoreReportSchema } from "../core/score-report.schema.js";
+import type { Scorer } from "../core/scorer.js";
+import { scoreTask } from "../core/score-task.js";
+import { ScoreRequestSchema } from "../core/task-request.schema.js";
+import { errorBody, toHttpError } from "./http-errors.js";
+import { FixedWindowLimiter } from "./rate-limit.js";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+const REQUEST_ID_RE = /^[\w.:@/+=-]{1,128}$/;
+
+export interface ServerDeps {
+  scorer: Scorer;
+  policy: ApprovalPolicy;
+  clock?: () => Date;
+  /** Pino options or an existing logger; `false` silences logs (tests). */
+  logger?: FastifyServerOptions["logger"];
+  loggerInstance?: FastifyServerOptions["loggerInstance"];
+  rateLimitPerMinute?: number;
+  requestTimeoutMs?: number;
+  version?: string;
+  /** Extra routes hosted by the same server (the GitHub App's webhook path). */
+  plugins?: ((app: FastifyInstance) => Promise<void> | void)[];
+}
+
+/** Allowed on /score-task: anything else is a 405 with `Allow: POST`. */
+const OTHER_METHODS = ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"] as const;
+
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? false }),
+    bodyLimit: MAX_BODY_BYTES,
+    // One line per request, written by the onResponse hook below.
+    logController: new LogController({ disableRequestLogging: true }),
+    requestIdHeader: false,
+    // Client ids are echoed when they look like ids; anything else gets a fresh one.
+    genReqId: (req) => {
+      const sent = req.headers["x-request-id"];
+      return typeof sent === "string" && REQUEST_ID_RE.test(sent) ? sent : randomUUID();
+    },
+    // Slow clients (slowloris) are cut off instead of holding a socket forever.
+    requestTimeout: deps.requestTimeoutMs ?? 30_000,
+    connectionTimeout: (deps.requestTimeoutMs ?? 30_000) + 5_000,
+    keepAliveTimeout: 5_000,
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+    routerOptions: { ignoreTrailingSlash: false },
+  });
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // Strict UTF-8: a body with invalid bytes is rejected, not silently repaired with U+FFFD.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  // Prototype keys are dropped like any other unknown field, so they can never pollute an object.
+  const defaultJson = app.getDefaultJsonParser("remove", "remove");
+  app.removeContentTypeParser(["application/json", "text/plain"]);
+  app.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, body, done) => {
+    let text: string;
+    try {
+      text = decoder.decode(body as Buffer);
+    } catch {
+      done(
+        new TaskScorerError("invalid_json", "The body is not valid UTF-8 text; send JSON encoded as UTF-8."),
+        undefined,
+      );
+      return;
+    }
+    defaultJson(req, text, done);
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url.split("?")[0],
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 100) / 100,
+        scorer: reply.getHeader("x-scorer"),
+      },
+      "request",
+    );
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const mapped = toHttpError(error, MAX_BODY_BYTES);
+    if (mapped.status >= 500 && !(error instanceof TaskScorerError)) {
+      request.log.error({ err: error }, "unhandled error");
+    } else if (mapped.status >= 500) {
+      request.log.warn({ code: mapped.body.error.code, message: mapped.body.error.message }, "scorer error");
+    }
+    return reply
+      .code(mapped.status)
+      .type("application/json; charset=utf-8")
+      .send(JSON.stringify(mapped.body));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply
+      .code(404)
+      .type("application/json; charset=utf-8")
+      .send(
+        JSON.stringify(
+          errorBody(
+            "not_found",
+            `There is nothing at ${request.method} ${request.url.split("?")[0]}; the API is POST /score-task.`,
+          ),
+        ),
+      );
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: "3.1.0",
+      info: {
+        title: "task-scorer",
+        version: deps.version ?? "0.1.0",
+        description:
+          "Scores a development task with five expert personas and returns one consensus report. Open API: no credential is needed.",
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+
+  const limiter = deps.rateLimitPerMinute ? new FixedWindowLimiter(deps.rateLimitPerMinute) : undefined;
+  const errorResponses = {
+    400: ErrorBodySchema,
+    413: ErrorBodySchema,
+    415: ErrorBodySchema,
+    ...(limiter ? { 429: ErrorBodySchema } : {}),
+    502: ErrorBodySchema,
+    503: ErrorBodySchema,
+    504: ErrorBodySchema,
+  };
+
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.route({
+    method: "POST",
+    url: "/score-task",
+    schema: {
+      summary: "Score a task",
+      description:
+        "Returns five persona scores (integers 1-10, in the order Revenue Expert, Technical Architect, UX Designer, Product Manager, Marketing Strategist) and the consensus. `task` and `description` are echoed exactly as received.",
+      body: ScoreRequestSchema,
+      response: { 200: ScoreReportSchema, ...errorResponses },
+    },
+    // Checked before the body is read, so a non-JSON upload is refused without buffering it.
+    onRequest: async (request, reply) => {
+      const type = request.headers["content-type"];
+      if (typeof type !== "string" || !/^application\/json\s*(;|$)/i.test(type)) {
+        return reply
+          .code(415)
+          .type("application/json; charset=utf-8")
+          .send(
+            JSON.stringify(
+              errorBody(
+                "unsupported_media_type",
+                "Send the body as JSON with the header `Content-Type: application/json`.",
+              ),
+            ),
+          );
+      }
+      if (limiter) {
+        const wait = limiter.take(request.ip);
+        if (wait > 0) {
+          return reply
+            .code(429)
+            .header("retry-after", String(wait))
+            .type("application/json; charset=utf-8")
+            .send(
+              JSON.stringify(
+                errorBody("rate_limited", `Too many requests from this address; try again in ${wait} s.`),
+              ),
+            );
+        }
+      }
+    },
+    handler: async (request, reply) => {
+      // The scorer may be slow (a model); if the client goes away, stop working on its behalf.
+      const abort = new AbortController();
+      reply.raw.once("close", () => {
+        if (!reply.raw.writableFinished) abort.abort();
+      });
+      const outcome = await scoreTask(
+        request.body,
+        { scorer: deps.scorer, policy: deps.policy, ...(deps.clock ? { clock: deps.clock } : {}) },
+        { signal: abort.signal },
+      );
+      reply.header("x-scorer", outcome.scorer);
+      return outcome.report;
+    },
+  });
+
+  typed.route({
+    method: [...OTHER_METHODS],
+    url: "/score-task",
+    exposeHeadRoute: false,
+    schema: { hide: true },
+    handler: async (request, reply) => {
+      reply
+        .code(405)
+        .header("allow", "POST")
+        .type("application/json; charset=utf-8")
+        .send(
+          JSON.stringify(
+            errorBody("method_not_allowed", `${request.method} is not supported on /score-task; use POST.`),
+          ),
+        );
+    },
+  });
+
+  typed.get(
+    "/healthz",
+    {
+      schema: {
+        summary: "Liveness",
+        response: { 200: z.object({ status: z.literal("ok"), scorer: z.string() }) },
+      },
+    },
+    async () => ({ status: "ok" as const, scorer: deps.scorer.name }),
+  );
+
+  typed.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
+
+  for (const plugin of deps.plugins ?? []) await app.register(async (scope) => plugin(scope));
+
+  await app.ready();
+  return app;
+}

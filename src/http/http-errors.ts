@@ -1,0 +1,94 @@
+import type { FastifyError } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { isTaskScorerError, type ErrorCode } from "../core/errors.js";
+import type { ErrorBody } from "../core/score-report.schema.js";
+
+export interface HttpError {
+  status: number;
+  body: ErrorBody;
+  headers?: Record<string, string>;
+}
+
+/** The contract's table: one status per code. */
+export const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  invalid_json: 400,
+  invalid_request: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  scorer_failed: 502,
+  scorer_unavailable: 503,
+  scorer_timeout: 504,
+  invalid_config: 500,
+  internal_error: 500,
+};
+
+export function errorBody(code: ErrorCode, message: string, details?: Record<string, unknown>): ErrorBody {
+  return { error: { code, message, ...(details ? { details } : {}) } };
+}
+
+function httpError(code: ErrorCode, message: string, details?: Record<string, unknown>): HttpError {
+  return { status: STATUS_BY_CODE[code], body: errorBody(code, message, details) };
+}
+
+/**
+ * Every error a request can meet, mapped once. Fastify's own errors (body limit, bad JSON, media
+ * type) and validation errors become the contract's codes; typed errors keep their code; anything
+ * else is an internal error whose details stay in the log.
+ */
+export function toHttpError(error: unknown, maxBodyBytes: number): HttpError {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issues = error.validation.map((v) => {
+      const path = v.instancePath.replace(/^\//, "").replace(/\//g, ".");
+      return { field: path || "(body)", message: v.message ?? "is invalid" };
+    });
+    const first = issues[0];
+    const message =
+      first && first.field === "(body)"
+        ? "The body must be a JSON object with a string `task` and an optional string `description`."
+        : (first?.message ?? "The request body is invalid.");
+    return httpError("invalid_request", message, { issues });
+  }
+  if (isTaskScorerError(error)) return httpError(error.code, error.message, error.details);
+
+  const e = error as Partial<FastifyError> & { status?: number };
+  switch (e.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return httpError(
+        "payload_too_large",
+        `The request body is larger than ${maxBodyBytes} bytes; send at most ${Math.floor(maxBodyBytes / 1024)} KiB.`,
+      );
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return e.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE"
+        ? httpError(
+            "unsupported_media_type",
+            "Send the body as JSON with the header `Content-Type: application/json`.",
+          )
+        : httpError("invalid_json", "The Content-Length header does not match the body sent.");
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return httpError(
+        "invalid_json",
+        'The body is empty; send a JSON object such as {"task": "Add dark mode"}.',
+      );
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return httpError("invalid_json", "The body is not valid JSON.");
+  }
+  if (e.name === "SyntaxError" || e.code === "FST_ERR_CTP_INVALID_JSON_BODY") {
+    return httpError("invalid_json", "The body is not valid JSON; check quotes, commas and brackets.");
+  }
+  if (e.statusCode === 413)
+    return httpError("payload_too_large", `The request body is larger than ${maxBodyBytes} bytes.`);
+  if (e.statusCode === 415) {
+    return httpError(
+      "unsupported_media_type",
+      "Send the body as JSON with the header `Content-Type: application/json`.",
+    );
+  }
+  return httpError(
+    "internal_error",
+    "Something went wrong on our side; the request was not scored. Try again.",
+  );
+}
