@@ -28,6 +28,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ["test/**/*.ts", "bench/**/*.ts"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
     // Core must stay pure: no I/O, no environment, no adapters.
     files: ["src/core/**/*.ts"],
     rules: {

@@ -11,12 +11,22 @@ const logger = pino({
   redact: ["req.headers.authorization", "*.apiKey", "*.privateKey"],
 });
 
+/** package.json sits one level up from src/ and two from build/src/. */
+function readPackage(): { version: string } {
+  for (const rel of ["../package.json", "../../package.json"]) {
+    try {
+      return JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as { version: string };
+    } catch {
+      // try the next location
+    }
+  }
+  return { version: "0.0.0" };
+}
+
 async function main(): Promise<void> {
   const env = parseServerEnv(process.env);
   const policy = approvalPolicyFromEnv(env);
-  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-    version: string;
-  };
+  const pkg = readPackage();
   const scorer = offlineScorer;
   logger.info({ scorer: scorer.name, policy }, `scorer: ${scorer.name}`);
 

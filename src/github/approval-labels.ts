@@ -1,0 +1,85 @@
+import type { IssueRef } from "./report-comment.js";
+
+export interface LabelsOctokit {
+  rest: {
+    issues: {
+      getLabel: (p: { owner: string; repo: string; name: string }) => Promise<unknown>;
+      createLabel: (p: {
+        owner: string;
+        repo: string;
+        name: string;
+        color: string;
+        description?: string;
+      }) => Promise<unknown>;
+      addLabels: (p: IssueRef & { labels: string[] }) => Promise<unknown>;
+      removeLabel: (p: IssueRef & { name: string }) => Promise<unknown>;
+    };
+  };
+}
+
+export interface ApprovalLabels {
+  approved?: string | undefined;
+  rejected?: string | undefined;
+}
+
+const COLORS = { approved: "0e8a16", rejected: "d93f0b" };
+
+function status(error: unknown): number | undefined {
+  return typeof error === "object" && error && "status" in error
+    ? Number((error as { status: unknown }).status)
+    : undefined;
+}
+
+async function ensureLabel(octokit: LabelsOctokit, ref: IssueRef, name: string, kind: keyof typeof COLORS) {
+  try {
+    await octokit.rest.issues.getLabel({ owner: ref.owner, repo: ref.repo, name });
+  } catch (error) {
+    if (status(error) !== 404) throw error;
+    try {
+      await octokit.rest.issues.createLabel({
+        owner: ref.owner,
+        repo: ref.repo,
+        name,
+        color: COLORS[kind],
+        description:
+          kind === "approved"
+            ? "task-scorer: the personas approve this task"
+            : "task-scorer: the personas do not approve this task",
+      });
+    } catch (createError) {
+      // 422: someone created it in the meantime, which is what we wanted.
+      if (status(createError) !== 422) throw createError;
+    }
+  }
+}
+
+/**
+ * Put the label for the verdict on, take the other verdict's label off. Only the two configured
+ * names are ever touched; labels people set are left alone.
+ */
+export async function applyApprovalLabels(
+  octokit: LabelsOctokit,
+  ref: IssueRef,
+  labels: ApprovalLabels,
+  approved: boolean,
+  current: readonly string[],
+): Promise<{ added: string[]; removed: string[] }> {
+  const want = approved ? labels.approved : labels.rejected;
+  const drop = approved ? labels.rejected : labels.approved;
+  const added: string[] = [];
+  const removed: string[] = [];
+  if (want && !current.includes(want)) {
+    await ensureLabel(octokit, ref, want, approved ? "approved" : "rejected");
+    await octokit.rest.issues.addLabels({ ...ref, labels: [want] });
+    added.push(want);
+  }
+  if (drop && drop !== want && current.includes(drop)) {
+    try {
+      await octokit.rest.issues.removeLabel({ ...ref, name: drop });
+      removed.push(drop);
+    } catch (error) {
+      if (status(error) !== 404) throw error;
+    }
+  }
+  return { added, removed };
+}
