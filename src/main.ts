@@ -1,49 +1,35 @@
 import { readFileSync } from "node:fs";
 import pino from "pino";
+import { composeService } from "./compose-service.js";
 import { isTaskScorerError } from "./core/errors.js";
-import { offlineScorer } from "./core/offline/offline-scorer.js";
-import { approvalPolicyFromEnv, parseServerEnv } from "./config/env.schema.js";
-import { buildServer } from "./http/build-server.js";
 
-// Entry point: reads the environment, wires the parts, serves, and shuts down cleanly.
+// Entry point: only wiring. Reads the environment, serves, and shuts down cleanly.
 const logger = pino({
   level: process.env.LOG_LEVEL ?? "info",
-  redact: ["req.headers.authorization", "*.apiKey", "*.privateKey"],
+  redact: ["req.headers.authorization", "*.apiKey", "*.privateKey", "*.secret", "*.token"],
 });
 
 /** package.json sits one level up from src/ and two from build/src/. */
-function readPackage(): { version: string } {
+function readVersion(): string {
   for (const rel of ["../package.json", "../../package.json"]) {
     try {
-      return JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as { version: string };
+      return (JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as { version: string }).version;
     } catch {
       // try the next location
     }
   }
-  return { version: "0.0.0" };
+  return "0.0.0";
 }
 
 async function main(): Promise<void> {
-  const env = parseServerEnv(process.env);
-  const policy = approvalPolicyFromEnv(env);
-  const pkg = readPackage();
-  const scorer = offlineScorer;
-  logger.info({ scorer: scorer.name, policy }, `scorer: ${scorer.name}`);
-
-  const app = await buildServer({
-    scorer,
-    policy,
-    loggerInstance: logger,
-    version: pkg.version,
-    requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
-    ...(env.RATE_LIMIT_PER_MINUTE ? { rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE } : {}),
-  });
-  await app.listen({ port: env.PORT, host: env.HOST });
-  const shown = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
-  const address = app.server.address();
+  const service = await composeService(process.env, { logger, version: readVersion() });
+  const { env, server } = service;
+  await server.listen({ port: env.PORT, host: env.HOST });
+  const address = server.server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
+  const host = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
   logger.info(
-    `task-scorer listening on http://${shown}:${port} (POST /score-task, GET /openapi.json, GET /healthz)`,
+    `task-scorer listening on http://${host}:${port} (POST /score-task, GET /openapi.json, GET /healthz)`,
   );
 
   let closing = false;
@@ -51,7 +37,7 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     logger.info({ signal }, "shutting down: finishing in-flight requests");
-    app
+    service
       .close()
       .then(() => process.exit(0))
       .catch((err: unknown) => {

@@ -28,11 +28,12 @@ export interface IssueCommentsOctokit {
 }
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-export interface IssueRef {
+// A type alias, not an interface: Octokit's parameter types need the implicit index signature.
+export type IssueRef = {
   owner: string;
   repo: string;
   issue_number: number;
-}
+};
 
 export interface UpsertResult {
   action: "created" | "updated" | "unchanged";

@@ -1,0 +1,107 @@
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import { ProbotOctokit } from "probot";
+import { taskScorerApp } from "./app/task-scorer-app.js";
+import { JobQueue } from "./app/job-queue.js";
+import { createProbot, probotHost } from "./app/github-app-plugin.js";
+import { appSettingsFromEnv } from "./config/app-env.schema.js";
+import { createScorer, type CreatedScorer } from "./config/create-scorer.js";
+import { approvalPolicyFromEnv, parseServerEnv, type ServerEnv } from "./config/env.schema.js";
+import { buildServer } from "./http/build-server.js";
+
+export interface Service {
+  server: FastifyInstance;
+  env: ServerEnv;
+  queue?: JobQueue | undefined;
+  /** Stop accepting, finish in-flight requests, then finish queued webhook work (bounded by `graceMs`). */
+  close: (graceMs?: number) => Promise<void>;
+}
+
+export interface ComposeOptions {
+  logger: Logger;
+  version?: string;
+  /** Tests swap in an Octokit without retries or throttling. */
+  Octokit?: typeof ProbotOctokit;
+  /** Tests and benchmarks swap in a slow or failing scorer. */
+  scorer?: CreatedScorer;
+}
+
+/** Everything `npm start` runs, wired from the environment: the REST API, and the GitHub App when configured. */
+export async function composeService(
+  processEnv: Record<string, string | undefined>,
+  options: ComposeOptions,
+): Promise<Service> {
+  const { logger } = options;
+  const env = parseServerEnv(processEnv);
+  const policy = approvalPolicyFromEnv(env);
+  const { scorer, description } =
+    options.scorer ??
+    createScorer(
+      {
+        scorer: env.SCORER,
+        openaiApiKey: processEnv.OPENAI_API_KEY,
+        openaiBaseUrl: processEnv.OPENAI_BASE_URL,
+        model: processEnv.OPENAI_MODEL,
+      },
+      { logger },
+    );
+  logger.info({ scorer: description, policy }, `scorer: ${description}`);
+
+  const appSettings = appSettingsFromEnv(processEnv);
+  let queue: JobQueue | undefined;
+  const plugins: ((app: FastifyInstance) => Promise<void>)[] = [];
+  if (appSettings) {
+    queue = new JobQueue({
+      concurrency: appSettings.queueConcurrency,
+      maxPending: appSettings.queueMaxPending,
+      logger,
+    });
+    const probot = createProbot(appSettings, logger, options.Octokit);
+    const host = await probotHost(
+      probot,
+      taskScorerApp({ scorer, scorerDescription: description, policy, queue }),
+      appSettings.webhookPath,
+    );
+    plugins.push(host.plugin);
+    logger.info(
+      {
+        appId: appSettings.appId,
+        webhookPath: appSettings.webhookPath,
+        githubApi: appSettings.baseUrl ?? "https://api.github.com",
+      },
+      `GitHub App enabled: webhooks on POST ${appSettings.webhookPath}`,
+    );
+  } else {
+    logger.info(
+      "GitHub App disabled: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET are not set; serving the REST API only",
+    );
+  }
+
+  const server = await buildServer({
+    scorer,
+    policy,
+    loggerInstance: logger,
+    version: options.version ?? "0.0.0",
+    requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
+    plugins,
+    ...(env.RATE_LIMIT_PER_MINUTE ? { rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE } : {}),
+  });
+
+  return {
+    server,
+    env,
+    queue,
+    close: async (graceMs = 25_000) => {
+      await server.close();
+      if (queue && queue.size > 0) {
+        logger.info({ jobs: queue.size }, "draining the webhook queue");
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+        await Promise.race([queue.drain(), deadline]);
+        clearTimeout(timer);
+        if (queue.size > 0)
+          logger.warn({ jobs: queue.size }, "shutdown deadline reached with webhook jobs unfinished");
+      }
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { ConfigError } from "../core/errors.js";
+import { formatIssues } from "./env.schema.js";
+
+/** The standard Probot variables, plus the queue's knobs. */
+export const AppEnvSchema = z.object({
+  APP_ID: z.string().regex(/^\d+$/, "must be the numeric App ID").optional(),
+  PRIVATE_KEY: z.string().optional(),
+  PRIVATE_KEY_PATH: z.string().optional(),
+  WEBHOOK_SECRET: z.string().optional(),
+  WEBHOOK_PATH: z.string().startsWith("/").default("/api/github/webhooks"),
+  GHE_HOST: z.string().optional(),
+  GHE_PROTOCOL: z.enum(["http", "https"]).default("https"),
+  APP_QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  APP_QUEUE_MAX_PENDING: z.coerce.number().int().min(1).default(1000),
+});
+
+export interface AppSettings {
+  appId: string;
+  privateKey: string;
+  webhookSecret: string;
+  webhookPath: string;
+  /** REST API base URL for GitHub Enterprise Server (or a local stand-in); undefined means github.com. */
+  baseUrl?: string | undefined;
+  queueConcurrency: number;
+  queueMaxPending: number;
+}
+
+/**
+ * The App runs only when all three credentials are present. None at all means "REST only" (returns
+ * undefined); some but not all is a configuration mistake worth stopping for.
+ */
+export function appSettingsFromEnv(env: Record<string, string | undefined>): AppSettings | undefined {
+  const parsed = AppEnvSchema.safeParse(env);
+  if (!parsed.success)
+    throw new ConfigError(`Invalid GitHub App environment: ${formatIssues(parsed.error)}.`);
+  const e = parsed.data;
+  let privateKey = e.PRIVATE_KEY;
+  if (!privateKey && e.PRIVATE_KEY_PATH) {
+    try {
+      privateKey = readFileSync(e.PRIVATE_KEY_PATH, "utf8");
+    } catch {
+      throw new ConfigError(`PRIVATE_KEY_PATH points to ${e.PRIVATE_KEY_PATH}, which cannot be read.`);
+    }
+  }
+  const present = {
+    APP_ID: e.APP_ID,
+    "PRIVATE_KEY or PRIVATE_KEY_PATH": privateKey,
+    WEBHOOK_SECRET: e.WEBHOOK_SECRET,
+  };
+  const missing = Object.entries(present)
+    .filter(([, v]) => !v)
+    .map(([k]) => k);
+  if (missing.length === 3) return undefined;
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `The GitHub App needs APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET; missing: ${missing.join(", ")}.`,
+    );
+  }
+  return {
+    appId: e.APP_ID!,
+    // Keys pasted into one-line env files often carry literal "\n".
+    privateKey: privateKey!.replace(/\\n/g, "\n"),
+    webhookSecret: e.WEBHOOK_SECRET!,
+    webhookPath: e.WEBHOOK_PATH,
+    baseUrl: e.GHE_HOST ? `${e.GHE_PROTOCOL}://${e.GHE_HOST}/api/v3` : undefined,
+    queueConcurrency: e.APP_QUEUE_CONCURRENCY,
+    queueMaxPending: e.APP_QUEUE_MAX_PENDING,
+  };
+}

@@ -1,0 +1,448 @@
+import nock from "nock";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
+import type { Service } from "../../src/compose-service.js";
+import { REPORT_MARKER } from "../../src/core/render-comment.js";
+import { ScorerUnavailableError } from "../../src/core/errors.js";
+import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
+import { INSTALLATION_ID, deliver, payload, sign, startService } from "./app-harness.js";
+
+const API = "https://api.github.com";
+const OWNER = "Codertocat";
+const REPO = "Hello-World";
+
+function github() {
+  return nock(API);
+}
+function mockToken() {
+  github()
+    .post(`/app/installations/${INSTALLATION_ID}/access_tokens`)
+    .optionally()
+    .reply(201, {
+      token: "ghs_test_installation_token",
+      expires_at: "2099-01-01T00:00:00Z",
+      permissions: { issues: "write" },
+    });
+}
+const configPath = (repo: string) =>
+  new RegExp(`^/repos/${OWNER}/${repo.replace(".", "\\.")}/contents/\\.github(%2F|/)task-scorer\\.yml`);
+function mockConfig(yaml?: string) {
+  if (yaml !== undefined) {
+    github().get(configPath(REPO)).reply(200, yaml, { "content-type": "text/plain; charset=utf-8" });
+  } else {
+    github().get(configPath(REPO)).reply(404, { message: "Not Found" });
+    github().get(configPath(".github")).reply(404, { message: "Not Found" });
+  }
+}
+function mockComments(number: number, comments: { id: number; body: string }[]) {
+  github().get(`/repos/${OWNER}/${REPO}/issues/${number}/comments`).query(true).reply(200, comments);
+}
+
+let service: Service;
+beforeAll(() => {
+  nock.disableNetConnect();
+});
+afterAll(() => {
+  nock.enableNetConnect();
+});
+beforeEach(async () => {
+  service = await startService();
+  mockToken();
+});
+afterEach(async () => {
+  await service.close();
+  const pending = nock.pendingMocks();
+  nock.cleanAll();
+  expect(pending).toEqual([]);
+});
+
+async function settle() {
+  await service.queue!.drain();
+}
+
+describe("GitHub App: new issues get one report comment", () => {
+  it("issues.opened: scores the issue and posts one comment with the five personas", async () => {
+    const body = payload("issues", "opened");
+    const number = body.issue.number;
+    mockConfig();
+    mockComments(number, []);
+    let posted = "";
+    github()
+      .post(`/repos/${OWNER}/${REPO}/issues/${number}/comments`, (b) => {
+        posted = b.body;
+        return true;
+      })
+      .reply(201, { id: 1001, body: "" });
+    mockComments(number, [{ id: 1001, body: REPORT_MARKER + "\n..." }]);
+
+    const res = await deliver(service, "issues", body);
+    expect(res.statusCode).toBeLessThan(300);
+    await settle();
+
+    expect(posted.startsWith(REPORT_MARKER)).toBe(true);
+    for (const name of [
+      "Revenue Expert",
+      "Technical Architect",
+      "UX Designer",
+      "Product Manager",
+      "Marketing Strategist",
+    ]) {
+      expect(posted).toContain(name);
+    }
+    expect(posted).toMatch(/Approved|Not approved/);
+    expect(posted).toContain("task-scorer (offline)");
+  });
+
+  it("issues.edited with a new body edits the same comment instead of adding one", async () => {
+    const body = payload("issues", "opened", (p) => {
+      p.action = "edited";
+      p.changes = { body: { from: "old text" } };
+      p.issue.body = "Add a Stripe checkout so free users can upgrade to Pro.";
+    });
+    const number = body.issue.number;
+    mockConfig();
+    mockComments(number, [
+      { id: 5, body: "a human comment" },
+      { id: 7, body: `${REPORT_MARKER}\nold report` },
+    ]);
+    let edited = "";
+    github()
+      .patch(`/repos/${OWNER}/${REPO}/issues/comments/7`, (b) => {
+        edited = b.body;
+        return true;
+      })
+      .reply(200, { id: 7 });
+
+    await deliver(service, "issues", body);
+    await settle();
+    expect(edited).toContain("stripe");
+  });
+
+  it("issues.edited that changed neither title nor body does nothing", async () => {
+    const body = payload("issues", "opened", (p) => {
+      p.action = "edited";
+      p.changes = { labels: {} };
+    });
+    const res = await deliver(service, "issues", body);
+    expect(res.statusCode).toBeLessThan(300);
+    await settle();
+    expect(service.queue!.stats.queued).toBe(0);
+  });
+
+  it("a redelivered event (same delivery id) is processed once, and the same text delivered again is not re-posted", async () => {
+    const body = payload("issues", "opened");
+    const number = body.issue.number;
+    mockConfig();
+    mockComments(number, []);
+    github().post(`/repos/${OWNER}/${REPO}/issues/${number}/comments`).once().reply(201, { id: 1001 });
+    mockComments(number, [{ id: 1001, body: REPORT_MARKER }]);
+
+    await deliver(service, "issues", body, "same-id");
+    await settle();
+    await deliver(service, "issues", body, "same-id");
+    await deliver(
+      service,
+      "issues",
+      payload("issues", "opened", (p) => (p.action = "reopened")),
+      "another-id",
+    );
+    await settle();
+    expect(service.queue!.stats.completed).toBe(1);
+  });
+
+  it("two events racing for the same issue still end with one comment", async () => {
+    const first = payload("issues", "opened");
+    const second = payload("issues", "opened", (p) => {
+      p.action = "edited";
+      p.changes = { title: { from: "x" } };
+      p.issue.title = "Add dark mode";
+    });
+    const number = first.issue.number;
+    // First job: no comment yet, creates one. Second job (serialised after it): finds it and edits it.
+    mockConfig();
+    mockComments(number, []);
+    github().post(`/repos/${OWNER}/${REPO}/issues/${number}/comments`).once().reply(201, { id: 1001 });
+    mockComments(number, [{ id: 1001, body: REPORT_MARKER }]);
+    mockConfig();
+    mockComments(number, [{ id: 1001, body: REPORT_MARKER }]);
+    github().patch(`/repos/${OWNER}/${REPO}/issues/comments/1001`).reply(200, { id: 1001 });
+
+    await Promise.all([deliver(service, "issues", first), deliver(service, "issues", second)]);
+    await settle();
+  });
+
+  it("ignores events sent by bots", async () => {
+    const body = payload("issues", "opened", (p) => {
+      p.sender = { ...p.sender, login: "dependabot[bot]", type: "Bot" };
+    });
+    await deliver(service, "issues", body);
+    await settle();
+    expect(service.queue!.stats.queued).toBe(0);
+  });
+});
+
+describe("GitHub App: pull requests", () => {
+  it("pull_request.opened posts the report on the PR", async () => {
+    const body = payload("pull_request", "opened");
+    const number = body.pull_request.number;
+    const owner = body.repository.owner.login;
+    const repo = body.repository.name;
+    github()
+      .get(new RegExp(`^/repos/${owner}/${repo}/contents/`))
+      .reply(404);
+    github()
+      .get(new RegExp(`^/repos/${owner}/\\.github/contents/`))
+      .reply(404);
+    github().get(`/repos/${owner}/${repo}/issues/${number}/comments`).query(true).reply(200, []);
+    github().post(`/repos/${owner}/${repo}/issues/${number}/comments`).reply(201, { id: 9 });
+    github()
+      .get(`/repos/${owner}/${repo}/issues/${number}/comments`)
+      .query(true)
+      .reply(200, [{ id: 9, body: REPORT_MARKER }]);
+    await deliver(service, "pull_request", body);
+    await settle();
+  });
+
+  it("skips draft pull requests by default", async () => {
+    const body = payload("pull_request", "opened", (p) => (p.pull_request.draft = true));
+    const owner = body.repository.owner.login;
+    const repo = body.repository.name;
+    github()
+      .get(new RegExp(`^/repos/${owner}/${repo}/contents/`))
+      .reply(404);
+    github()
+      .get(new RegExp(`^/repos/${owner}/\\.github/contents/`))
+      .reply(404);
+    await deliver(service, "pull_request", body);
+    await settle();
+  });
+});
+
+describe("GitHub App: /score command", () => {
+  function scoreComment(login: string) {
+    return payload("issue_comment", "created", (p) => {
+      p.comment.body = "/score";
+      p.comment.user = { ...p.comment.user, login, type: "User" };
+      p.sender = { ...p.sender, login, type: "User" };
+    });
+  }
+
+  it("is ignored from someone without write or triage access (the permission is checked, not just the text)", async () => {
+    const body = scoreComment("outsider");
+    const owner = body.repository.owner.login;
+    const repo = body.repository.name;
+    github()
+      .get(`/repos/${owner}/${repo}/collaborators/outsider/permission`)
+      .reply(200, { permission: "read", role_name: "read", user: { login: "outsider" } });
+    await deliver(service, "issue_comment", body);
+    await settle();
+  });
+
+  it("re-scores for a maintainer, even when the text has not changed", async () => {
+    const body = scoreComment("maintainer");
+    const owner = body.repository.owner.login;
+    const repo = body.repository.name;
+    const number = body.issue.number;
+    github()
+      .get(`/repos/${owner}/${repo}/collaborators/maintainer/permission`)
+      .reply(200, { permission: "write", role_name: "maintain", user: { login: "maintainer" } });
+    github()
+      .get(new RegExp(`^/repos/${owner}/${repo}/contents/`))
+      .reply(404);
+    github()
+      .get(new RegExp(`^/repos/${owner}/\\.github/contents/`))
+      .reply(404);
+    github()
+      .get(`/repos/${owner}/${repo}/issues/${number}/comments`)
+      .query(true)
+      .reply(200, [{ id: 3, body: `${REPORT_MARKER}\nold` }]);
+    github().patch(`/repos/${owner}/${repo}/issues/comments/3`).reply(200, { id: 3 });
+    await deliver(service, "issue_comment", body);
+    await settle();
+  });
+
+  it("ignores comments that merely mention /score in a sentence", async () => {
+    const body = payload("issue_comment", "created", (p) => (p.comment.body = "what does /score do?"));
+    await deliver(service, "issue_comment", body);
+    await settle();
+    expect(service.queue!.stats.queued).toBe(0);
+  });
+});
+
+describe("GitHub App: repository configuration and labels", () => {
+  it("adds the configured label for the verdict, creating it when missing", async () => {
+    const body = payload("issues", "opened");
+    const number = body.issue.number;
+    mockConfig("labels:\n  approved: 'score: approved'\n  rejected: 'score: rejected'\n");
+    mockComments(number, []);
+    github().post(`/repos/${OWNER}/${REPO}/issues/${number}/comments`).reply(201, { id: 1 });
+    mockComments(number, [{ id: 1, body: REPORT_MARKER }]);
+    github().get(`/repos/${OWNER}/${REPO}/labels/score%3A%20rejected`).reply(404);
+    let created: any;
+    github()
+      .post(`/repos/${OWNER}/${REPO}/labels`, (b) => {
+        created = b;
+        return true;
+      })
+      .reply(201, {});
+    github()
+      .post(`/repos/${OWNER}/${REPO}/issues/${number}/labels`, { labels: ["score: rejected"] })
+      .reply(200, []);
+    await deliver(service, "issues", body);
+    await settle();
+    expect(created.name).toBe("score: rejected");
+  });
+
+  it("an invalid config still scores, with defaults, and the comment says which key was ignored and why", async () => {
+    const body = payload("issues", "opened");
+    const number = body.issue.number;
+    mockConfig("approval:\n  min-average: 42\nlabelz: true\ncomment: true\n");
+    mockComments(number, []);
+    let posted = "";
+    github()
+      .post(`/repos/${OWNER}/${REPO}/issues/${number}/comments`, (b) => {
+        posted = b.body;
+        return true;
+      })
+      .reply(201, { id: 1 });
+    mockComments(number, [{ id: 1, body: REPORT_MARKER }]);
+    await deliver(service, "issues", body);
+    await settle();
+    // Notes are escaped like any text that reaches a comment: the backticks show literally.
+    expect(posted).toMatch(/approval\\` ignored \\\(min-average: Too big/);
+    expect(posted).toMatch(/unknown key \\`labelz\\` ignored/);
+    expect(posted).toContain("Revenue Expert");
+  });
+
+  it("respects skip labels and skip title patterns", async () => {
+    mockConfig("skip-title-patterns: ['^wip\\b']\n");
+    await deliver(
+      service,
+      "issues",
+      payload("issues", "opened", (p) => (p.issue.title = "WIP: something")),
+    );
+    await settle();
+  });
+});
+
+describe("GitHub App: webhook delivery", () => {
+  it("rejects a delivery with a bad signature and changes nothing", async () => {
+    const raw = JSON.stringify(payload("issues", "opened"));
+    const res = await service.server.inject({
+      method: "POST",
+      url: "/api/github/webhooks",
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "issues",
+        "x-github-delivery": "bad-sig",
+        "x-hub-signature-256": sign(raw + "tampered"),
+      },
+      payload: raw,
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    await settle();
+    expect(service.queue!.stats.queued).toBe(0);
+  });
+
+  it("rejects a delivery without a signature", async () => {
+    const res = await service.server.inject({
+      method: "POST",
+      url: "/api/github/webhooks",
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "issues",
+        "x-github-delivery": "nosig",
+      },
+      payload: JSON.stringify(payload("issues", "opened")),
+    });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(service.queue!.stats.queued).toBe(0);
+  });
+
+  it("still serves the REST API from the same process", async () => {
+    const res = await service.server.inject({
+      method: "POST",
+      url: "/score-task",
+      payload: { task: "Add dark mode" },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().expertScores).toHaveLength(5);
+  });
+});
+
+describe("GitHub App: slow and failing scorers", () => {
+  it("acknowledges the delivery while a slow scorer is still working, then posts the report", async () => {
+    await service.close();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    service = await startService(
+      {},
+      {
+        description: "slow",
+        scorer: {
+          name: "slow",
+          score: async (input) => {
+            started = true;
+            await gate;
+            return scoreOffline(input);
+          },
+        },
+      },
+    );
+    mockToken();
+    const body = payload("issues", "opened");
+    const number = body.issue.number;
+    mockConfig();
+    mockComments(number, []);
+    github().post(`/repos/${OWNER}/${REPO}/issues/${number}/comments`).reply(201, { id: 1 });
+    mockComments(number, [{ id: 1, body: REPORT_MARKER }]);
+
+    const res = await deliver(service, "issues", body);
+    // The webhook is answered although the scorer has not finished.
+    expect(res.statusCode).toBeLessThan(300);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(started).toBe(true);
+    expect(service.queue!.size).toBe(1);
+    release();
+    await settle();
+    expect(service.queue!.stats.completed).toBe(1);
+  });
+
+  it("when the scorer fails, the comment says so and how to retry", async () => {
+    await service.close();
+    service = await startService(
+      {},
+      {
+        description: "openai gpt-test",
+        scorer: {
+          name: "openai",
+          score: async () => {
+            throw new ScorerUnavailableError(
+              "The model provider could not be reached for all five personas.",
+            );
+          },
+        },
+      },
+    );
+    mockToken();
+    const body = payload("issues", "opened");
+    const number = body.issue.number;
+    mockConfig();
+    mockComments(number, []);
+    let posted = "";
+    github()
+      .post(`/repos/${OWNER}/${REPO}/issues/${number}/comments`, (b) => {
+        posted = b.body;
+        return true;
+      })
+      .reply(201, { id: 1 });
+    mockComments(number, [{ id: 1, body: REPORT_MARKER }]);
+    await deliver(service, "issues", body);
+    await settle();
+    expect(posted).toContain(REPORT_MARKER);
+    expect(posted).toContain("could not score this issue");
+    expect(posted).toContain("could not be reached");
+    expect(posted).toContain("/score");
+  });
+});
