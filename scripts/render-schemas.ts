@@ -1,0 +1,19 @@
+import { repoConfigJsonSchema } from "../src/app/repo-config.schema.js";
+import { DEFAULT_APPROVAL_POLICY } from "../src/core/approval.js";
+import { offlineScorer } from "../src/core/offline/offline-scorer.js";
+import { buildServer } from "../src/http/build-server.js";
+
+export async function renderSchemas(): Promise<Record<string, string>> {
+  const config = {
+    $id: "https://github.com/task-scorer/task-scorer/schemas/task-scorer-config.schema.json",
+    title: ".github/task-scorer.yml",
+    ...(repoConfigJsonSchema() as object),
+  };
+  const server = await buildServer({ scorer: offlineScorer, policy: DEFAULT_APPROVAL_POLICY, version: "1" });
+  const openapi = server.swagger();
+  await server.close();
+  return {
+    "schemas/task-scorer-config.schema.json": JSON.stringify(config, null, 2) + "\n",
+    "schemas/openapi.json": JSON.stringify(openapi, null, 2) + "\n",
+  };
+}

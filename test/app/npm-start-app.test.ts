@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { REPORT_MARKER } from "../../src/core/render-comment.js";
+import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import { PRIVATE_KEY, payload, sign } from "./app-harness.js";
+
+/**
+ * The "done when" of the App, as a user would run it: the real entry point in its own process,
+ * GitHub Enterprise settings pointing at a stand-in API on loopback, signed deliveries over HTTP.
+ */
+let github: FakeGitHub;
+let child: ChildProcess;
+let base: string;
+let output = "";
+
+beforeAll(async () => {
+  github = await startFakeGitHub();
+  child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: new URL("../..", import.meta.url).pathname,
+    env: {
+      PATH: process.env.PATH,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      APP_ID: "123",
+      PRIVATE_KEY,
+      WEBHOOK_SECRET: "test-webhook-secret",
+      GHE_HOST: github.host,
+      GHE_PROTOCOL: "http",
+      SCORER: "offline",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = output.match(/listening on (http:\/\/[\d.]+:\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+    child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
+  });
+}, 30_000);
+
+afterAll(async () => {
+  if (child.exitCode === null) child.kill("SIGKILL");
+  await github.close();
+});
+
+async function deliver(event: string, body: Record<string, unknown>, id: string) {
+  const raw = JSON.stringify(body);
+  return fetch(`${base}/api/github/webhooks`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": event,
+      "x-github-delivery": id,
+      "x-hub-signature-256": sign(raw),
+    },
+    body: raw,
+  });
+}
+
+async function waitFor(check: () => boolean, what: string) {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!check()) throw new Error(`timed out waiting for ${what}\n${output}`);
+}
+
+describe("npm start with GitHub App credentials", () => {
+  it("says at start that the App is enabled", () => {
+    expect(output).toContain("GitHub App enabled");
+  });
+
+  it("turns a signed issues.opened delivery into exactly one report comment", async () => {
+    const res = await deliver("issues", payload("issues", "opened"), "e2e-1");
+    expect(res.status).toBe(200);
+    await waitFor(() => github.comments.length === 1, "the report comment");
+    expect(github.comments[0]!.issue).toBe("Codertocat/Hello-World#1");
+    expect(github.comments[0]!.body.startsWith(REPORT_MARKER)).toBe(true);
+  });
+
+  it("turns an issues.edited delivery into an edit of the same comment", async () => {
+    const firstBody = github.comments[0]!.body;
+    const edited = payload("issues", "opened", (p) => {
+      p.action = "edited";
+      p.changes = { title: { from: p.issue.title } };
+      p.issue.title = "Add Stripe checkout so free users can upgrade to Pro";
+    });
+    expect((await deliver("issues", edited, "e2e-2")).status).toBe(200);
+    await waitFor(() => github.comments[0]!.body !== firstBody, "the edited comment");
+    expect(github.comments).toHaveLength(1);
+    expect(github.requests.filter((r) => r.method === "PATCH")).toHaveLength(1);
+    expect(github.comments[0]!.body).toContain("stripe");
+  });
+
+  it("rejects an unsigned delivery and changes nothing", async () => {
+    const raw = JSON.stringify(payload("issues", "opened"));
+    const res = await fetch(`${base}/api/github/webhooks`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "issues",
+        "x-github-delivery": "e2e-3",
+        "x-hub-signature-256": "sha256=00",
+      },
+      body: raw,
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(github.comments).toHaveLength(1);
+  });
+
+  it("still answers POST /score-task", async () => {
+    const res = await fetch(`${base}/score-task`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ task: "Add dark mode" }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { expertScores: unknown[] }).expertScores).toHaveLength(5);
+  });
+
+  it("exits cleanly on SIGTERM", async () => {
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+});
