@@ -56,7 +56,7 @@ interface Entry {
 
 const TOKEN_RE = /[\p{L}\p{N}]+|[.;:!?\n]/gu;
 // Anything beyond Latin Extended-B: only then are the substring fragments worth searching for.
-const NON_LATIN_RE = /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u;
+const NON_LATIN_RE = /[\u0370-\u1fff\u2e80-\ud7ff\uf900-\ufdff\uff00-\uffef]/;
 const BOUNDARY = new Set([".", ";", ":", "!", "?", "\n"]);
 const PREFIX_KEY = 5;
 
@@ -110,6 +110,7 @@ for (const term of LOW_PRIORITY_TERMS) addEntry("low", term);
 for (const list of exact.values()) list.sort((a, b) => b.tokens.length - a.tokens.length);
 
 const NEGATOR_SET = new Set(NEGATORS);
+const PREFIX_FIRST_CHARS = new Set([...prefixed.keys()].map((k) => k.charCodeAt(0)));
 const VAGUE_TITLE_SET = new Set(VAGUE_TITLES);
 const FRAGMENTS: { fragment: string; concept?: Concept; kind: "concept" | "spam" }[] = [
   ...CONCEPTS.flatMap((c) =>
@@ -132,7 +133,6 @@ interface Scan {
   maxTermRepeat: number;
   /** Longest run of consecutive words that are all signal terms: prose has other words between them. */
   maxSignalRun: number;
-  distinctWords: number;
 }
 
 function normalise(text: string): string {
@@ -159,12 +159,10 @@ export function scan(text: string): Scan {
     signalWords: 0,
     maxTermRepeat: 0,
     maxSignalRun: 0,
-    distinctWords: 0,
   };
   let coveredUntil = -1;
   let run = 0;
   const termCounts = new Map<string, number>();
-  const distinct = new Set<string>();
   let lastBoundary = -1;
   let lastNegator = -Infinity;
 
@@ -216,7 +214,6 @@ export function scan(text: string): Scan {
       continue;
     }
     out.words++;
-    if (out.words <= 4096) distinct.add(tok);
     const candidates = exact.get(tok);
     if (candidates) {
       for (const entry of candidates) {
@@ -231,7 +228,7 @@ export function scan(text: string): Scan {
         if (ok) record(entry, i, n === 1 ? raw[i]! : raw.slice(i, i + n).join(" "));
       }
     }
-    if (tok.length >= PREFIX_KEY) {
+    if (tok.length >= PREFIX_KEY && PREFIX_FIRST_CHARS.has(tok.charCodeAt(0))) {
       const pre = prefixed.get(tok.slice(0, PREFIX_KEY));
       if (pre) for (const entry of pre) if (tok.startsWith(entry.tokens[0]!)) record(entry, i, raw[i]!);
     }
@@ -257,7 +254,6 @@ export function scan(text: string): Scan {
       out.hits.set(concept.id, hit);
     }
   }
-  out.distinctWords = distinct.size;
   return out;
 }
 
@@ -265,20 +261,80 @@ const HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
 const FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 const STACK_LINE_RE =
   /^\s*(?:at\s+[\w$.<>[\]/:-]+[\s(]|File ".*", line \d+|Traceback \(most recent call last\)|Caused by:|Exception in thread|#\d+\s+0x[0-9a-f]+|\s*\^+\s*$)/gim;
-const EXCEPTION_RE = /\b(?:[\w.]*[A-Z]\w*(?:Exception|Error))\b[:\s]/;
+const EXCEPTION_RE = /[a-z](?:Exception|Error)[:\s]/;
 const URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
 const MD_IMAGE_RE = /!\[[^\]]*\]\([^)]*\)/g;
 const HTML_TAG_RE = /<\/?[a-z][^>]{0,200}>/gi;
 const INLINE_CODE_RE = /`[^`\n]{1,200}`/;
-const SPECIFIC_RE =
-  /(?:\b[\w-]+\/[\w./-]+\.\w{1,5}\b|\bv?\d+\.\d+(?:\.\d+)?\b|\b\w+\(\)|\b[a-z]+_[a-z_]+\b|\b[a-z]+[A-Z]\w+\b)/;
+// Paths, versions, calls, snake_case and camelCase: cheap shapes that mean "names real code".
+const SPECIFIC_RE = /\w\/[\w.-]+\.[a-z]{1,5}\b|\d\.\d|\w\(\)|[a-z]_[a-z]|[a-z][A-Z][a-z]/;
 const LIST_ITEM_RE = /^\s*(?:[-*+]|\d+[.)])\s+\S/gm;
 const CHECKBOX_RE = /^\s*[-*]\s+\[[ xX]\]/m;
 const TITLE_PREFIX_RE =
   /^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s*)+/i;
-const LATIN_LETTER_RE = /\p{Script=Latin}/gu;
-const LETTER_RE = /\p{L}/gu;
 
+/**
+ * Share of letters outside the Latin script, by code point ranges: one pass, no regex per
+ * character (this runs on every task). Symbols, punctuation and emoji are not letters.
+ */
+function nonLatinLetterShare(text: string): number {
+  let latin = 0;
+  let other = 0;
+  const n = Math.min(text.length, 20_000);
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (
+      (c >= 97 && c <= 122) ||
+      (c >= 65 && c <= 90) ||
+      (c >= 0xc0 && c <= 0x24f && c !== 0xd7 && c !== 0xf7)
+    )
+      latin++;
+    else if (
+      (c >= 0x370 && c < 0x2000) ||
+      (c >= 0x2e80 && c < 0xd800) ||
+      (c >= 0xf900 && c < 0xfe00) ||
+      (c >= 0xff21 && c < 0xffdc)
+    )
+      other++;
+  }
+  return latin + other === 0 ? 0 : other / (latin + other);
+}
+
+/**
+ * Every injection pattern contains at least one of these; plain substring checks clear the common
+ * case (no injection) far faster than the patterns themselves. Keep in step with INJECTION_PATTERNS.
+ */
+const INJECTION_HINTS = [
+  "ignore",
+  "disregard",
+  "forget",
+  "override",
+  "bypass",
+  "10",
+  "ten",
+  "perfect",
+  "max",
+  "highest",
+  "marks",
+  "expert",
+  "persona",
+  "reviewer",
+  "judge",
+  "model",
+  "scorer",
+  "you are now",
+  "you must now",
+  "act as",
+  "pretend",
+  "instruction",
+  "system",
+  "as an ai",
+  "jailbreak",
+  "developer mode",
+  "approve",
+  "accept",
+  "assistant",
+];
 const INJECTION_GLOBAL = INJECTION_PATTERNS.map(
   (p) => new RegExp(p.source, p.flags.includes("g") ? p.flags : p.flags + "g"),
 );
@@ -287,6 +343,8 @@ const INJECTION_GLOBAL = INJECTION_PATTERNS.map(
 export function stripInjections(text: string): { text: string; found: boolean } {
   let found = false;
   let out = text;
+  const lower = text.toLowerCase();
+  if (!INJECTION_HINTS.some((h) => lower.includes(h))) return { text, found };
   for (const pattern of INJECTION_GLOBAL) {
     out = out.replace(pattern, (match) => {
       found = true;
@@ -333,14 +391,7 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
     return "\n";
   });
   prose = prose.replace(MD_IMAGE_RE, " ").replace(URL_RE, " ").replace(HTML_TAG_RE, " ");
-  for (const re of TEMPLATE_BOILERPLATE) {
-    prose = re.flags.includes("g")
-      ? prose.replace(re, " ")
-      : prose
-          .split("\n")
-          .map((line) => (re.test(line) ? "" : line))
-          .join("\n");
-  }
+  for (const re of TEMPLATE_BOILERPLATE) prose = prose.replace(re, " ");
 
   const cleanTitle = titleInj.text.replace(TITLE_PREFIX_RE, "");
   const t = scan(cleanTitle);
@@ -355,9 +406,7 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
   // Stuffing: the same term over and over, or a long run of keywords with no prose between them
   // (natural sentences rarely string more than four or five together).
   const descStuffed =
-    (d.maxTermRepeat >= 4 && d.maxTermRepeat / Math.max(d.words, 1) >= 0.08) ||
-    d.maxSignalRun >= 7 ||
-    (d.words >= 30 && d.distinctWords / d.words < 0.3);
+    (d.maxTermRepeat >= 4 && d.maxTermRepeat / Math.max(d.words, 1) >= 0.08) || d.maxSignalRun >= 7;
   const titleStuffed = t.maxSignalRun >= 6 || (t.maxTermRepeat >= 3 && t.maxTermRepeat / t.words >= 0.25);
   const stuffing = descStuffed || titleStuffed;
 
@@ -378,8 +427,8 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
     } else negated.push(hit);
   }
 
-  const letters = countMatches(LETTER_RE, title + " " + prose, 20000);
-  const latin = countMatches(LATIN_LETTER_RE, title + " " + prose, 20000);
+  const nonLatinShare =
+    NON_LATIN_RE.test(title) || NON_LATIN_RE.test(prose) ? nonLatinLetterShare(title + " " + prose) : 0;
 
   return {
     concepts,
@@ -401,6 +450,6 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
     meta: [...new Set([...t.meta, ...d.meta])],
     injection,
     stuffing,
-    nonLatinShare: letters === 0 ? 0 : 1 - latin / letters,
+    nonLatinShare,
   };
 }

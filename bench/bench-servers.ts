@@ -1,0 +1,42 @@
+// Child-process entry for the REST benchmark: serves either our fastify app (offline scorer, JSON
+// logs to /dev/null as in production) or a bare node:http server answering with a report of the
+// same size. Prints "PORT <n>" when ready.
+import { createServer } from "node:http";
+import pino from "pino";
+import { DEFAULT_APPROVAL_POLICY } from "../src/core/approval.js";
+import { offlineScorer, scoreOffline } from "../src/core/offline/offline-scorer.js";
+import { buildReport } from "../src/core/score-task.js";
+import { buildServer } from "../src/http/build-server.js";
+
+const mode = process.argv[2];
+
+if (mode === "fastify") {
+  const app = await buildServer({
+    scorer: offlineScorer,
+    policy: DEFAULT_APPROVAL_POLICY,
+    loggerInstance: pino({ level: "info" }, pino.destination("/dev/null")),
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const addr = app.server.address();
+  console.log(`PORT ${typeof addr === "object" && addr ? addr.port : 0}`);
+} else if (mode === "bare") {
+  const sample = { task: "Add Stripe checkout", description: "Let free users upgrade to Pro" };
+  const { report } = buildReport(sample, scoreOffline(sample), new Date());
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { task: string; description?: string };
+      const out = JSON.stringify({ ...report, task: body.task, description: body.description ?? "" });
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(out) });
+      res.end(out);
+    });
+  });
+  server.listen(0, "127.0.0.1", () => {
+    const addr = server.address();
+    console.log(`PORT ${typeof addr === "object" && addr ? addr.port : 0}`);
+  });
+} else {
+  console.error("usage: bench-servers.ts fastify|bare");
+  process.exit(2);
+}
