@@ -6,6 +6,7 @@ import { JobQueue } from "./app/job-queue.js";
 import { createProbot, probotHost } from "./app/github-app-plugin.js";
 import { appSettingsFromEnv } from "./config/app-env.schema.js";
 import { createScorer, type CreatedScorer } from "./config/create-scorer.js";
+import { scorerSettingsFromEnv } from "./config/llm-env.schema.js";
 import { approvalPolicyFromEnv, parseServerEnv, type ServerEnv } from "./config/env.schema.js";
 import { buildServer } from "./http/build-server.js";
 
@@ -35,17 +36,8 @@ export async function composeService(
   const env = parseServerEnv(processEnv);
   const policy = approvalPolicyFromEnv(env);
   const { scorer, description } =
-    options.scorer ??
-    createScorer(
-      {
-        scorer: env.SCORER,
-        openaiApiKey: processEnv.OPENAI_API_KEY,
-        openaiBaseUrl: processEnv.OPENAI_BASE_URL,
-        model: processEnv.OPENAI_MODEL,
-      },
-      { logger },
-    );
-  logger.info({ scorer: description, policy }, `scorer: ${description}`);
+    options.scorer ?? createScorer(scorerSettingsFromEnv(processEnv), { logger });
+  logger.info({ scorer: description, policy }, "approval policy");
 
   const appSettings = appSettingsFromEnv(processEnv);
   let queue: JobQueue | undefined;

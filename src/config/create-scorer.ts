@@ -1,17 +1,35 @@
 import { ConfigError } from "../core/errors.js";
 import { offlineScorer } from "../core/offline/offline-scorer.js";
+import type { PersonaId } from "../core/personas.js";
 import type { Scorer } from "../core/scorer.js";
+import { OPENAI_DEFAULTS, OpenAiScorer, safeUrl, type OfflineFallback } from "../llm/openai-scorer.js";
 
 /**
  * Scorer settings, whatever their source: environment variables (server), Action inputs, tests.
- * The LLM scorer extends this; adapters map their own inputs onto it.
+ * Only the first four are needed; the rest tune the LLM scorer and have sensible defaults.
  */
 export interface ScorerSettings {
   /** auto = openai when an API key is set, else offline. */
   scorer: "auto" | "offline" | "openai";
   openaiApiKey?: string | undefined;
+  /** Any OpenAI-compatible endpoint (Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter). */
   openaiBaseUrl?: string | undefined;
+  /** The model every persona uses unless overridden; default gpt-4o-mini. */
   model?: string | undefined;
+  /** Per-persona model overrides (the config map). */
+  personaModels?: Partial<Record<PersonaId, string>> | undefined;
+  /** Tried in order when a persona's model keeps failing. */
+  fallbackModels?: readonly string[] | undefined;
+  timeoutSeconds?: number | undefined;
+  maxRetries?: number | undefined;
+  maxConcurrency?: number | undefined;
+  maxInputTokens?: number | undefined;
+  /** "offline": personas whose model failed are scored offline (and say so) instead of failing the report. */
+  fallback?: OfflineFallback | undefined;
+  /** 0 disables the cache. */
+  cacheSize?: number | undefined;
+  cacheTtlSeconds?: number | undefined;
+  temperature?: number | undefined;
 }
 
 export interface ScorerLogger {
@@ -27,9 +45,69 @@ export interface CreatedScorer {
   description: string;
 }
 
-/** Pick the scorer for these settings. The LLM scorer is not wired in yet: `openai` is refused clearly. */
-export function createScorer(settings: ScorerSettings, _deps: { logger?: ScorerLogger } = {}): CreatedScorer {
-  const wantsOpenAi = settings.scorer === "openai" || (settings.scorer === "auto" && Boolean(settings.openaiApiKey));
-  if (!wantsOpenAi) return { scorer: offlineScorer, description: "offline" };
-  throw new ConfigError("The OpenAI scorer is not available in this build; set SCORER=offline.");
+export interface CreateScorerDeps {
+  logger?: ScorerLogger;
+  /** Tests and the benchmark inject these; production uses the defaults. */
+  fetch?: typeof fetch;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+/** Pick the scorer for these settings and log the choice (never the key). */
+export function createScorer(settings: ScorerSettings, deps: CreateScorerDeps = {}): CreatedScorer {
+  const key = settings.openaiApiKey?.trim() || undefined;
+  const wantsOpenAi = settings.scorer === "openai" || (settings.scorer === "auto" && key !== undefined);
+  if (!wantsOpenAi) {
+    deps.logger?.info(
+      { scorer: "offline", requested: settings.scorer },
+      settings.scorer === "auto"
+        ? "scorer: offline (SCORER=auto and no OPENAI_API_KEY)"
+        : "scorer: offline (SCORER=offline)",
+    );
+    return { scorer: offlineScorer, description: "offline" };
+  }
+  if (!key) {
+    throw new ConfigError(
+      "SCORER=openai needs OPENAI_API_KEY. For a local server that ignores keys (Ollama, LM Studio, vLLM), set any value, e.g. OPENAI_API_KEY=local.",
+    );
+  }
+
+  const model = settings.model?.trim() || OPENAI_DEFAULTS.model;
+  const baseURL = settings.openaiBaseUrl?.trim() || OPENAI_DEFAULTS.baseURL;
+  const scorer = new OpenAiScorer({
+    apiKey: key,
+    baseURL,
+    model,
+    personaModels: settings.personaModels,
+    fallbackModels: settings.fallbackModels,
+    timeoutMs: settings.timeoutSeconds !== undefined ? settings.timeoutSeconds * 1000 : undefined,
+    maxRetries: settings.maxRetries,
+    maxConcurrency: settings.maxConcurrency,
+    maxInputTokens: settings.maxInputTokens,
+    fallback: settings.fallback,
+    cacheSize: settings.cacheSize,
+    cacheTtlMs: settings.cacheTtlSeconds !== undefined ? settings.cacheTtlSeconds * 1000 : undefined,
+    temperature: settings.temperature,
+    logger: deps.logger,
+    fetch: deps.fetch,
+    sleep: deps.sleep,
+    random: deps.random,
+    now: deps.now,
+  });
+  const overrides = Object.entries(settings.personaModels ?? {}).filter(([, m]) => m && m !== model);
+  const description = `openai ${model}${overrides.length > 0 ? " (mixed jury)" : ""}`;
+  deps.logger?.info(
+    {
+      scorer: "openai",
+      requested: settings.scorer,
+      baseUrl: safeUrl(baseURL),
+      model,
+      personaModels: Object.fromEntries(overrides),
+      fallbackModels: settings.fallbackModels ?? [],
+      fallback: settings.fallback ?? "none",
+    },
+    `scorer: ${description} at ${safeUrl(baseURL)}`,
+  );
+  return { scorer, description };
 }

@@ -1,0 +1,17 @@
+// autocannon ships no types; only what the benchmarks use.
+declare module "autocannon" {
+  interface Result {
+    requests: { average: number; total: number };
+    latency: { p50: number; p99: number };
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
+  }
+  export default function autocannon(options: Options): Promise<Result>;
+}
