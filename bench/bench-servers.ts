@@ -26,9 +26,15 @@ if (mode === "fastify") {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { task: string; description?: string };
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        task: string;
+        description?: string;
+      };
       const out = JSON.stringify({ ...report, task: body.task, description: body.description ?? "" });
-      res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(out) });
+      res.writeHead(200, {
+        "content-type": "application/json; charset=utf-8",
+        "content-length": Buffer.byteLength(out),
+      });
       res.end(out);
     });
   });
@@ -40,3 +46,6 @@ if (mode === "fastify") {
   console.error("usage: bench-servers.ts fastify|bare");
   process.exit(2);
 }
+
+// A clean exit (not a kill) lets `--cpu-prof` write its profile when the benchmark stops us.
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(0));

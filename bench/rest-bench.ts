@@ -15,9 +15,13 @@ interface Started {
 }
 
 async function startServer(mode: "fastify" | "bare"): Promise<Started> {
-  const child = spawn(process.execPath, ["--import", "tsx", new URL("./bench-servers.ts", import.meta.url).pathname, mode], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", new URL("./bench-servers.ts", import.meta.url).pathname, mode],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`${mode} server did not start`)), 20_000);
@@ -41,7 +45,9 @@ function peakRssMb(pid: number): number {
 }
 
 function requestsFromCorpus() {
-  const corpus = loadCorpus() ?? [{ task: "Add Stripe checkout", description: "Let free users upgrade to Pro" }];
+  const corpus = loadCorpus() ?? [
+    { task: "Add Stripe checkout", description: "Let free users upgrade to Pro" },
+  ];
   return corpus.map((issue) => ({
     method: "POST" as const,
     path: "/score-task",
@@ -58,7 +64,13 @@ async function load(port: number, seconds: number, connections: number) {
     requests: requestsFromCorpus(),
   });
   const bad = result.non2xx + result.errors + result.timeouts;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, bad, total: result.requests.total };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bad,
+    total: result.requests.total,
+  };
 }
 
 /**
@@ -69,7 +81,10 @@ export async function runRestBench(options: RestBenchOptions): Promise<Record<st
   const ours = await startServer("fastify");
   const bare = await startServer("bare");
   try {
-    const runs = { ours: [] as Awaited<ReturnType<typeof load>>[], bare: [] as Awaited<ReturnType<typeof load>>[] };
+    const runs = {
+      ours: [] as Awaited<ReturnType<typeof load>>[],
+      bare: [] as Awaited<ReturnType<typeof load>>[],
+    };
     await load(ours.port, 1, options.connections); // warm-up: JIT and connection setup
     await load(bare.port, 1, options.connections);
     for (let i = 0; i < options.rounds; i++) {

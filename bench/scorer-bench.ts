@@ -13,7 +13,9 @@ function percentile(sorted: number[], p: number): number {
 
 /** Offline scorer CPU per task over the corpus, and how it grows with text length up to the 64 KiB limit. */
 export function runScorerBench(options: { iterations: number }): Record<string, number> {
-  const corpus = loadCorpus() ?? [{ task: "Add Stripe checkout", description: "Let free users upgrade to Pro" }];
+  const corpus = loadCorpus() ?? [
+    { task: "Add Stripe checkout", description: "Let free users upgrade to Pro" },
+  ];
   const tasks = corpus.map((c) => ({ task: c.task, description: c.description ?? "" }));
   for (const t of tasks) for (let i = 0; i < 50; i++) scoreOffline(t); // warm-up
   const perTask = tasks.map((t) => timeUs(() => scoreOffline(t), options.iterations)).sort((a, b) => a - b);
@@ -21,7 +23,8 @@ export function runScorerBench(options: { iterations: number }): Record<string, 
   // Realistic prose repeated to the size wanted: linear growth means time per KiB stays flat.
   const prose = tasks.map((t) => t.description).join("\n\n");
   const sized = (bytes: number) => prose.repeat(Math.ceil(bytes / prose.length)).slice(0, bytes);
-  const at = (bytes: number) => timeUs(() => scoreOffline({ task: "Large description", description: sized(bytes) }), 20);
+  const at = (bytes: number) =>
+    timeUs(() => scoreOffline({ task: "Large description", description: sized(bytes) }), 20);
   const t1k = at(1024);
   const t16k = at(16 * 1024);
   const t64k = at(65_536);

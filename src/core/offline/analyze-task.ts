@@ -257,10 +257,12 @@ export function scan(text: string): Scan {
   return out;
 }
 
+// No pattern here may let two unbounded repeats compete for the same characters (e.g. `\s*\s*`),
+// or a description of 64 KiB of newlines turns into seconds of backtracking.
 const HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
 const FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 const STACK_LINE_RE =
-  /^\s*(?:at\s+[\w$.<>[\]/:-]+[\s(]|File ".*", line \d+|Traceback \(most recent call last\)|Caused by:|Exception in thread|#\d+\s+0x[0-9a-f]+|\s*\^+\s*$)/gim;
+  /^[ \t]*(?:at[ \t]+[\w$.<>[\]/:-]+[ \t(]|File "[^"\n]*", line \d+|Traceback \(most recent call last\)|Caused by:|Exception in thread|#\d+[ \t]+0x[0-9a-f]+|\^+[ \t]*$)/gim;
 const EXCEPTION_RE = /[a-z](?:Exception|Error)[:\s]/;
 const URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
 const MD_IMAGE_RE = /!\[[^\]]*\]\([^)]*\)/g;
@@ -268,8 +270,8 @@ const HTML_TAG_RE = /<\/?[a-z][^>]{0,200}>/gi;
 const INLINE_CODE_RE = /`[^`\n]{1,200}`/;
 // Paths, versions, calls, snake_case and camelCase: cheap shapes that mean "names real code".
 const SPECIFIC_RE = /\w\/[\w.-]+\.[a-z]{1,5}\b|\d\.\d|\w\(\)|[a-z]_[a-z]|[a-z][A-Z][a-z]/;
-const LIST_ITEM_RE = /^\s*(?:[-*+]|\d+[.)])\s+\S/gm;
-const CHECKBOX_RE = /^\s*[-*]\s+\[[ xX]\]/m;
+const LIST_ITEM_RE = /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\S/gm;
+const CHECKBOX_RE = /^[ \t]*[-*][ \t]+\[[ xX]\]/m;
 const TITLE_PREFIX_RE =
   /^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s*)+/i;
 
@@ -377,20 +379,28 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
   const descInj = stripInjections(description);
   const injection = titleInj.found || descInj.found;
 
+  // Each clean-up pass runs only when its cheap substring test says it can match: most issues have
+  // no HTML comments, fences or links, and this function runs on every request.
   let hasCode = false;
-  let prose = descInj.text.replace(HTML_COMMENT_RE, " ");
-  STACK_LINE_RE.lastIndex = 0;
-  let hasStackTrace = STACK_LINE_RE.test(prose) || EXCEPTION_RE.test(prose);
-  STACK_LINE_RE.lastIndex = 0;
-  prose = prose.replace(FENCE_RE, () => {
-    hasCode = true;
-    return "\n";
-  });
+  let prose = descInj.text;
+  if (prose.includes("<!--")) prose = prose.replace(HTML_COMMENT_RE, " ");
+  let hasStackTrace = EXCEPTION_RE.test(prose);
+  if (prose.includes("```") || prose.includes("~~~")) {
+    prose = prose.replace(FENCE_RE, (block) => {
+      hasCode = true;
+      STACK_LINE_RE.lastIndex = 0;
+      if (!hasStackTrace && STACK_LINE_RE.test(block)) hasStackTrace = true;
+      STACK_LINE_RE.lastIndex = 0;
+      return "\n";
+    });
+  }
   prose = prose.replace(STACK_LINE_RE, () => {
     hasStackTrace = true;
     return "\n";
   });
-  prose = prose.replace(MD_IMAGE_RE, " ").replace(URL_RE, " ").replace(HTML_TAG_RE, " ");
+  if (prose.includes("![")) prose = prose.replace(MD_IMAGE_RE, " ");
+  if (prose.includes("http") || prose.includes("www.")) prose = prose.replace(URL_RE, " ");
+  if (prose.includes("<")) prose = prose.replace(HTML_TAG_RE, " ");
   for (const re of TEMPLATE_BOILERPLATE) prose = prose.replace(re, " ");
 
   const cleanTitle = titleInj.text.replace(TITLE_PREFIX_RE, "");

@@ -992,12 +992,8 @@ export const LOW_PRIORITY_TERMS: readonly string[] = [
  * removed before anything is counted (an unfilled template is an empty issue).
  */
 export const TEMPLATE_BOILERPLATE: readonly RegExp[] = [
-  /^[ \t]*(#+[ \t]*)?\**[ \t]*(is your feature request related to a problem\??( please describe\.?)?|describe the (bug|solution you'?d like|alternatives you'?ve considered)|describe alternatives you'?ve considered|additional context|to reproduce|steps to reproduce( the behavior)?|expected behaviou?r|actual behaviou?r|screenshots|desktop \(please complete the following information\)|smartphone \(please complete the following information\)|summary|details|priority|context|motivation|proposal|description|problem|solution|alternatives)[ \t]*:?[ \t]*\**[ \t]*:?[ \t]*$/gim,
-  /a clear and concise description of what[^.\n]*\.?/gi,
-  /add any other context or screenshots about the feature request here\.?/gi,
-  /add any other context about the problem here\.?/gi,
-  /if applicable, add screenshots to help explain your problem\.?/gi,
-  /(go to|click on|scroll down to) '\.{3,4}'/gi,
+  /^[ \t#*]*(is your feature request related to a problem\??( please describe\.?)?|describe the (bug|solution you'?d like|alternatives you'?ve considered)|describe alternatives you'?ve considered|additional context|to reproduce|steps to reproduce( the behavior)?|expected behaviou?r|actual behaviou?r|screenshots|desktop \(please complete the following information\)|smartphone \(please complete the following information\)|summary|details|priority|context|motivation|proposal|description|problem|solution|alternatives)[ \t:*]*$/gim,
+  /a clear and concise description of what[^.\n]*\.?|add any other context (?:or screenshots about the feature request|about the problem) here\.?|if applicable, add screenshots to help explain your problem\.?|(?:go to|click on|scroll down to) '\.{3,4}'/gi,
 ];
 
 /**

@@ -1,0 +1,70 @@
+// `npm run bench`: every measured figure in one table. Loopback only, bounded in time, stops its own
+// servers. `npm run bench -- --smoke` runs each part briefly to check it works (CI), without targets.
+import { runRestBench } from "./rest-bench.js";
+import { runScorerBench } from "./scorer-bench.js";
+import { runWebhookBench } from "./webhook-bench.js";
+
+const smoke = process.argv.includes("--smoke");
+type Row = [name: string, value: number | string, target: string];
+const rows: Row[] = [];
+const started = Date.now();
+
+function add(figures: Record<string, number | string>, targets: Record<string, (v: number) => string> = {}) {
+  for (const [name, value] of Object.entries(figures)) {
+    const check = targets[name];
+    rows.push([name, value, check && typeof value === "number" ? check(value) : ""]);
+  }
+}
+const atLeast = (t: number, label: string) => (v: number) => `${label} ${v >= t ? "OK" : "MISSED"}`;
+const atMost = (t: number, label: string) => (v: number) => `${label} ${v <= t ? "OK" : "MISSED"}`;
+
+add(runScorerBench({ iterations: smoke ? 5 : 300 }), {
+  "scorer.median_us": atMost(20, "< 20 µs"),
+  "scorer.64KiB_per_KiB_vs_1KiB": atMost(1.5, "linear (≈1)"),
+});
+
+const rest = await runRestBench(
+  smoke ? { seconds: 1, rounds: 1, connections: 10 } : { seconds: 8, rounds: 3, connections: 50 },
+);
+add(rest, {
+  "rest.ratio": atLeast(0.5, ">= 0.5 of bare node:http"),
+  "rest.ours.peak_rss_mb": atMost(150, "< 150 MB"),
+  "rest.ours.non2xx_or_errors": atMost(0, "0"),
+});
+
+try {
+  // The LLM benchmark lives with the LLM scorer.
+  const { runLlmBench } = (await import("./llm-bench.js")) as {
+    runLlmBench: (o: { smoke: boolean }) => Promise<Record<string, number | string>>;
+  };
+  add(await runLlmBench({ smoke }));
+} catch (error) {
+  rows.push(["llm", `skipped: ${error instanceof Error ? error.message : String(error)}`, ""]);
+}
+
+add(
+  await runWebhookBench(
+    smoke
+      ? { issues: 10, repeats: 5, concurrency: 5, scorerDelayMs: 20 }
+      : { issues: 200, repeats: 100, concurrency: 20, scorerDelayMs: 200 },
+  ),
+  { "webhook.duplicates": atMost(0, "0"), "webhook.non2xx": atMost(0, "0") },
+);
+
+const width = Math.max(...rows.map((r) => r[0].length));
+console.log(
+  `\ntask-scorer benchmarks${smoke ? " (smoke: correctness only, figures not meaningful)" : ""} on node ${process.version}\n`,
+);
+for (const [name, value, target] of rows)
+  console.log(`${name.padEnd(width)}  ${String(value).padStart(10)}  ${smoke ? "" : target}`);
+console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(1)} s`);
+if (smoke) {
+  const broken = rows.filter(
+    ([name, value]) =>
+      (name.endsWith("non2xx") || name.endsWith("errors") || name.endsWith("duplicates")) && value !== 0,
+  );
+  if (broken.length > 0) {
+    console.error(`smoke failed: ${broken.map((r) => r[0]).join(", ")}`);
+    process.exit(1);
+  }
+}

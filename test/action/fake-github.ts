@@ -1,0 +1,228 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A small stand-in for the GitHub REST API on 127.0.0.1 (ephemeral port), with just the issue
+ * comment and label endpoints the Action uses. The Action reaches it through `GITHUB_API_URL`;
+ * nock cannot, because @actions/github's Octokit brings its own fetch.
+ */
+
+export interface FakeComment {
+  id: number;
+  body: string;
+  html_url: string;
+  created_at: string;
+  issue: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  body: unknown;
+}
+
+interface Failure {
+  method: string;
+  path: RegExp;
+  status: number;
+  message: string;
+}
+
+export class FakeGitHub {
+  readonly requests: RecordedRequest[] = [];
+  /** Comments by issue key "owner/repo#number". */
+  readonly comments: FakeComment[] = [];
+  /** Labels on each issue, by issue key. */
+  readonly issueLabels = new Map<string, string[]>();
+  /** Labels defined in each repository, by "owner/repo". */
+  readonly repoLabels = new Map<string, Map<string, { name: string; color: string }>>();
+  /**
+   * Also a stand-in OpenAI-compatible API at `${url}/llm/v1` (POST /chat/completions), so the bundled
+   * LLM scorer can be run without a network: every persona answers `llmScore`, or the call fails
+   * with `llmFailStatus` when set.
+   */
+  llmScore = 8;
+  llmFailStatus: number | undefined;
+  private failures: Failure[] = [];
+  private nextId = 1000;
+  private server: Server | undefined;
+  url = "";
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      void this.handle(req, res);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.url = `http://127.0.0.1:${port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      if (!this.server) return resolve();
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.comments.length = 0;
+    this.issueLabels.clear();
+    this.repoLabels.clear();
+    this.failures = [];
+    this.llmScore = 8;
+    this.llmFailStatus = undefined;
+  }
+
+  /** Answer requests matching `method` and `path` with an error status (e.g. 403 for a read-only token). */
+  failWith(method: string, path: RegExp, status: number, message = "Resource not accessible by integration") {
+    this.failures.push({ method, path, status, message });
+  }
+
+  /** Seed a comment, e.g. one written earlier by the App. */
+  addComment(issue: string, body: string): FakeComment {
+    const id = this.nextId++;
+    const comment = {
+      id,
+      body,
+      issue,
+      html_url: `https://github.com/${issue.replace("#", "/issues/")}#issuecomment-${id}`,
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, id % 60)).toISOString(),
+    };
+    this.comments.push(comment);
+    return comment;
+  }
+
+  commentsOn(issue: string): FakeComment[] {
+    return this.comments.filter((c) => c.issue === issue);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString("utf8");
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const method = req.method ?? "GET";
+    let body: unknown;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = raw;
+    }
+    this.requests.push({ method, path: url.pathname, authorization: req.headers.authorization, body });
+
+    const send = (status: number, data?: unknown) => {
+      res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+      res.end(data === undefined ? "" : JSON.stringify(data));
+    };
+    const failure = this.failures.find((f) => f.method === method && f.path.test(url.pathname));
+    if (failure) return send(failure.status, { message: failure.message, status: String(failure.status) });
+
+    if (url.pathname === "/llm/v1/chat/completions" && method === "POST") return this.chat(body, send);
+
+    const path = url.pathname.split("/").map(decodeURIComponent);
+    // ["", "repos", owner, repo, ...rest]
+    if (path[1] !== "repos" || !path[2] || !path[3]) return send(404, { message: "Not Found" });
+    const repoKey = `${path[2]}/${path[3]}`;
+    const rest = path.slice(4);
+    const input = (body ?? {}) as Record<string, unknown>;
+
+    // Issue comments
+    if (rest[0] === "issues" && rest[2] === "comments" && rest.length === 3) {
+      const issue = `${repoKey}#${rest[1]}`;
+      if (method === "GET") return send(200, this.commentsOn(issue).map(publicComment));
+      if (method === "POST") {
+        if (typeof input.body !== "string") return send(422, { message: "body is required" });
+        return send(201, publicComment(this.addComment(issue, input.body)));
+      }
+    }
+    if (rest[0] === "issues" && rest[1] === "comments" && rest.length === 3) {
+      const comment = this.comments.find((c) => c.id === Number(rest[2]));
+      if (!comment) return send(404, { message: "Not Found" });
+      if (method === "GET") return send(200, publicComment(comment));
+      if (method === "PATCH") {
+        if (typeof input.body !== "string") return send(422, { message: "body is required" });
+        comment.body = input.body;
+        return send(200, publicComment(comment));
+      }
+      if (method === "DELETE") {
+        this.comments.splice(this.comments.indexOf(comment), 1);
+        return send(204);
+      }
+    }
+
+    // Labels on an issue
+    if (rest[0] === "issues" && rest[2] === "labels") {
+      const issue = `${repoKey}#${rest[1]}`;
+      const current = this.issueLabels.get(issue) ?? [];
+      const asLabels = (names: string[]) => names.map((name) => ({ name }));
+      if (rest.length === 3 && method === "GET") return send(200, asLabels(current));
+      if (rest.length === 3 && method === "POST") {
+        const names = Array.isArray(input.labels) ? (input.labels as string[]) : [];
+        for (const n of names) if (!current.includes(n)) current.push(n);
+        this.issueLabels.set(issue, current);
+        return send(200, asLabels(current));
+      }
+      if (rest.length === 4 && method === "DELETE") {
+        const name = rest[3]!;
+        if (!current.includes(name)) return send(404, { message: "Label does not exist" });
+        this.issueLabels.set(
+          issue,
+          current.filter((n) => n !== name),
+        );
+        return send(200, asLabels(this.issueLabels.get(issue)!));
+      }
+    }
+
+    // Labels of the repository
+    if (rest[0] === "labels") {
+      const labels = this.repoLabels.get(repoKey) ?? new Map();
+      this.repoLabels.set(repoKey, labels);
+      if (rest.length === 2 && method === "GET") {
+        const label = labels.get(rest[1]!);
+        return label ? send(200, label) : send(404, { message: "Not Found" });
+      }
+      if (rest.length === 1 && method === "POST") {
+        const name = String(input.name);
+        if (labels.has(name)) return send(422, { message: "Validation Failed" });
+        const label = { name, color: String(input.color) };
+        labels.set(name, label);
+        return send(201, label);
+      }
+    }
+    return send(404, { message: "Not Found" });
+  }
+
+  private chat(body: unknown, send: (status: number, data?: unknown) => void): void {
+    if (this.llmFailStatus !== undefined) {
+      return send(this.llmFailStatus, {
+        error: {
+          message: "Incorrect API key provided.",
+          type: "invalid_request_error",
+          code: "invalid_api_key",
+        },
+      });
+    }
+    const request = body as { model?: string; messages?: { content?: string }[] };
+    const expert = /You are the (.+?) on a jury/.exec(request.messages?.[0]?.content ?? "")?.[1] ?? "expert";
+    const content = JSON.stringify({
+      score: this.llmScore,
+      reasoning: `As the ${expert} I see a clear reason for this score.`,
+    });
+    send(200, {
+      id: "chatcmpl-fake",
+      object: "chat.completion",
+      created: 1_700_000_000,
+      model: request.model ?? "fake-model",
+      choices: [{ index: 0, message: { role: "assistant", content, refusal: null }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 300, completion_tokens: 40, total_tokens: 340 },
+    });
+  }
+}
+
+function publicComment(c: FakeComment) {
+  return { id: c.id, body: c.body, html_url: c.html_url, created_at: c.created_at };
+}
