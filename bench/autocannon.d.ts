@@ -7,11 +7,18 @@ declare module "autocannon" {
     errors: number;
     timeouts: number;
   }
+  interface RequestSpec {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    setupRequest?: (req: Record<string, unknown>) => Record<string, unknown>;
+  }
   interface Options {
     url: string;
     connections?: number;
     duration?: number;
-    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
+    requests?: RequestSpec[];
   }
   export default function autocannon(options: Options): Promise<Result>;
 }

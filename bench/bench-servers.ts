@@ -4,15 +4,22 @@
 import { createServer } from "node:http";
 import pino from "pino";
 import { DEFAULT_APPROVAL_POLICY } from "../src/core/approval.js";
-import { offlineScorer, scoreOffline } from "../src/core/offline/offline-scorer.js";
+import { createScorer } from "../src/config/create-scorer.js";
+import { scoreOffline } from "../src/core/offline/offline-scorer.js";
 import { buildReport } from "../src/core/score-task.js";
 import { buildServer } from "../src/http/build-server.js";
 
 const mode = process.argv[2];
 
-if (mode === "fastify") {
+if (mode === "fastify" || mode === "fastify-fixed") {
+  // fastify-fixed: the same server with a scorer that returns fixed verdicts, to see the framework's share.
+  const fixed = scoreOffline({ task: "Add Stripe checkout", description: "Let free users upgrade to Pro" });
   const app = await buildServer({
-    scorer: offlineScorer,
+    // What `npm start` runs: the offline scorer as createScorer builds it (with its memo of recent tasks).
+    scorer:
+      mode === "fastify"
+        ? createScorer({ scorer: "offline" }).scorer
+        : { name: "fixed", score: async () => fixed },
     policy: DEFAULT_APPROVAL_POLICY,
     loggerInstance: pino({ level: "info" }, pino.destination("/dev/null")),
   });
@@ -48,4 +55,9 @@ if (mode === "fastify") {
 }
 
 // A clean exit (not a kill) lets `--cpu-prof` write its profile when the benchmark stops us.
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(0));
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (process.env.BENCH_MEMORY) console.error(JSON.stringify(process.memoryUsage()));
+    process.exit(0);
+  });
+}

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { build } from "esbuild";
 import { loadCorpus } from "../test/helpers/corpus.js";
 
 export interface RestBenchOptions {
@@ -14,14 +16,32 @@ interface Started {
   port: number;
 }
 
-async function startServer(mode: "fastify" | "bare"): Promise<Started> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", new URL("./bench-servers.ts", import.meta.url).pathname, mode],
-    {
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
+/**
+ * The servers run as plain JavaScript, as `npm start` runs them (compiled, no TypeScript loader in
+ * the process): otherwise the loader's own memory and start-up work would be measured too.
+ */
+let compiled: Promise<string> | undefined;
+function compiledServers(): Promise<string> {
+  const outfile = fileURLToPath(new URL("../.bench/bench-servers.mjs", import.meta.url));
+  compiled ??= build({
+    entryPoints: [fileURLToPath(new URL("./bench-servers.ts", import.meta.url))],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    outfile,
+    logLevel: "silent",
+  }).then(() => outfile);
+  return compiled;
+}
+
+export async function startServer(mode: "fastify" | "bare" | "fastify-fixed"): Promise<Started> {
+  // The same heap cap as `npm start`: V8 otherwise grows the heap lazily on a machine with free memory.
+  const flags = (process.env.BENCH_NODE_FLAGS ?? "--max-old-space-size=256").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...flags, await compiledServers(), mode], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`${mode} server did not start`)), 20_000);
@@ -44,24 +64,46 @@ function peakRssMb(pid: number): number {
   return Math.round(kb / 1024);
 }
 
+const corpus = (
+  loadCorpus() ?? [{ task: "Add Stripe checkout", description: "Let free users upgrade to Pro" }]
+).map((issue) => ({ task: issue.task, description: issue.description ?? "" }));
+const headers = { "content-type": "application/json" };
+
 function requestsFromCorpus() {
-  const corpus = loadCorpus() ?? [
-    { task: "Add Stripe checkout", description: "Let free users upgrade to Pro" },
-  ];
-  return corpus.map((issue) => ({
+  return corpus.map((t) => ({
     method: "POST" as const,
     path: "/score-task",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ task: issue.task, description: issue.description ?? "" }),
+    headers,
+    body: JSON.stringify(t),
   }));
 }
 
-async function load(port: number, seconds: number, connections: number) {
+/** Every request a task never seen before (the corpus text with a counter), so no memo can help. */
+function uniqueRequests() {
+  let n = 0;
+  return [
+    {
+      method: "POST" as const,
+      path: "/score-task",
+      headers,
+      setupRequest: (req: Record<string, unknown>) => {
+        const t = corpus[n % corpus.length]!;
+        n++;
+        return {
+          ...req,
+          body: JSON.stringify({ task: `${t.task.slice(0, 200)} #${n}`, description: t.description }),
+        };
+      },
+    },
+  ];
+}
+
+export async function load(port: number, seconds: number, connections: number, unique = false) {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
     duration: seconds,
-    requests: requestsFromCorpus(),
+    requests: unique ? uniqueRequests() : requestsFromCorpus(),
   });
   const bad = result.non2xx + result.errors + result.timeouts;
   return {
@@ -84,12 +126,14 @@ export async function runRestBench(options: RestBenchOptions): Promise<Record<st
     const runs = {
       ours: [] as Awaited<ReturnType<typeof load>>[],
       bare: [] as Awaited<ReturnType<typeof load>>[],
+      unique: [] as Awaited<ReturnType<typeof load>>[],
     };
     await load(ours.port, 1, options.connections); // warm-up: JIT and connection setup
     await load(bare.port, 1, options.connections);
     for (let i = 0; i < options.rounds; i++) {
       runs.ours.push(await load(ours.port, options.seconds, options.connections));
       runs.bare.push(await load(bare.port, options.seconds, options.connections));
+      runs.unique.push(await load(ours.port, options.seconds, options.connections, true));
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const oursRps = mean(runs.ours.map((r) => r.rps));
@@ -98,10 +142,13 @@ export async function runRestBench(options: RestBenchOptions): Promise<Record<st
       "rest.ours.rps": Math.round(oursRps),
       "rest.bare.rps": Math.round(bareRps),
       "rest.ratio": Math.round((oursRps / bareRps) * 100) / 100,
+      "rest.unique.rps": Math.round(mean(runs.unique.map((r) => r.rps))),
+      "rest.unique.ratio": Math.round((mean(runs.unique.map((r) => r.rps)) / bareRps) * 100) / 100,
+      "rest.unique.p99_ms": mean(runs.unique.map((r) => r.p99)),
       "rest.ours.p50_ms": mean(runs.ours.map((r) => r.p50)),
       "rest.ours.p99_ms": mean(runs.ours.map((r) => r.p99)),
       "rest.bare.p99_ms": mean(runs.bare.map((r) => r.p99)),
-      "rest.ours.non2xx_or_errors": runs.ours.reduce((s, r) => s + r.bad, 0),
+      "rest.ours.non2xx_or_errors": [...runs.ours, ...runs.unique].reduce((s, r) => s + r.bad, 0),
       "rest.ours.requests": runs.ours.reduce((s, r) => s + r.total, 0),
       "rest.ours.peak_rss_mb": peakRssMb(ours.child.pid!),
     };

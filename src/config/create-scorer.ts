@@ -1,5 +1,9 @@
 import { ConfigError } from "../core/errors.js";
+import { memoizeScorer } from "../core/memoize-scorer.js";
 import { offlineScorer } from "../core/offline/offline-scorer.js";
+
+/** One memo for the process: repeated tasks (redeliveries, unchanged issues) are not scored twice. */
+const memoizedOffline = memoizeScorer(offlineScorer);
 import type { PersonaId } from "../core/personas.js";
 import type { Scorer } from "../core/scorer.js";
 import { OPENAI_DEFAULTS, OpenAiScorer, safeUrl, type OfflineFallback } from "../llm/openai-scorer.js";
@@ -65,7 +69,7 @@ export function createScorer(settings: ScorerSettings, deps: CreateScorerDeps = 
         ? "scorer: offline (SCORER=auto and no OPENAI_API_KEY)"
         : "scorer: offline (SCORER=offline)",
     );
-    return { scorer: offlineScorer, description: "offline" };
+    return { scorer: memoizedOffline, description: "offline" };
   }
   if (!key) {
     throw new ConfigError(

@@ -1,0 +1,40 @@
+import type { PersonaVerdict, Scorer } from "./scorer.js";
+import type { TaskInput } from "./task-request.schema.js";
+
+export interface MemoOptions {
+  /** Entries kept; the least recently used goes first. */
+  maxEntries: number;
+  /** Longer inputs are scored every time: keys that large would cost more memory than they save. */
+  maxKeyChars: number;
+}
+
+/**
+ * Remembers a deterministic scorer's verdicts for recent inputs. The offline scorer returns the same
+ * verdicts for the same text (the report's timestamp is made later, by the core), so a repeated task
+ * (a redelivered webhook, a CI job re-scoring an unchanged issue) is answered without scoring again.
+ * Only for deterministic scorers: the LLM scorer has its own cache with a TTL.
+ */
+export function memoizeScorer(
+  scorer: Scorer,
+  options: MemoOptions = { maxEntries: 2000, maxKeyChars: 8192 },
+): Scorer {
+  const memo = new Map<string, readonly PersonaVerdict[]>();
+  return {
+    name: scorer.name,
+    async score(input: TaskInput, scoreOptions) {
+      if (input.task.length + input.description.length > options.maxKeyChars)
+        return scorer.score(input, scoreOptions);
+      const key = `${input.task}\u0000${input.description}`;
+      const hit = memo.get(key);
+      if (hit) {
+        memo.delete(key);
+        memo.set(key, hit);
+        return hit;
+      }
+      const verdicts = await scorer.score(input, scoreOptions);
+      memo.set(key, verdicts);
+      if (memo.size > options.maxEntries) memo.delete(memo.keys().next().value!);
+      return verdicts;
+    },
+  };
+}
