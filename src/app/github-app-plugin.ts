@@ -9,10 +9,35 @@ export interface ProbotHost {
   plugin: (app: FastifyInstance) => Promise<void>;
 }
 
+/**
+ * Probot's Octokit retries 5xx and primary rate limits; its default for secondary rate limits is to
+ * give up. GitHub's guidance is to wait for `retry-after` and try again, so we do, twice at most.
+ */
+export function appOctokit(logger: Logger): typeof ProbotOctokit {
+  return ProbotOctokit.defaults((options: { throttle?: object }) => ({
+    ...options,
+    throttle: {
+      ...options.throttle,
+      onSecondaryRateLimit: (
+        retryAfter: number,
+        request: { method: string; url: string },
+        _octokit: unknown,
+        retryCount: number,
+      ) => {
+        logger.warn(
+          { retryAfter, method: request.method, url: request.url, retryCount },
+          "GitHub secondary rate limit: waiting, then retrying",
+        );
+        return retryCount < 2;
+      },
+    },
+  }));
+}
+
 export function createProbot(
   settings: AppSettings,
   logger: Logger,
-  Octokit: typeof ProbotOctokit = ProbotOctokit,
+  Octokit: typeof ProbotOctokit = appOctokit(logger),
 ): Probot {
   return new Probot({
     appId: settings.appId,

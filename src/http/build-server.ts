@@ -38,6 +38,7 @@ export interface ServerDeps {
 const OTHER_METHODS = ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"] as const;
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const requestTimeout = deps.requestTimeoutMs ?? 30_000;
   const app = Fastify({
     ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? false }),
     bodyLimit: MAX_BODY_BYTES,
@@ -49,11 +50,18 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       const sent = req.headers["x-request-id"];
       return typeof sent === "string" && REQUEST_ID_RE.test(sent) ? sent : randomUUID();
     },
-    // Slow clients (slowloris) are cut off instead of holding a socket forever.
-    requestTimeout: deps.requestTimeoutMs ?? 30_000,
-    connectionTimeout: (deps.requestTimeoutMs ?? 30_000) + 5_000,
+    // Slow clients (slowloris) are cut off instead of holding a socket forever: the whole request
+    // must arrive within requestTimeout, the headers sooner, and node checks often enough to notice.
+    requestTimeout,
+    connectionTimeout: requestTimeout + 5_000,
     keepAliveTimeout: 5_000,
-    return503OnClosing: true,
+    http: {
+      headersTimeout: Math.min(10_000, requestTimeout),
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestTimeout / 4))),
+    },
+    // During shutdown, requests already on an open connection are served (with Connection: close),
+    // not answered with fastify's own 503 body: nothing already accepted is lost.
+    return503OnClosing: false,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: false },
   });

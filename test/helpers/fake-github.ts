@@ -7,7 +7,19 @@ export interface FakeComment {
   created_at: string;
 }
 
+/** A one-shot fault: the next matching request gets this answer (after doing its work, if `afterWork`). */
+export interface Fault {
+  method: string;
+  path: RegExp;
+  status: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Do the request's work first, then fail: a comment created whose response is lost. */
+  afterWork?: boolean;
+}
+
 export interface FakeGitHub {
+  faults: Fault[];
   url: string;
   /** Host and port, for GHE_HOST. */
   host: string;
@@ -35,6 +47,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     comments: [] as FakeComment[],
     requests: [] as { method: string; path: string }[],
     delayMs: 0,
+    faults: [] as Fault[],
   };
   const server: Server = createServer(async (req, res) => {
     const path = (req.url ?? "/").split("?")[0]!.replace(/^\/api\/v3/, "");
@@ -42,7 +55,15 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     state.requests.push({ method, path });
     const body = await readBody(req);
     if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
+    const faultIndex = state.faults.findIndex((f) => f.method === method && f.path.test(path));
+    const fault = faultIndex >= 0 ? state.faults.splice(faultIndex, 1)[0] : undefined;
+    const failWith = (f: Fault) => {
+      res.writeHead(f.status, { "content-type": "application/json; charset=utf-8", ...f.headers });
+      res.end(JSON.stringify(f.body ?? { message: "fault" }));
+    };
+    if (fault && !fault.afterWork) return failWith(fault);
     const send = (status: number, data: unknown) => {
+      if (fault) return failWith(fault);
       res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
       res.end(data === undefined ? "" : JSON.stringify(data));
     };
@@ -100,6 +121,9 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     },
     get requests() {
       return state.requests;
+    },
+    get faults() {
+      return state.faults;
     },
     get delayMs() {
       return state.delayMs;

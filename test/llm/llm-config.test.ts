@@ -2,7 +2,6 @@ import { describe, expect, it } from "@jest/globals";
 import { createScorer } from "../../src/config/create-scorer.js";
 import { PERSONA_MODEL_VARIABLES, scorerSettingsFromEnv } from "../../src/config/llm-env.schema.js";
 import { ConfigError } from "../../src/core/errors.js";
-import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
 import { OpenAiScorer } from "../../src/llm/openai-scorer.js";
 import { FAKE_KEY, captureLogger } from "./llm-test-kit.js";
 
@@ -115,13 +114,13 @@ describe("createScorer", () => {
   it("auto without a key stays offline, and says why", () => {
     const log = captureLogger();
     const created = createScorer(scorerSettingsFromEnv({}), { logger: log.logger });
-    expect(created.scorer).toBe(offlineScorer);
+    expect(created.scorer.name).toBe("offline");
     expect(created.description).toBe("offline");
     expect(log.lines[0]!.msg).toBe("scorer: offline (SCORER=auto and no OPENAI_API_KEY)");
   });
 
   it("SCORER=offline wins over a key", () => {
-    expect(createScorer({ scorer: "offline", openaiApiKey: FAKE_KEY }).scorer).toBe(offlineScorer);
+    expect(createScorer({ scorer: "offline", openaiApiKey: FAKE_KEY }).scorer.name).toBe("offline");
   });
 
   it("auto with a key picks the LLM scorer and logs the choice without the key", () => {
