@@ -204,23 +204,30 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
       context.log.debug({ delivery: context.id, result }, "enqueued");
     };
     const fromBot = (context: Context) => context.payload.sender?.type === "Bot";
+    // An edit that changed neither title nor body (labels, assignees...) has nothing new to score.
+    const textUnchanged = (payload: { action: string; changes?: object }) =>
+      payload.action === "edited" &&
+      !(payload.changes && ("title" in payload.changes || "body" in payload.changes));
+    const subjectOf = (
+      context: Context,
+      item: { title: string; body?: string | null; labels?: unknown },
+      kind: { isPullRequest: boolean; draft?: boolean | undefined },
+    ): Subject => ({
+      ref: context.issue(),
+      title: item.title,
+      body: item.body ?? "",
+      isPullRequest: kind.isPullRequest,
+      draft: Boolean(kind.draft),
+      labels: labelsOf(item),
+    });
 
     app.on(["issues.opened", "issues.reopened", "issues.edited"], async (context) => {
       const { payload } = context;
-      if (fromBot(context)) return;
-      if (payload.action === "edited" && !payload.changes?.title && !payload.changes?.body) return;
-      const issue = payload.issue;
+      if (fromBot(context) || textUnchanged(payload)) return;
       enqueue(
         context,
         { kind: "issues", action: payload.action },
-        {
-          ref: context.issue(),
-          title: issue.title,
-          body: issue.body ?? "",
-          isPullRequest: false,
-          draft: false,
-          labels: labelsOf(issue),
-        },
+        subjectOf(context, payload.issue, { isPullRequest: false }),
       );
     });
 
@@ -233,20 +240,12 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
       ],
       async (context) => {
         const { payload } = context;
-        if (fromBot(context)) return;
-        if (payload.action === "edited" && !payload.changes?.title && !payload.changes?.body) return;
+        if (fromBot(context) || textUnchanged(payload)) return;
         const pr = payload.pull_request;
         enqueue(
           context,
           { kind: "pull-requests", action: payload.action },
-          {
-            ref: context.issue(),
-            title: pr.title,
-            body: pr.body ?? "",
-            isPullRequest: true,
-            draft: Boolean(pr.draft),
-            labels: labelsOf(pr),
-          },
+          subjectOf(context, pr, { isPullRequest: true, draft: pr.draft }),
         );
       },
     );
@@ -254,18 +253,11 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
     app.on("issue_comment.created", async (context) => {
       const { payload } = context;
       if (fromBot(context) || !SCORE_COMMAND.test(payload.comment.body ?? "")) return;
-      const issue = payload.issue;
+      const commenter = payload.comment.user?.login ?? payload.sender.login;
       enqueue(
         context,
-        { kind: "score-command", commenter: payload.comment.user?.login ?? payload.sender.login },
-        {
-          ref: context.issue(),
-          title: issue.title,
-          body: issue.body ?? "",
-          isPullRequest: Boolean(issue.pull_request),
-          draft: false,
-          labels: labelsOf(issue),
-        },
+        { kind: "score-command", commenter },
+        subjectOf(context, payload.issue, { isPullRequest: Boolean(payload.issue.pull_request) }),
       );
     });
   };
