@@ -135,7 +135,7 @@ export async function runRestBench(options: RestBenchOptions): Promise<Record<st
       runs.bare.push(await load(bare.port, options.seconds, options.connections));
       runs.unique.push(await load(ours.port, options.seconds, options.connections, true));
     }
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const mean = (xs: number[]) => Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10;
     const oursRps = mean(runs.ours.map((r) => r.rps));
     const bareRps = mean(runs.bare.map((r) => r.rps));
     return {

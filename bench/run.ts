@@ -1,5 +1,7 @@
 // `npm run bench`: every measured figure in one table. Loopback only, bounded in time, stops its own
 // servers. `npm run bench -- --smoke` runs each part briefly to check it works (CI), without targets.
+import { runActionBench } from "./action-bench.js";
+import { runLlmBench } from "./llm-bench.js";
 import { runRestBench } from "./rest-bench.js";
 import { runScorerBench } from "./scorer-bench.js";
 import { runWebhookBench } from "./webhook-bench.js";
@@ -28,19 +30,16 @@ const rest = await runRestBench(
 );
 add(rest, {
   "rest.ratio": atLeast(0.5, ">= 0.5 of bare node:http"),
+  "rest.unique.ratio": atLeast(0.5, ">= 0.5 (every task new: no memo)"),
   "rest.ours.peak_rss_mb": atMost(150, "< 150 MB"),
   "rest.ours.non2xx_or_errors": atMost(0, "0"),
 });
 
-try {
-  // The LLM benchmark lives with the LLM scorer.
-  const { runLlmBench } = (await import("./llm-bench.js")) as {
-    runLlmBench: (o: { smoke: boolean }) => Promise<Record<string, number | string>>;
-  };
-  add(await runLlmBench({ smoke }));
-} catch (error) {
-  rows.push(["llm", `skipped: ${error instanceof Error ? error.message : String(error)}`, ""]);
-}
+add(await runLlmBench({ smoke }), {
+  "llm.wall_per_report_over_delay": atMost(1.15, "<= 1.15 (parallel)"),
+  "llm.model_calls_per_report": atMost(5, "5"),
+  "llm.model_calls_on_cache_hit": atMost(0, "0"),
+});
 
 add(
   await runWebhookBench(
@@ -50,6 +49,11 @@ add(
   ),
   { "webhook.duplicates": atMost(0, "0"), "webhook.non2xx": atMost(0, "0") },
 );
+
+const action = await runActionBench({ runs: smoke ? 2 : 10 });
+add(action, { "action.run_ms_median": atMost(1000, "< 1 s") });
+if (action["action.runs_with_all_outputs"] !== action["action.runs"])
+  rows.push(["action.outputs", "MISSING", ""]);
 
 const width = Math.max(...rows.map((r) => r[0].length));
 console.log(
