@@ -3,6 +3,9 @@ import type { PersonaVerdict, Scorer } from "../scorer.js";
 import type { TaskInput } from "../task-request.schema.js";
 import { analyzeTask, type ConceptHit, type TaskAnalysis } from "./analyze-task.js";
 import { PERSONA_RULES, type PersonaRules } from "./persona-rules.js";
+import { SOFT_SPAM_TERMS } from "./signals.js";
+
+const SOFT_SPAM = new Set(SOFT_SPAM_TERMS);
 
 const clamp = (n: number) => Math.min(10, Math.max(1, Math.round(n)));
 const quote = (terms: readonly string[]) => terms.map((t) => `"${t}"`).join(", ");
@@ -15,9 +18,20 @@ interface Judgement {
 
 function relevance(hits: ConceptHit[], persona: PersonaId) {
   // The title says what the task is about; themes only in the description are context and count less,
-  // except that a problem named anywhere (bulk generation, say) still counts in full.
+  // except that a problem named anywhere (bulk generation, say) still counts in full. The description
+  // can support the title's subject, but cannot on its own make a task about something else into one
+  // that matters more to this persona: that is how off-topic keywords get in.
+  const w = (h: ConceptHit) => h.concept.weights[persona] ?? 0;
+  const titleSubjects = hits.filter((h) => h.inTitle && h.concept.role !== "evidence");
+  const titleBest = Math.max(0, ...titleSubjects.map(w));
+  const place = (h: ConceptHit) =>
+    h.inTitle
+      ? 1
+      : h.concept.role === "evidence" || titleSubjects.length === 0 || w(h) <= titleBest
+        ? 0.8
+        : 0.5;
   const positive = hits
-    .map((h) => ({ hit: h, w: (h.concept.weights[persona] ?? 0) * (h.inTitle ? 1 : 0.8) }))
+    .map((h) => ({ hit: h, w: (h.concept.weights[persona] ?? 0) * place(h) }))
     .filter((x) => x.w > 0)
     // Title mentions first on ties: the title is what the task is about.
     .sort((a, b) => b.w - a.w || Number(b.hit.inTitle) - Number(a.hit.inTitle));
@@ -35,7 +49,9 @@ export function judge(
 ): Judgement {
   const sentences: string[] = [];
 
-  if (a.spam.length > 0) {
+  // One soft cue ("cheap", "contact us") proves nothing; a strong one or two different soft ones do.
+  const softSpam = a.spam.filter((t) => SOFT_SPAM.has(t)).length;
+  if (a.spam.length > softSpam || softSpam >= 2) {
     return {
       score: 1,
       sentences: [
@@ -104,6 +120,9 @@ export function judge(
   const qualityNote = rules.qualityNote?.(a);
   if (qualityNote && a.descriptionWords > 0) sentences.push(qualityNote);
 
+  // Nothing recognisable and hardly any text: there is nothing to act on, whoever reads it.
+  if (a.concepts.length === 0 && a.descriptionWords < 12 && !a.vagueTitle && a.nonLatinShare <= 0.5)
+    score -= 1;
   if (a.vagueTitle) {
     score -= a.descriptionWords < 12 ? 3 : 1.5;
     sentences.push("The title does not say what the work is.");
