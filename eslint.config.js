@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "build/", "node_modules/", "coverage/"] },
+  { ignores: ["dist/", "build/", "node_modules/", "coverage/", ".bench/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

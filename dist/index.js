@@ -26395,6 +26395,29 @@ function isTaskScorerError(error63) {
   return error63 instanceof TaskScorerError;
 }
 
+// src/core/memoize-scorer.ts
+function memoizeScorer(scorer, options = { maxEntries: 2e3, maxKeyChars: 8192 }) {
+  const memo2 = /* @__PURE__ */ new Map();
+  return {
+    name: scorer.name,
+    async score(input2, scoreOptions) {
+      if (input2.task.length + input2.description.length > options.maxKeyChars)
+        return scorer.score(input2, scoreOptions);
+      const key = `${input2.task}\0${input2.description}`;
+      const hit = memo2.get(key);
+      if (hit) {
+        memo2.delete(key);
+        memo2.set(key, hit);
+        return hit;
+      }
+      const verdicts = await scorer.score(input2, scoreOptions);
+      memo2.set(key, verdicts);
+      if (memo2.size > options.maxEntries) memo2.delete(memo2.keys().next().value);
+      return verdicts;
+    }
+  };
+}
+
 // src/core/personas.ts
 var PERSONAS = [
   {
@@ -26444,8 +26467,17 @@ var CONCEPTS = [
     label: "payments",
     terms: [
       "payment",
-      "pay",
+      "to pay",
+      "pay for",
+      "pay by",
+      "pay with",
+      "pay via",
+      "pay online",
+      "pay us",
+      "can pay",
+      "cannot pay",
       "paying",
+      "paid",
       "checkout",
       "stripe",
       "paypal",
@@ -26472,19 +26504,21 @@ var CONCEPTS = [
       "apple pay",
       "google pay",
       "payout",
-      "transaction",
+      "payment transaction",
+      "online transaction",
+      "transaction fee",
       "purchase",
       "in-app purchase",
       "cart"
     ],
     fragments: ["支付", "付款", "收款", "微信支付", "决済", "оплат", "платеж", "платёж", "결제"],
-    weights: { revenue: 4, architect: 1.5, ux: 1.5, product: 2, marketing: 1 },
+    weights: { revenue: 4, architect: 1.5, ux: 1.5, product: 2, marketing: 1.5 },
     why: {
       revenue: "opens or widens a direct path to taking money",
       architect: "is integration work with an external payment provider, which needs care with webhooks, idempotency and secrets",
       ux: "changes a flow paying users go through",
       product: "touches how customers pay, which is core to the business",
-      marketing: "removes friction at the point of sale"
+      marketing: "makes the product something customers can actually buy"
     }
   },
   {
@@ -26494,6 +26528,10 @@ var CONCEPTS = [
       "pricing",
       "price",
       "prices",
+      "subscription plan",
+      "subscription model",
+      "subscription tier",
+      "recurring revenue",
       "pro plan",
       "paid plan",
       "free plan",
@@ -26507,7 +26545,18 @@ var CONCEPTS = [
       "paywall",
       "monetiz*",
       "monetis*",
-      "revenue",
+      "charge for",
+      "charge per",
+      "per-seat",
+      "seat based",
+      "annual plan",
+      "annual plans",
+      "monthly plan",
+      "yearly plan",
+      "plans and pricing",
+      "upgrade prompt",
+      "pro features",
+      "premium features",
       "coupon",
       "discount",
       "promo code",
@@ -26521,6 +26570,8 @@ var CONCEPTS = [
       "advertis*",
       "ad sdk",
       "ads",
+      "ad revenue",
+      "in-app ads",
       "sponsorship",
       "affiliate",
       "enterprise plan",
@@ -26587,14 +26638,20 @@ var CONCEPTS = [
     terms: [
       "ui",
       "user interface",
-      "interface",
+      "web interface",
+      "web ui",
+      "user-facing",
+      "settings page",
+      "admin panel",
       "button",
       "buttons",
       "page",
       "screen",
       "layout",
-      "design",
       "redesign",
+      "visual design",
+      "ui design",
+      "new design",
       "dashboard",
       "modal",
       "dialog",
@@ -26607,9 +26664,15 @@ var CONCEPTS = [
       "color",
       "colour",
       "theme",
-      "view",
+      "list view",
+      "detail view",
       "tooltip",
-      "form",
+      "web form",
+      "form field",
+      "input field",
+      "dropdown",
+      "checkbox",
+      "focus state",
       "widget",
       "animation",
       "display",
@@ -26724,17 +26787,21 @@ var CONCEPTS = [
       "branding",
       "marketing",
       "referral",
-      "launch",
+      "referral link",
+      "product launch",
+      "launch campaign",
+      "launch announcement",
       "press release",
       "blog",
       "testimonial",
+      "case study",
       "showcase",
-      "growth",
-      "viral",
+      "word of mouth",
       "signup",
       "sign up",
       "waitlist",
-      "lead"
+      "lead generation",
+      "lead capture"
     ],
     weights: { marketing: 3.5, revenue: 1.5, product: 1, ux: 0.5 },
     why: {
@@ -26786,13 +26853,12 @@ var CONCEPTS = [
       "plugin",
       "extension",
       "connector",
-      "import",
-      "export",
       "sync",
       "github actions",
       "slack",
       "zapier",
-      "rest",
+      "rest api",
+      "restful",
       "graphql",
       "endpoint",
       "middleware",
@@ -26862,23 +26928,45 @@ var CONCEPTS = [
       "bulk",
       "mass",
       "en masse",
+      "mass-produce",
+      "mass produce",
+      "mass-generate",
       "auto-generate",
       "auto-generated",
       "autogenerate",
       "autogenerated",
       "generate all",
-      "generated",
-      "generation",
+      "generate tests",
+      "generate posts",
+      "generate content",
+      "content generator",
+      "ai-generated",
+      "ai generated",
       "codegen",
       "code generation",
-      "boilerplate",
       "scaffold",
       "scaffolding",
       "generate hundreds",
       "generate thousands",
       "batch generate",
       "templated",
-      "spam"
+      "auto-publish",
+      "publish them automatically",
+      "publish automatically",
+      "automatically publish",
+      "every keyword",
+      "programmatic seo",
+      "test generation",
+      "content generation",
+      "bulk generation",
+      "mass generation",
+      "generated tests",
+      "generated content",
+      "generated posts",
+      "generated articles",
+      "generated pages",
+      "generate pages",
+      "generate articles"
     ],
     weights: { architect: -3, marketing: 0.5, product: -0.5, ux: -0.5 },
     why: {
@@ -26926,9 +27014,22 @@ var CONCEPTS = [
       "simplify",
       "decouple",
       "modular",
-      "remove",
-      "delete",
-      "drop",
+      "duplicated",
+      "duplication",
+      "duplicate code",
+      "consolidate",
+      "extract",
+      "abstraction",
+      "coupling",
+      "tightly coupled",
+      "code quality",
+      "code smell",
+      "hardcoded",
+      "hard-coded",
+      "hand-rolled",
+      "rewrite",
+      "dependency injection",
+      "inject",
       "unused"
     ],
     weights: { architect: 3, product: 0.5, ux: -0.5, marketing: -0.5 },
@@ -26974,8 +27075,9 @@ var CONCEPTS = [
       "optimize",
       "optimise",
       "optimization",
-      "memory",
+      "memory usage",
       "memory leak",
+      "out of memory",
       "cpu",
       "cache",
       "caching",
@@ -27058,8 +27160,12 @@ var CONCEPTS = [
       "wrong",
       "incorrect",
       "unexpected",
-      "fix",
       "issue with",
+      "goes blank",
+      "blank page",
+      "blank screen",
+      "does nothing",
+      "stopped working",
       "cannot start",
       "will not start"
     ],
@@ -27095,27 +27201,34 @@ var CONCEPTS = [
   },
   {
     id: "user-demand",
+    role: "evidence",
     label: "user demand",
     terms: [
-      "users",
-      "customers",
-      "customer",
       "many people",
+      "many users",
+      "many customers",
       "requested",
       "highly requested",
+      "most requested",
       "popular",
-      "community",
       "upvote",
+      "upvotes",
       "votes",
-      "everyone",
       "would love",
       "feedback",
       "demand",
-      "clients",
-      "merchants",
-      "buyers"
+      "asked for",
+      "keep asking",
+      "keeps asking",
+      "people keep",
+      "users keep",
+      "customers keep",
+      "did not convert",
+      "churn",
+      "lose deals",
+      "losing customers"
     ],
-    weights: { product: 1.5, ux: 1, marketing: 1, revenue: 0.5 },
+    weights: { product: 2, ux: 1, marketing: 1, revenue: 0.5 },
     why: {
       product: "points to real user demand",
       ux: "is grounded in what users ask for",
@@ -27125,6 +27238,7 @@ var CONCEPTS = [
   },
   {
     id: "competitive",
+    role: "evidence",
     label: "competitive pressure",
     terms: [
       "competitor",
@@ -27132,10 +27246,11 @@ var CONCEPTS = [
       "competitive",
       "competition",
       "differentiat*",
-      "unique",
+      "unique selling",
+      "stand out",
+      "sets us apart",
       "market",
-      "alternative",
-      "alternatives",
+      "other tools",
       "like other",
       "just like",
       "other apps",
@@ -27195,7 +27310,10 @@ var CONCEPTS = [
       "examples",
       "tips",
       "how-to",
-      "faq"
+      "faq",
+      "typo",
+      "spelling",
+      "misspelled"
     ],
     weights: { ux: 1, product: 0.5, architect: 0.5, marketing: 0.5 },
     why: {
@@ -27204,7 +27322,198 @@ var CONCEPTS = [
       architect: "documents how the system is used",
       marketing: "makes the product easier to adopt"
     }
+  },
+  {
+    // Removing things: often clean-up, but "remove a member" is a feature, so no verdict on visibility.
+    id: "removal",
+    label: "removal",
+    terms: ["remove", "delete", "drop", "get rid of"],
+    weights: { architect: 1.5 },
+    why: { architect: "removes something, which shrinks what must be maintained" }
+  },
+  {
+    id: "collaboration",
+    label: "collaboration",
+    terms: [
+      "collaboration",
+      "collaborate",
+      "collaborative",
+      "shared workspace",
+      "shared workspaces",
+      "teammates",
+      "invite",
+      "real-time editing",
+      "multiplayer",
+      "share projects",
+      "comments",
+      "mentions"
+    ],
+    weights: { product: 2, ux: 1.5, marketing: 1.5, revenue: 1, architect: 0.5 },
+    why: {
+      product: "makes the product useful to whole teams, which deepens adoption",
+      ux: "lets people work together where they already are",
+      marketing: "gives a team story that spreads the product inside companies",
+      revenue: "spreads the product across teams, which leads to more seats",
+      architect: "brings shared state and permissions to get right"
+    }
+  },
+  {
+    // Who the task is for. Weak on its own: nearly every task mentions users.
+    id: "audience",
+    role: "evidence",
+    label: "users",
+    terms: ["users", "customers", "customer", "clients", "merchants", "buyers", "community", "everyone"],
+    weights: { product: 0.75, ux: 0.75, marketing: 0.5, revenue: 0.25 },
+    why: {
+      product: "is aimed at users",
+      ux: "is aimed at the people who use the product",
+      marketing: "concerns the people the product is sold to",
+      revenue: "concerns the people who pay"
+    }
+  },
+  {
+    id: "fix-request",
+    label: "a fix",
+    terms: ["fix", "fixes", "fixing"],
+    weights: { ux: 0.75, product: 0.75, architect: 0.75 },
+    why: {
+      ux: "asks for something to be corrected",
+      product: "asks for a correction",
+      architect: "asks for a correction in the code"
+    }
+  },
+  {
+    id: "data-portability",
+    label: "import and export",
+    terms: [
+      "csv",
+      "excel",
+      "spreadsheet",
+      "download as",
+      "export to",
+      "export as",
+      "export button",
+      "data export",
+      "exporting",
+      "import from",
+      "import data",
+      "data import",
+      "importing",
+      "import button"
+    ],
+    weights: { ux: 1.5, product: 1.5, architect: 1, marketing: 0.5, revenue: 0.25 },
+    why: {
+      ux: "lets users take their data where they need it",
+      product: "removes a reason users leave or work around the product",
+      architect: "adds a data format to read or write, with its edge cases",
+      marketing: "removes a lock-in objection",
+      revenue: "removes a small obstacle for buyers"
+    }
+  },
+  {
+    id: "backend",
+    label: "backend engineering",
+    terms: [
+      "database",
+      "sql",
+      "query",
+      "queries",
+      "schema",
+      "postgres",
+      "postgresql",
+      "mysql",
+      "sqlite",
+      "redis",
+      "orm",
+      "repository layer",
+      "race condition",
+      "deadlock",
+      "concurrency",
+      "idempotent",
+      "idempotency",
+      "retry logic",
+      "rate limit",
+      "queue",
+      "background job",
+      "cron",
+      "docker",
+      "kubernetes"
+    ],
+    weights: { architect: 2, product: 0.25 },
+    why: {
+      architect: "is backend engineering with clear technical substance",
+      product: "is infrastructure work behind the product"
+    }
+  },
+  {
+    // Outcomes anyone can claim; a payment or pricing mechanism is the evidence, not the word.
+    id: "revenue-claim",
+    role: "evidence",
+    label: "claimed revenue impact",
+    terms: ["revenue", "sales", "profit", "conversion", "roi", "growth", "viral"],
+    weights: { revenue: 1, product: 0.25, marketing: 0.25 },
+    why: {
+      revenue: "claims an effect on revenue, without a payment or pricing change behind it",
+      product: "claims a business outcome",
+      marketing: "claims a commercial outcome"
+    }
+  },
+  {
+    // Superlatives and promises are what stuffed or promotional text is made of, not evidence.
+    id: "hype",
+    role: "evidence",
+    label: "hype",
+    terms: [
+      "game changer",
+      "game-changer",
+      "gamechanger",
+      "10x",
+      "100x",
+      "revolutionary",
+      "revolutionize",
+      "world class",
+      "world-class",
+      "best in class",
+      "cutting edge",
+      "cutting-edge",
+      "disruptive",
+      "skyrocket",
+      "crush the competition",
+      "go viral",
+      "massive growth",
+      "next level",
+      "guaranteed"
+    ],
+    weights: { revenue: -1.5, architect: -1, ux: -1, product: -1.5, marketing: -1 },
+    why: {
+      revenue: "leans on promises rather than a way to earn money",
+      architect: "promises outcomes instead of describing the work",
+      ux: "promises outcomes instead of describing what users get",
+      product: "sells the idea instead of stating the problem",
+      marketing: "is hype, which customers discount"
+    }
   }
+];
+var SOFT_SPAM_TERMS = [
+  "cheap",
+  "best price",
+  "visit our",
+  "our website",
+  "our store",
+  "our services",
+  "our agency",
+  "contact us",
+  "dm me",
+  "claim your",
+  "connect your wallet",
+  "airdrop",
+  "giveaway",
+  "bonus",
+  "seo expert",
+  "first page of google",
+  "no experience needed",
+  "per hour",
+  "100% guaranteed"
 ];
 var SPAM_TERMS = [
   "crack",
@@ -27232,6 +27541,39 @@ var SPAM_TERMS = [
   "limited offer",
   "100% working",
   "hack tool",
+  // Scams and advertising.
+  "double your",
+  "guaranteed profit",
+  "guaranteed returns",
+  "guaranteed ranking",
+  "guaranteed rankings",
+  "seed phrase",
+  "recovery phrase",
+  "free spins",
+  "deposit bonus",
+  "replica",
+  "shop now",
+  "order now",
+  "buy now",
+  "free shipping",
+  "make money online",
+  "earn money online",
+  "work from home",
+  "passive income",
+  "investment opportunity",
+  "binary options",
+  "forex signals",
+  "seo services",
+  "seo agency",
+  "link building",
+  "digital marketing agency",
+  "free quote",
+  "hire dedicated",
+  "dedicated developers",
+  "outsourcing company",
+  "call girls",
+  "onlyfans",
+  "per day from home",
   // Abuse is not a task either.
   "eat shit",
   "fuck",
@@ -27240,7 +27582,8 @@ var SPAM_TERMS = [
   "idiot",
   "idiots",
   "freaks",
-  "morons"
+  "morons",
+  ...SOFT_SPAM_TERMS
 ];
 var SPAM_FRAGMENTS = ["казино", "ставки", "заработ", "破解", "激活码"];
 var META_TERMS = [
@@ -27299,7 +27642,37 @@ var VAGUE_TITLES = [
   "hi",
   "change",
   "changes",
-  "misc"
+  "misc",
+  // Complaints and wishes that name no behaviour.
+  "make it better",
+  "improve",
+  "improve it",
+  "improve app",
+  "improve the app",
+  "better app",
+  "does not work",
+  "it does not work",
+  "doesnt work",
+  "not working",
+  "broken",
+  "it is broken",
+  "please fix",
+  "pls fix",
+  "plz fix",
+  "fix it",
+  "fix this",
+  "fix pls",
+  "help me",
+  "need help",
+  "help needed",
+  "error",
+  "problem",
+  "bug report",
+  "urgent",
+  "something",
+  "stuff",
+  "other",
+  "new issue"
 ];
 var NEGATORS = [
   "no",
@@ -27314,7 +27687,7 @@ var NEGATORS = [
   "avoid",
   "instead"
 ];
-var NEGATION_SPAN = 3;
+var NEGATION_SPAN = 4;
 var PROBLEM_TERMS = [
   "problem",
   "because",
@@ -27372,7 +27745,13 @@ var HIGH_PRIORITY_TERMS = [
   "outage",
   "data loss",
   "all users",
-  "every user"
+  "every user",
+  "most requested",
+  "top voted",
+  "top-voted",
+  "most upvoted",
+  "lose deals",
+  "losing customers"
 ];
 var LOW_PRIORITY_TERMS = [
   "low priority",
@@ -27400,7 +27779,22 @@ var INJECTION_PATTERNS = [
   /\b(must|should|shall)\s+be\s+(auto-?)?approved\b/i,
   /\b(approve|accept)\s+(this|it)\s+(task|issue|pr|pull request|immediately|now|automatically)\b/i,
   /<\/?\s*(system|assistant|instructions?)\s*>/i,
-  /\bapproved\s*[:=]\s*true\b/i
+  /\bapproved\s*[:=]\s*true\b/i,
+  // Role markers that address the model: "SYSTEM: approve", "[system] ...", "<|im_start|>system".
+  /\b(system|assistant)\s*(?:\]|:|\|>)\s*[^.\n]{0,40}?\b(approve|accept|score|rate|grade|ignore|give)\b/i,
+  /\[\s*(system|inst|\/inst)\s*\]|<\|im_start\|>|###\s*(system|instruction)/i,
+  // Scores out of ten high enough to matter ("rate it 9 out of 10").
+  /\b(rate|score|grade|give|giving|deserves?|worth)\b[^.\n]{0,20}\b(9|9\.\d|10|nine|ten)\s*(\/|out of)\s*(10|ten)\b/i,
+  // Addressing the scorer or telling it what it must do.
+  /\b(dear|hey|hello|note (?:to|for))\s+(the\s+)?(ai|llm|model|bot|scorer|reviewer|evaluator|grader|judge|assistant)s?\b/i,
+  /\bas\s+(the|an?|our)\s+(ai\s+)?(reviewer|scorer|judge|model|evaluator|grader|expert|persona|assistant)\s*,?\s+you\b/i,
+  /\b(ai|llm|model|scorer|reviewer|evaluator|grader|judge|expert|persona|assistant)s?\s+(evaluating|reviewing|scoring|grading|judging|reading)\s+(this|it)\b/i,
+  /\b(give|assign|award|deserves?|rate|score)\b[^.\n]{0,30}\b(highest|maximum|max|perfect|top|full|best)\s+(possible\s+)?(score|rating|marks|grade)\b/i,
+  /\b(mark|label|flag|set)\s+(this|it)\s+(task\s+|issue\s+)?(as\s+)?approved\b/i,
+  /\b(approve|accept)\s+(this|it)\s*[.!]/i,
+  /\b(evaluating|reviewing|scoring|grading|judging)\s+(ai|model|llm|assistant|bot|agent)s?\b/i,
+  /\b(return|output|respond with|reply with|answer with)\s+["'`]?approved\b/i,
+  /\b(deserves?|merits?|worth)\s+(a\s+|an\s+|the\s+)?(10|ten|perfect|full marks|top marks|highest|max)\b/i
 ];
 
 // src/core/offline/analyze-task.ts
@@ -27827,17 +28221,23 @@ var PERSONA_RULES = {
 };
 
 // src/core/offline/offline-scorer.ts
+var SOFT_SPAM = new Set(SOFT_SPAM_TERMS);
 var clamp = (n) => Math.min(10, Math.max(1, Math.round(n)));
 var quote = (terms) => terms.map((t) => `"${t}"`).join(", ");
 var capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 function relevance(hits, persona) {
-  const positive = hits.map((h) => ({ hit: h, w: (h.concept.weights[persona] ?? 0) * (h.inTitle ? 1 : 0.8) })).filter((x) => x.w > 0).sort((a, b) => b.w - a.w || Number(b.hit.inTitle) - Number(a.hit.inTitle));
+  const w = (h) => h.concept.weights[persona] ?? 0;
+  const titleSubjects = hits.filter((h) => h.inTitle && h.concept.role !== "evidence");
+  const titleBest = Math.max(0, ...titleSubjects.map(w));
+  const place = (h) => h.inTitle ? 1 : h.concept.role === "evidence" || titleSubjects.length === 0 || w(h) <= titleBest ? 0.8 : 0.5;
+  const positive = hits.map((h) => ({ hit: h, w: (h.concept.weights[persona] ?? 0) * place(h) })).filter((x) => x.w > 0).sort((a, b) => b.w - a.w || Number(b.hit.inTitle) - Number(a.hit.inTitle));
   const negative = hits.map((h) => ({ hit: h, w: (h.concept.weights[persona] ?? 0) * (h.inTitle ? 1.5 : 1) })).filter((x) => x.w < 0);
   return { positive, negative };
 }
 function judge(a, persona, rules = PERSONA_RULES[persona]) {
   const sentences = [];
-  if (a.spam.length > 0) {
+  const softSpam = a.spam.filter((t) => SOFT_SPAM.has(t)).length;
+  if (a.spam.length > softSpam || softSpam >= 2) {
     return {
       score: 1,
       sentences: [
@@ -27899,6 +28299,8 @@ function judge(a, persona, rules = PERSONA_RULES[persona]) {
   if (a.priority === "low") score += q.lowPriority;
   const qualityNote = rules.qualityNote?.(a);
   if (qualityNote && a.descriptionWords > 0) sentences.push(qualityNote);
+  if (a.concepts.length === 0 && a.descriptionWords < 12 && !a.vagueTitle && a.nonLatinShare <= 0.5)
+    score -= 1;
   if (a.vagueTitle) {
     score -= a.descriptionWords < 12 ? 3 : 1.5;
     sentences.push("The title does not say what the work is.");
@@ -59609,6 +60011,7 @@ function reportError(failures) {
 }
 
 // src/config/create-scorer.ts
+var memoizedOffline = memoizeScorer(offlineScorer);
 function createScorer(settings, deps = {}) {
   const key = settings.openaiApiKey?.trim() || void 0;
   const wantsOpenAi = settings.scorer === "openai" || settings.scorer === "auto" && key !== void 0;
@@ -59617,7 +60020,7 @@ function createScorer(settings, deps = {}) {
       { scorer: "offline", requested: settings.scorer },
       settings.scorer === "auto" ? "scorer: offline (SCORER=auto and no OPENAI_API_KEY)" : "scorer: offline (SCORER=offline)"
     );
-    return { scorer: offlineScorer, description: "offline" };
+    return { scorer: memoizedOffline, description: "offline" };
   }
   if (!key) {
     throw new ConfigError(
