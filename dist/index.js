@@ -28027,6 +28027,7 @@ function stripInjections(text2) {
   let out = text2;
   const lower = text2.toLowerCase();
   if (!INJECTION_HINTS.some((h) => lower.includes(h))) return { text: text2, found };
+  if (!INJECTION_PATTERNS.some((p) => p.test(text2))) return { text: text2, found };
   for (const pattern of INJECTION_GLOBAL) {
     out = out.replace(pattern, (match) => {
       found = true;

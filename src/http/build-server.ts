@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { randomUUID } from "node:crypto";
 import fastifySwagger from "@fastify/swagger";
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
@@ -79,22 +80,19 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   // Strict UTF-8: a body with invalid bytes is rejected, not silently repaired with U+FFFD.
-  const decoder = new TextDecoder("utf-8", { fatal: true });
   // Prototype keys are dropped like any other unknown field, so they can never pollute an object.
   const defaultJson = app.getDefaultJsonParser("remove", "remove");
   app.removeContentTypeParser(["application/json", "text/plain"]);
   app.addContentTypeParser("application/json", { parseAs: "buffer" }, (req, body, done) => {
-    let text: string;
-    try {
-      text = decoder.decode(body as Buffer);
-    } catch {
+    const bytes = body as Buffer;
+    if (!isUtf8(bytes)) {
       done(
         new TaskScorerError("invalid_json", "The body is not valid UTF-8 text; send JSON encoded as UTF-8."),
         undefined,
       );
       return;
     }
-    defaultJson(req, text, done);
+    defaultJson(req, bytes.toString("utf8"), done);
   });
 
   // Hooks use callbacks, not async functions: they run on every request, and a promise each costs

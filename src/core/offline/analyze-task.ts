@@ -347,6 +347,8 @@ export function stripInjections(text: string): { text: string; found: boolean } 
   let out = text;
   const lower = text.toLowerCase();
   if (!INJECTION_HINTS.some((h) => lower.includes(h))) return { text, found };
+  // Testing is much cheaper than replacing: only rebuild the text when some pattern matches.
+  if (!INJECTION_PATTERNS.some((p) => p.test(text))) return { text, found };
   for (const pattern of INJECTION_GLOBAL) {
     out = out.replace(pattern, (match) => {
       found = true;
