@@ -136,8 +136,10 @@ interface Scan {
 }
 
 function normalise(text: string): string {
-  return text
-    .toLowerCase()
+  const lower = text.toLowerCase();
+  // Contractions only matter for negation; most texts have none, so skip the three passes.
+  if (!lower.includes("'") && !lower.includes("’")) return lower;
+  return lower
     .replace(/\bcan['’]t\b/g, "cannot")
     .replace(/\bwon['’]t\b/g, "will not")
     .replace(/n['’]t\b/g, " not");
@@ -403,7 +405,7 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
   if (prose.includes("![")) prose = prose.replace(MD_IMAGE_RE, " ");
   if (prose.includes("http") || prose.includes("www.")) prose = prose.replace(URL_RE, " ");
   if (prose.includes("<")) prose = prose.replace(HTML_TAG_RE, " ");
-  for (const re of TEMPLATE_BOILERPLATE) prose = prose.replace(re, " ");
+  for (const re of TEMPLATE_BOILERPLATE) if (re.test(prose)) prose = prose.replace(re, " ");
 
   const cleanTitle = titleInj.text.replace(TITLE_PREFIX_RE, "");
   const t = scan(cleanTitle);
