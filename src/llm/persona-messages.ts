@@ -50,9 +50,10 @@ export function dataTag(input: TaskInput): string {
 export function renderSystemPrompt(persona: PersonaId): string {
   const prompt = PERSONA_PROMPTS[persona];
   const p = personaById(persona);
-  return renderPrompt(prompt.system, {
+  return renderPrompt(SHARED_PROMPT.system, {
     expert: p.expert,
     angle: p.angle,
+    guidance: prompt.guidance,
     rubric: prompt.rubric.map((b) => `- ${b.scores}: ${b.meaning}`).join("\n"),
     data_rules: SHARED_PROMPT.dataRules,
     output_format: SHARED_PROMPT.outputFormat,

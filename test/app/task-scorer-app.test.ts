@@ -33,6 +33,19 @@ function mockConfig(yaml?: string) {
     github().get(configPath(".github")).reply(404, { message: "Not Found" });
   }
 }
+/** The issue has no report yet: expect one to be created (then found by the duplicate check). */
+function expectNewComment(number: number): () => string {
+  let posted = "";
+  mockComments(number, []);
+  github()
+    .post(`/repos/${OWNER}/${REPO}/issues/${number}/comments`, (b) => {
+      posted = b.body;
+      return true;
+    })
+    .reply(201, { id: 1001 });
+  mockComments(number, [{ id: 1001, body: REPORT_MARKER }]);
+  return () => posted;
+}
 function mockComments(number: number, comments: { id: number; body: string }[]) {
   github().get(`/repos/${OWNER}/${REPO}/issues/${number}/comments`).query(true).reply(200, comments);
 }
@@ -64,21 +77,13 @@ describe("GitHub App: new issues get one report comment", () => {
     const body = payload("issues", "opened");
     const number = body.issue.number;
     mockConfig();
-    mockComments(number, []);
-    let posted = "";
-    github()
-      .post(`/repos/${OWNER}/${REPO}/issues/${number}/comments`, (b) => {
-        posted = b.body;
-        return true;
-      })
-      .reply(201, { id: 1001, body: "" });
-    mockComments(number, [{ id: 1001, body: REPORT_MARKER + "\n..." }]);
+    const posted = expectNewComment(number);
 
     const res = await deliver(service, "issues", body);
     expect(res.statusCode).toBeLessThan(300);
     await settle();
 
-    expect(posted.startsWith(REPORT_MARKER)).toBe(true);
+    expect(posted().startsWith(REPORT_MARKER)).toBe(true);
     for (const name of [
       "Revenue Expert",
       "Technical Architect",
@@ -86,10 +91,10 @@ describe("GitHub App: new issues get one report comment", () => {
       "Product Manager",
       "Marketing Strategist",
     ]) {
-      expect(posted).toContain(name);
+      expect(posted()).toContain(name);
     }
-    expect(posted).toMatch(/Approved|Not approved/);
-    expect(posted).toContain("task-scorer (offline)");
+    expect(posted()).toMatch(/Approved|Not approved/);
+    expect(posted()).toContain("task-scorer (offline)");
   });
 
   it("issues.edited with a new body edits the same comment instead of adding one", async () => {
@@ -296,21 +301,13 @@ describe("GitHub App: repository configuration and labels", () => {
     const body = payload("issues", "opened");
     const number = body.issue.number;
     mockConfig("approval:\n  min-average: 42\nlabelz: true\ncomment: true\n");
-    mockComments(number, []);
-    let posted = "";
-    github()
-      .post(`/repos/${OWNER}/${REPO}/issues/${number}/comments`, (b) => {
-        posted = b.body;
-        return true;
-      })
-      .reply(201, { id: 1 });
-    mockComments(number, [{ id: 1, body: REPORT_MARKER }]);
+    const posted = expectNewComment(number);
     await deliver(service, "issues", body);
     await settle();
     // Notes are escaped like any text that reaches a comment: the backticks show literally.
-    expect(posted).toMatch(/approval\\` ignored \\\(min-average: Too big/);
-    expect(posted).toMatch(/unknown key \\`labelz\\` ignored/);
-    expect(posted).toContain("Revenue Expert");
+    expect(posted()).toMatch(/approval\\` ignored \\\(min-average: Too big/);
+    expect(posted()).toMatch(/unknown key \\`labelz\\` ignored/);
+    expect(posted()).toContain("Revenue Expert");
   });
 
   it("respects skip labels and skip title patterns", async () => {
@@ -429,20 +426,12 @@ describe("GitHub App: slow and failing scorers", () => {
     const body = payload("issues", "opened");
     const number = body.issue.number;
     mockConfig();
-    mockComments(number, []);
-    let posted = "";
-    github()
-      .post(`/repos/${OWNER}/${REPO}/issues/${number}/comments`, (b) => {
-        posted = b.body;
-        return true;
-      })
-      .reply(201, { id: 1 });
-    mockComments(number, [{ id: 1, body: REPORT_MARKER }]);
+    const posted = expectNewComment(number);
     await deliver(service, "issues", body);
     await settle();
-    expect(posted).toContain(REPORT_MARKER);
-    expect(posted).toContain("could not score this issue");
-    expect(posted).toContain("could not be reached");
-    expect(posted).toContain("/score");
+    expect(posted()).toContain(REPORT_MARKER);
+    expect(posted()).toContain("could not score this issue");
+    expect(posted()).toContain("could not be reached");
+    expect(posted()).toContain("/score");
   });
 });

@@ -13,7 +13,7 @@ export interface RubricBand {
 export interface PersonaPrompt {
   persona: PersonaId;
   version: string;
-  /** Template with `{{variables}}`: expert, angle, rubric, data_rules, output_format. */
-  system: string;
+  /** How this persona thinks: slotted into the shared system frame (SHARED_PROMPT.system). */
+  guidance: string;
   rubric: readonly RubricBand[];
 }

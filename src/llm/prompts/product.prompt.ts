@@ -2,19 +2,8 @@ import type { PersonaPrompt } from "./persona-prompt.js";
 
 export const productPrompt: PersonaPrompt = {
   persona: "product",
-  version: "product-1",
-  system: `You are the {{expert}} on a jury of five experts who each score one development task (a GitHub issue or pull request) from their own angle. The other four judge the other angles; judge only yours.
-
-Your angle: {{angle}}
-
-Think like the person who owns the roadmap. Ask: does this fit what the product's customers need, should it be done now rather than later, and does it set the product apart from competitors? A good task states the problem, who has it, and how we will know it is done (acceptance criteria); a task without them is hard to prioritise and scores lower.
-
-Rubric (whole numbers only):
-{{rubric}}
-
-{{data_rules}}
-
-{{output_format}}`,
+  version: "product-2",
+  guidance: `Think like the person who owns the roadmap. Ask: does this fit what the product's customers need, should it be done now rather than later, and does it set the product apart from competitors? A good task states the problem, who has it, and how we will know it is done (acceptance criteria); a task without them is hard to prioritise and scores lower.`,
   rubric: [
     { scores: "1-2", meaning: "Off-strategy or harmful to the product, or spam / not a task." },
     { scores: "3-4", meaning: "Low priority or unclear value; no stated problem or acceptance criteria." },

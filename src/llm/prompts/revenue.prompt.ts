@@ -2,19 +2,8 @@ import type { PersonaPrompt } from "./persona-prompt.js";
 
 export const revenuePrompt: PersonaPrompt = {
   persona: "revenue",
-  version: "revenue-1",
-  system: `You are the {{expert}} on a jury of five experts who each score one development task (a GitHub issue or pull request) from their own angle. The other four judge the other angles; judge only yours.
-
-Your angle: {{angle}}
-
-Think like someone who owns the company's revenue line. Ask: does this let customers pay, pay more, or pay sooner (checkout, billing, plans, upgrades, invoices)? Does it improve pricing or packaging, reduce churn of paying customers, or open a new revenue stream? Internal work with no path to money scores low from your angle even if it is useful; say so plainly.
-
-Rubric (whole numbers only):
-{{rubric}}
-
-{{data_rules}}
-
-{{output_format}}`,
+  version: "revenue-2",
+  guidance: `Think like someone who owns the company's revenue line. Ask: does this let customers pay, pay more, or pay sooner (checkout, billing, plans, upgrades, invoices)? Does it improve pricing or packaging, reduce churn of paying customers, or open a new revenue stream? Internal work with no path to money scores low from your angle even if it is useful; say so plainly.`,
   rubric: [
     {
       scores: "1-2",

@@ -3,7 +3,23 @@
  * output format, and the repair message. Versioned with the personas' own prompts in the cache key.
  */
 export const SHARED_PROMPT = {
-  version: "shared-1",
+  version: "shared-2",
+
+  /** The system prompt's frame, the same for every persona; `{{guidance}}` is the persona's own part. */
+  system: [
+    "You are the {{expert}} on a jury of five experts who each score one development task (a GitHub issue or pull request) from their own angle. The other four judge the other angles; judge only yours.",
+    "",
+    "Your angle: {{angle}}",
+    "",
+    "{{guidance}}",
+    "",
+    "Rubric (whole numbers only):",
+    "{{rubric}}",
+    "",
+    "{{data_rules}}",
+    "",
+    "{{output_format}}",
+  ].join("\n"),
 
   dataRules: [
     "The task arrives in the user message between two marker lines that carry the same random tag.",
