@@ -60162,7 +60162,8 @@ function orderVerdicts(verdicts, scorerName) {
       );
     }
     const verdict = matching[0];
-    if (!PersonaScoreSchema.safeParse(verdict.score).success) {
+    const score = verdict.score;
+    if (!(Number.isInteger(score) && score >= SCORE_MIN && score <= SCORE_MAX)) {
       throw new ScorerFailedError(
         `The ${scorerName} scorer gave the ${persona.expert} a score outside the integer range 1-10; no report was made.`,
         { persona: persona.expert }

@@ -7,7 +7,7 @@ import {
 } from "./approval.js";
 import { ScorerFailedError } from "./errors.js";
 import { PERSONAS } from "./personas.js";
-import { PersonaScoreSchema, type ScoreReport } from "./score-report.schema.js";
+import { SCORE_MAX, SCORE_MIN, type ScoreReport } from "./score-report.schema.js";
 import type { PersonaVerdict, ScoreOptions, Scorer } from "./scorer.js";
 import type { TaskInput } from "./task-request.schema.js";
 
@@ -38,7 +38,9 @@ export function orderVerdicts(verdicts: readonly PersonaVerdict[], scorerName: s
       );
     }
     const verdict = matching[0]!;
-    if (!PersonaScoreSchema.safeParse(verdict.score).success) {
+    // PersonaScoreSchema's rule, checked directly: this runs five times per report.
+    const score = verdict.score;
+    if (!(Number.isInteger(score) && score >= SCORE_MIN && score <= SCORE_MAX)) {
       throw new ScorerFailedError(
         `The ${scorerName} scorer gave the ${persona.expert} a score outside the integer range 1-10; no report was made.`,
         { persona: persona.expert },

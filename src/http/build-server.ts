@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { randomUUID } from "node:crypto";
+import type { ServerResponse } from "node:http";
 import fastifySwagger from "@fastify/swagger";
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import {
@@ -12,7 +13,7 @@ import { z } from "zod";
 import type { ApprovalPolicy } from "../core/approval.js";
 import { TaskScorerError } from "../core/errors.js";
 import { ErrorBodySchema, ScoreReportSchema } from "../core/score-report.schema.js";
-import type { Scorer } from "../core/scorer.js";
+import type { ScoreOptions, Scorer } from "../core/scorer.js";
 import { scoreTask } from "../core/score-task.js";
 import { ScoreRequestSchema } from "../core/task-request.schema.js";
 import { errorBody, toHttpError } from "./http-errors.js";
@@ -40,6 +41,31 @@ export interface ServerDeps {
   version?: string;
   /** Extra routes hosted by the same server (the GitHub App's webhook path). */
   plugins?: ((app: FastifyInstance) => Promise<void> | void)[];
+}
+
+/**
+ * Score options whose signal exists only once a scorer reads it: a slow scorer (a model) should stop
+ * working for a client that has gone away, but one that never looks (the offline scorer) should not
+ * pay for a controller and a close listener on every request.
+ */
+function abortWhenClientLeaves(res: ServerResponse): ScoreOptions {
+  let controller: AbortController | undefined;
+  return {
+    get signal() {
+      if (!controller) {
+        const made = new AbortController();
+        controller = made;
+        if (res.closed) {
+          if (!res.writableFinished) made.abort();
+        } else {
+          res.once("close", () => {
+            if (!res.writableFinished) made.abort();
+          });
+        }
+      }
+      return controller.signal;
+    },
+  };
 }
 
 /** Allowed on /score-task: anything else is a 405 with `Allow: POST`. */
@@ -169,6 +195,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   };
 
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  const scoreDeps = {
+    scorer: deps.scorer,
+    policy: deps.policy,
+    ...(deps.clock ? { clock: deps.clock } : {}),
+  };
 
   typed.route({
     method: "POST",
@@ -203,16 +234,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       done();
     },
     handler: async (request, reply) => {
-      // The scorer may be slow (a model); if the client goes away, stop working on its behalf.
-      const abort = new AbortController();
-      reply.raw.once("close", () => {
-        if (!reply.raw.writableFinished) abort.abort();
-      });
-      const outcome = await scoreTask(
-        request.body,
-        { scorer: deps.scorer, policy: deps.policy, ...(deps.clock ? { clock: deps.clock } : {}) },
-        { signal: abort.signal },
-      );
+      const outcome = await scoreTask(request.body, scoreDeps, abortWhenClientLeaves(reply.raw));
       reply.header("x-scorer", outcome.scorer);
       return outcome.report;
     },
