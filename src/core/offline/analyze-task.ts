@@ -305,40 +305,11 @@ function nonLatinLetterShare(text: string): number {
 }
 
 /**
- * Every injection pattern contains at least one of these; plain substring checks clear the common
- * case (no injection) far faster than the patterns themselves. Keep in step with INJECTION_PATTERNS.
+ * Every injection pattern needs one of these words; one pass of this test clears most tasks before
+ * the patterns run. Keep it in step with INJECTION_PATTERNS (a test checks each pattern's examples).
  */
-const INJECTION_HINTS = [
-  "ignore",
-  "disregard",
-  "forget",
-  "override",
-  "bypass",
-  "10",
-  "ten",
-  "perfect",
-  "max",
-  "highest",
-  "marks",
-  "expert",
-  "persona",
-  "reviewer",
-  "judge",
-  "model",
-  "scorer",
-  "you are now",
-  "you must now",
-  "act as",
-  "pretend",
-  "instruction",
-  "system",
-  "as an ai",
-  "jailbreak",
-  "developer mode",
-  "approve",
-  "accept",
-  "assistant",
-];
+const INJECTION_HINT_RE =
+  /\b(?:ignore|disregard|forget|override|bypass|10|ten|nine|9|perfect|max|maximum|highest|top|full|best|marks|experts?|personas?|reviewers?|judges?|models?|scorers?|ai|llm|bot|agents?|evaluat\w*|grad\w*|assistant|you are now|you must now|act as|pretend|instructions?|inst|system|jailbreak|developer mode|approved?|accept)\b|<\|im_start\|>/i;
 const INJECTION_GLOBAL = INJECTION_PATTERNS.map(
   (p) => new RegExp(p.source, p.flags.includes("g") ? p.flags : p.flags + "g"),
 );
@@ -347,8 +318,7 @@ const INJECTION_GLOBAL = INJECTION_PATTERNS.map(
 export function stripInjections(text: string): { text: string; found: boolean } {
   let found = false;
   let out = text;
-  const lower = text.toLowerCase();
-  if (!INJECTION_HINTS.some((h) => lower.includes(h))) return { text, found };
+  if (!INJECTION_HINT_RE.test(text)) return { text, found };
   // Testing is much cheaper than replacing: only rebuild the text when some pattern matches.
   if (!INJECTION_PATTERNS.some((p) => p.test(text))) return { text, found };
   for (const pattern of INJECTION_GLOBAL) {
