@@ -27990,45 +27990,14 @@ function nonLatinLetterShare(text2) {
   }
   return latin + other === 0 ? 0 : other / (latin + other);
 }
-var INJECTION_HINTS = [
-  "ignore",
-  "disregard",
-  "forget",
-  "override",
-  "bypass",
-  "10",
-  "ten",
-  "perfect",
-  "max",
-  "highest",
-  "marks",
-  "expert",
-  "persona",
-  "reviewer",
-  "judge",
-  "model",
-  "scorer",
-  "you are now",
-  "you must now",
-  "act as",
-  "pretend",
-  "instruction",
-  "system",
-  "as an ai",
-  "jailbreak",
-  "developer mode",
-  "approve",
-  "accept",
-  "assistant"
-];
+var INJECTION_HINT_RE = /\b(?:ignore|disregard|forget|override|bypass|10|ten|nine|9|perfect|max|maximum|highest|top|full|best|marks|experts?|personas?|reviewers?|judges?|models?|scorers?|ai|llm|bot|agents?|evaluat\w*|grad\w*|assistant|you are now|you must now|act as|pretend|instructions?|inst|system|jailbreak|developer mode|approved?|accept)\b|<\|im_start\|>/i;
 var INJECTION_GLOBAL = INJECTION_PATTERNS.map(
   (p) => new RegExp(p.source, p.flags.includes("g") ? p.flags : p.flags + "g")
 );
 function stripInjections(text2) {
   let found = false;
   let out = text2;
-  const lower = text2.toLowerCase();
-  if (!INJECTION_HINTS.some((h) => lower.includes(h))) return { text: text2, found };
+  if (!INJECTION_HINT_RE.test(text2)) return { text: text2, found };
   if (!INJECTION_PATTERNS.some((p) => p.test(text2))) return { text: text2, found };
   for (const pattern of INJECTION_GLOBAL) {
     out = out.replace(pattern, (match) => {
