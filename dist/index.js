@@ -27854,6 +27854,23 @@ function normalise(text2) {
   if (!lower.includes("'") && !lower.includes("’")) return lower;
   return lower.replace(/\bcan['’]t\b/g, "cannot").replace(/\bwon['’]t\b/g, "will not").replace(/n['’]t\b/g, " not");
 }
+var POST_NEGATION_REACH = 5;
+var UNCHANGED = /* @__PURE__ */ new Set(["unchanged", "untouched", "unaffected", "intact"]);
+var CHANGE_VERBS = /* @__PURE__ */ new Set(["change", "affect", "touch", "alter", "modify"]);
+var CHANGED = /* @__PURE__ */ new Set(["changed", "affected", "touched", "altered", "modified"]);
+function postNegation(tokens, i) {
+  const t = tokens[i];
+  if (UNCHANGED.has(t)) return 1;
+  if (t === "not" || t === "never") {
+    const next = tokens[i + 1];
+    if (next !== void 0 && CHANGE_VERBS.has(next)) return 2;
+    if (next === "be" && CHANGED.has(tokens[i + 2] ?? "")) return 3;
+  }
+  if ((t === "stay" || t === "remain") && (tokens[i + 1] === "the" ? tokens[i + 2] === "same" : UNCHANGED.has(tokens[i + 1] ?? ""))) {
+    return tokens[i + 1] === "the" ? 3 : 2;
+  }
+  return 0;
+}
 function scan(text2) {
   const lower = normalise(text2);
   const raw = lower.match(TOKEN_RE) ?? [];
@@ -27876,6 +27893,7 @@ function scan(text2) {
   const termCounts = /* @__PURE__ */ new Map();
   let lastBoundary = -1;
   let lastNegator = -Infinity;
+  let recent = [];
   const record3 = (entry, i, surface) => {
     switch (entry.kind) {
       case "concept": {
@@ -27883,10 +27901,13 @@ function scan(text2) {
         const concept = entry.concept;
         let hit = out.hits.get(concept.id);
         if (!hit) {
-          hit = { concept, terms: [], affirmed: false };
+          hit = { concept, terms: [], affirmed: 0 };
           out.hits.set(concept.id, hit);
         }
-        if (!negated) hit.affirmed = true;
+        if (!negated) {
+          hit.affirmed++;
+          recent.push({ hit, i, surface });
+        }
         const shown = negated ? `${raw[lastNegator]} … ${surface}` : surface;
         if (!hit.terms.includes(shown) && hit.terms.length < 4) hit.terms.push(shown);
         out.signalWords += entry.tokens.length;
@@ -27920,9 +27941,22 @@ function scan(text2) {
     const tok = tokens[i];
     if (BOUNDARY.has(tok)) {
       lastBoundary = i;
+      recent = [];
       continue;
     }
     out.words++;
+    const after = recent.length > 0 ? postNegation(tokens, i) : 0;
+    if (after > 0) {
+      for (const r of recent) {
+        if (i - r.i > POST_NEGATION_REACH) continue;
+        r.hit.affirmed--;
+        const plain = r.hit.terms.indexOf(r.surface);
+        if (plain >= 0 && r.hit.affirmed === 0) r.hit.terms.splice(plain, 1);
+        const shown = `${r.surface} … ${raw.slice(i, i + after).join(" ")}`;
+        if (!r.hit.terms.includes(shown) && r.hit.terms.length < 4) r.hit.terms.push(shown);
+      }
+      recent = [];
+    }
     const candidates = exact.get(tok);
     if (candidates) {
       for (const entry of candidates) {
@@ -27957,8 +27991,8 @@ function scan(text2) {
         continue;
       }
       const concept = f.concept;
-      const hit = out.hits.get(concept.id) ?? { concept, terms: [], affirmed: false };
-      hit.affirmed = true;
+      const hit = out.hits.get(concept.id) ?? { concept, terms: [], affirmed: 0 };
+      hit.affirmed++;
       if (hit.terms.length < 4 && !hit.terms.includes(f.fragment)) hit.terms.push(f.fragment);
       out.hits.set(concept.id, hit);
     }
@@ -28064,8 +28098,8 @@ function analyzeTask(title, description) {
     const b = descStuffed ? void 0 : d.hits.get(id);
     const concept = (a ?? b).concept;
     const terms = [...a?.terms ?? [], ...b?.terms ?? []].filter((x, i, all) => all.indexOf(x) === i).slice(0, 4);
-    const hit = { concept, terms, inTitle: Boolean(a?.affirmed) };
-    if (a?.affirmed || b?.affirmed) {
+    const hit = { concept, terms, inTitle: (a?.affirmed ?? 0) > 0 };
+    if ((a?.affirmed ?? 0) > 0 || (b?.affirmed ?? 0) > 0) {
       hit.terms = terms.filter((x) => !x.includes(" … "));
       concepts.push(hit);
     } else negated.push(hit);

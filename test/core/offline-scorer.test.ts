@@ -97,6 +97,20 @@ describe("UX Designer 🎨: will users see and use it, does it solve a real prob
   });
 });
 
+describe("negation after the word", () => {
+  it("understands 'the user interface will not change' and 'stays the same'", () => {
+    const base = "Queries take 3 seconds; add an index so they return in 100 ms.";
+    const visible = score("Speed up search", `${base} The user interface gets a new results page.`);
+    for (const ruledOut of ["The user interface will not change.", "The user interface stays the same."]) {
+      const hidden = score("Speed up search", `${base} ${ruledOut}`);
+      expect(hidden.ux).toBeLessThan(visible.ux);
+      expect(hidden.reasons.ux).toMatch(
+        /rules out visible interface \("user interface … (will )?(not change|stays the same)/,
+      );
+    }
+  });
+});
+
 describe("Product Manager 📊: fit, priority, differentiation, a clear problem and acceptance criteria", () => {
   it("rates a well-specified task above the same title with no description", () => {
     const bare = score("Add Stripe checkout for the Pro plan");

@@ -120,7 +120,8 @@ const FRAGMENTS: { fragment: string; concept?: Concept; kind: "concept" | "spam"
 ];
 
 interface Scan {
-  hits: Map<string, { concept: Concept; terms: string[]; affirmed: boolean }>;
+  /** `affirmed` counts mentions not under a negation: a later "will not change" can take one back. */
+  hits: Map<string, { concept: Concept; terms: string[]; affirmed: number }>;
   spam: Set<string>;
   meta: Set<string>;
   problem: boolean;
@@ -145,6 +146,30 @@ function normalise(text: string): string {
     .replace(/n['’]t\b/g, " not");
 }
 
+/** How many words back a negation that follows the word ("X will not change") reaches. */
+const POST_NEGATION_REACH = 5;
+const UNCHANGED = new Set(["unchanged", "untouched", "unaffected", "intact"]);
+const CHANGE_VERBS = new Set(["change", "affect", "touch", "alter", "modify"]);
+const CHANGED = new Set(["changed", "affected", "touched", "altered", "modified"]);
+
+/** Length of a "not change"-style phrase starting at token i, or 0. Tokens are lower-case and stemmed. */
+function postNegation(tokens: readonly string[], i: number): number {
+  const t = tokens[i]!;
+  if (UNCHANGED.has(t)) return 1;
+  if (t === "not" || t === "never") {
+    const next = tokens[i + 1];
+    if (next !== undefined && CHANGE_VERBS.has(next)) return 2;
+    if (next === "be" && CHANGED.has(tokens[i + 2] ?? "")) return 3;
+  }
+  if (
+    (t === "stay" || t === "remain") &&
+    (tokens[i + 1] === "the" ? tokens[i + 2] === "same" : UNCHANGED.has(tokens[i + 1] ?? ""))
+  ) {
+    return tokens[i + 1] === "the" ? 3 : 2;
+  }
+  return 0;
+}
+
 export function scan(text: string): Scan {
   const lower = normalise(text);
   const raw = lower.match(TOKEN_RE) ?? [];
@@ -167,6 +192,8 @@ export function scan(text: string): Scan {
   const termCounts = new Map<string, number>();
   let lastBoundary = -1;
   let lastNegator = -Infinity;
+  // Affirmed mentions in the current clause, for negations that come after the word.
+  let recent: { hit: { terms: string[]; affirmed: number }; i: number; surface: string }[] = [];
 
   const record = (entry: Entry, i: number, surface: string) => {
     switch (entry.kind) {
@@ -175,10 +202,13 @@ export function scan(text: string): Scan {
         const concept = entry.concept!;
         let hit = out.hits.get(concept.id);
         if (!hit) {
-          hit = { concept, terms: [], affirmed: false };
+          hit = { concept, terms: [], affirmed: 0 };
           out.hits.set(concept.id, hit);
         }
-        if (!negated) hit.affirmed = true;
+        if (!negated) {
+          hit.affirmed++;
+          recent.push({ hit, i, surface });
+        }
         const shown = negated ? `${raw[lastNegator]} … ${surface}` : surface;
         if (!hit.terms.includes(shown) && hit.terms.length < 4) hit.terms.push(shown);
         out.signalWords += entry.tokens.length;
@@ -213,9 +243,23 @@ export function scan(text: string): Scan {
     const tok = tokens[i]!;
     if (BOUNDARY.has(tok)) {
       lastBoundary = i;
+      recent = [];
       continue;
     }
     out.words++;
+    // "The public API will not change", "the UI stays the same": the mention just before is ruled out.
+    const after = recent.length > 0 ? postNegation(tokens, i) : 0;
+    if (after > 0) {
+      for (const r of recent) {
+        if (i - r.i > POST_NEGATION_REACH) continue;
+        r.hit.affirmed--;
+        const plain = r.hit.terms.indexOf(r.surface);
+        if (plain >= 0 && r.hit.affirmed === 0) r.hit.terms.splice(plain, 1);
+        const shown = `${r.surface} … ${raw.slice(i, i + after).join(" ")}`;
+        if (!r.hit.terms.includes(shown) && r.hit.terms.length < 4) r.hit.terms.push(shown);
+      }
+      recent = [];
+    }
     const candidates = exact.get(tok);
     if (candidates) {
       for (const entry of candidates) {
@@ -250,8 +294,8 @@ export function scan(text: string): Scan {
         continue;
       }
       const concept = f.concept!;
-      const hit = out.hits.get(concept.id) ?? { concept, terms: [], affirmed: false };
-      hit.affirmed = true;
+      const hit = out.hits.get(concept.id) ?? { concept, terms: [], affirmed: 0 };
+      hit.affirmed++;
       if (hit.terms.length < 4 && !hit.terms.includes(f.fragment)) hit.terms.push(f.fragment);
       out.hits.set(concept.id, hit);
     }
@@ -404,8 +448,8 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
     const terms = [...(a?.terms ?? []), ...(b?.terms ?? [])]
       .filter((x, i, all) => all.indexOf(x) === i)
       .slice(0, 4);
-    const hit: ConceptHit = { concept, terms, inTitle: Boolean(a?.affirmed) };
-    if (a?.affirmed || b?.affirmed) {
+    const hit: ConceptHit = { concept, terms, inTitle: (a?.affirmed ?? 0) > 0 };
+    if ((a?.affirmed ?? 0) > 0 || (b?.affirmed ?? 0) > 0) {
       hit.terms = terms.filter((x) => !x.includes(" … "));
       concepts.push(hit);
     } else negated.push(hit);
