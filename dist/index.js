@@ -27854,6 +27854,42 @@ function normalise(text2) {
   if (!lower.includes("'") && !lower.includes("’")) return lower;
   return lower.replace(/\bcan['’]t\b/g, "cannot").replace(/\bwon['’]t\b/g, "will not").replace(/n['’]t\b/g, " not");
 }
+var ENGLISH_FUNCTION_WORDS = /* @__PURE__ */ new Set([
+  "the",
+  "a",
+  "an",
+  "to",
+  "of",
+  "and",
+  "or",
+  "in",
+  "on",
+  "for",
+  "with",
+  "is",
+  "are",
+  "be",
+  "it",
+  "this",
+  "that",
+  "we",
+  "i",
+  "you",
+  "can",
+  "should",
+  "would",
+  "when",
+  "if",
+  "not",
+  "from",
+  "by",
+  "at",
+  "as",
+  "have",
+  "ha",
+  "do"
+]);
+var SUPPORT_QUESTION_RE = /^\s*(?:how (?:do|can|should|would) (?:i|we|you)\b|how to\b|why (?:does|is|do|did|are|was|isn['’]?t|doesn['’]?t)\b|what (?:is|does|are)\b|where (?:is|are|do|can)\b)/i;
 var POST_NEGATION_REACH = 5;
 var UNCHANGED = /* @__PURE__ */ new Set(["unchanged", "untouched", "unaffected", "intact"]);
 var CHANGE_VERBS = /* @__PURE__ */ new Set(["change", "affect", "touch", "alter", "modify"]);
@@ -27884,6 +27920,7 @@ function scan(text2) {
     high: false,
     low: false,
     words: 0,
+    englishWords: 0,
     signalWords: 0,
     maxTermRepeat: 0,
     maxSignalRun: 0
@@ -27945,6 +27982,7 @@ function scan(text2) {
       continue;
     }
     out.words++;
+    if (ENGLISH_FUNCTION_WORDS.has(tok)) out.englishWords++;
     const after = recent.length > 0 ? postNegation(tokens, i) : 0;
     if (after > 0) {
       for (const r of recent) {
@@ -27983,7 +28021,7 @@ function scan(text2) {
       if (run > out.maxSignalRun) out.maxSignalRun = run;
     } else run = 0;
   }
-  if (NON_LATIN_RE.test(lower)) {
+  if (NON_LATIN_RE.test(lower) || out.words > 0 && out.englishWords / out.words < 0.06) {
     for (const f of FRAGMENTS) {
       if (!lower.includes(f.fragment)) continue;
       if (f.kind === "spam") {
@@ -28105,6 +28143,8 @@ function analyzeTask(title, description) {
     } else negated.push(hit);
   }
   const nonLatinShare = NON_LATIN_RE.test(title) || NON_LATIN_RE.test(prose) ? nonLatinLetterShare(title + " " + prose) : 0;
+  const words = t.words + d.words;
+  const foreignLatin = nonLatinShare <= 0.5 && d.words >= 12 && (t.englishWords + d.englishWords) / words < 0.06;
   return {
     concepts,
     negated,
@@ -28120,7 +28160,9 @@ function analyzeTask(title, description) {
     meta: [.../* @__PURE__ */ new Set([...t.meta, ...d.meta])],
     injection,
     stuffing,
-    nonLatinShare
+    nonLatinShare,
+    foreignLatin,
+    supportQuestion: SUPPORT_QUESTION_RE.test(cleanTitle)
   };
 }
 
@@ -28140,6 +28182,7 @@ var PERSONA_RULES = {
     base: 3,
     quality: { ...noQuality },
     injectionExtra: 0,
+    supportQuestion: 1,
     verb: "monetise",
     nothingFound: "Nothing in it touches payment, pricing or a revenue stream, so its revenue impact is indirect at best.",
     ruledOut: "removes the revenue angle",
@@ -28159,6 +28202,7 @@ var PERSONA_RULES = {
       lowPriority: 0
     },
     injectionExtra: 0,
+    supportQuestion: 1,
     verb: "build",
     nothingFound: "It names no integration point, code-quality or technical-debt concern to judge the engineering by.",
     ruledOut: "narrows the engineering scope",
@@ -28179,6 +28223,7 @@ var PERSONA_RULES = {
       lowPriority: -0.5
     },
     injectionExtra: 0,
+    supportQuestion: 0.5,
     verb: "design",
     nothingFound: "Nothing says users will see or use this change, or which user problem it solves.",
     ruledOut: "means users will see less of it",
@@ -28198,6 +28243,7 @@ var PERSONA_RULES = {
       lowPriority: -1.5
     },
     injectionExtra: 1,
+    supportQuestion: 2,
     verb: "prioritise",
     nothingFound: "It does not connect to product fit, a user need or differentiation.",
     ruledOut: "narrows the scope",
@@ -28218,6 +28264,7 @@ var PERSONA_RULES = {
     base: 3.5,
     quality: { ...noQuality },
     injectionExtra: 0,
+    supportQuestion: 1,
     verb: "market",
     nothingFound: "There is nothing here a customer would notice or that sets the product apart, so it is hard to market.",
     ruledOut: "leaves less to show customers",
@@ -28305,7 +28352,7 @@ function judge(a, persona, rules = PERSONA_RULES[persona]) {
   if (a.priority === "low") score += q.lowPriority;
   const qualityNote = rules.qualityNote?.(a);
   if (qualityNote && a.descriptionWords > 0) sentences.push(qualityNote);
-  if (a.concepts.length === 0 && a.descriptionWords < 12 && !a.vagueTitle && a.nonLatinShare <= 0.5)
+  if (a.concepts.length === 0 && a.descriptionWords < 12 && !a.vagueTitle && a.nonLatinShare <= 0.5 && !a.foreignLatin)
     score -= 1;
   if (a.vagueTitle) {
     score -= a.descriptionWords < 12 ? 3 : 1.5;
@@ -28321,10 +28368,16 @@ function judge(a, persona, rules = PERSONA_RULES[persona]) {
     score -= 1;
     sentences.push("The text repeats or piles up keywords; repetition earns no credit.");
   }
-  if (a.nonLatinShare > 0.5 && a.concepts.length <= 1) {
+  if (a.supportQuestion) {
+    score -= rules.supportQuestion;
+    sentences.push(
+      "The title asks how something works rather than asking for a change; it reads as a support question."
+    );
+  }
+  if ((a.nonLatinShare > 0.5 || a.foreignLatin) && a.concepts.length <= 1) {
     score = 4 + (score - 4) * 0.5;
     sentences.push(
-      "Most of the text is in a script the offline scorer reads only partly, so this is a cautious score."
+      a.foreignLatin ? "Most of the text seems to be in a language the offline scorer reads only partly, so this is a cautious score." : "Most of the text is in a script the offline scorer reads only partly, so this is a cautious score."
     );
   }
   return { score: clamp(score), sentences };

@@ -220,6 +220,29 @@ describe("offline scorer robustness", () => {
     expect(score("[Feature] 增加支付宝和微信线上支付", "").revenue).toBeGreaterThanOrEqual(5);
   });
 
+  it("gives other Latin-script languages a cautious score, and still recognises common terms", () => {
+    const german = score(
+      "Verbesserung der Übersicht",
+      "Es wäre schön, wenn die Übersicht etwas klarer wäre, damit man abends besser arbeiten kann. Vielen Dank!",
+    );
+    expect(german.reasons.product).toMatch(/language the offline scorer reads only partly/);
+    expect(score("Ajouter un mode sombre").ux).toBeGreaterThan(score("Ajouter un bouton").ux - 1);
+    expect(score("Ajouter un mode sombre").reasons.ux).toMatch(/mode sombre/);
+  });
+
+  it("marks down support questions, which ask for help rather than for work", () => {
+    const question = score(
+      "How do I configure the webhook secret?",
+      "I set it in the env file but nothing happens.",
+    );
+    const request = score(
+      "Configure the webhook secret from the env file",
+      "I set it in the env file but nothing happens.",
+    );
+    expect(question.product).toBeLessThan(request.product);
+    expect(question.reasons.product).toMatch(/support question/);
+  });
+
   it("handles huge, odd and hostile strings", () => {
     for (const description of [
       "x".repeat(65_536),

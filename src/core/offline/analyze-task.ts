@@ -43,6 +43,10 @@ export interface TaskAnalysis {
   stuffing: boolean;
   /** Share of letters outside the Latin script, 0..1. */
   nonLatinShare: number;
+  /** Latin-script text with almost no English function words: likely another language the lists barely cover. */
+  foreignLatin: boolean;
+  /** The title asks how to use the software rather than asking for work ("How do I …?"). */
+  supportQuestion: boolean;
 }
 
 type Kind = "concept" | "spam" | "meta" | "problem" | "plan" | "high" | "low";
@@ -129,6 +133,8 @@ interface Scan {
   high: boolean;
   low: boolean;
   words: number;
+  /** English function words ("the", "to", "is"), to tell English prose from other Latin-script languages. */
+  englishWords: number;
   /** Words covered by concept terms, and the most repeated concept term's count. */
   signalWords: number;
   maxTermRepeat: number;
@@ -145,6 +151,45 @@ function normalise(text: string): string {
     .replace(/\bwon['’]t\b/g, "will not")
     .replace(/n['’]t\b/g, " not");
 }
+
+const ENGLISH_FUNCTION_WORDS = new Set([
+  "the",
+  "a",
+  "an",
+  "to",
+  "of",
+  "and",
+  "or",
+  "in",
+  "on",
+  "for",
+  "with",
+  "is",
+  "are",
+  "be",
+  "it",
+  "this",
+  "that",
+  "we",
+  "i",
+  "you",
+  "can",
+  "should",
+  "would",
+  "when",
+  "if",
+  "not",
+  "from",
+  "by",
+  "at",
+  "as",
+  "have",
+  "ha",
+  "do",
+]);
+/** "How do I …", "Why does …": someone asking for help using the software, not asking for work. */
+const SUPPORT_QUESTION_RE =
+  /^\s*(?:how (?:do|can|should|would) (?:i|we|you)\b|how to\b|why (?:does|is|do|did|are|was|isn['’]?t|doesn['’]?t)\b|what (?:is|does|are)\b|where (?:is|are|do|can)\b)/i;
 
 /** How many words back a negation that follows the word ("X will not change") reaches. */
 const POST_NEGATION_REACH = 5;
@@ -183,6 +228,7 @@ export function scan(text: string): Scan {
     high: false,
     low: false,
     words: 0,
+    englishWords: 0,
     signalWords: 0,
     maxTermRepeat: 0,
     maxSignalRun: 0,
@@ -247,6 +293,7 @@ export function scan(text: string): Scan {
       continue;
     }
     out.words++;
+    if (ENGLISH_FUNCTION_WORDS.has(tok)) out.englishWords++;
     // "The public API will not change", "the UI stays the same": the mention just before is ruled out.
     const after = recent.length > 0 ? postNegation(tokens, i) : 0;
     if (after > 0) {
@@ -285,8 +332,9 @@ export function scan(text: string): Scan {
     } else run = 0;
   }
 
-  // Scripts without spaces (and inflected stems) are matched as substrings, only when present.
-  if (NON_LATIN_RE.test(lower)) {
+  // Scripts without spaces, inflected stems and other languages' phrases ("mode sombre") are matched as
+  // substrings, only when the text is not plain English.
+  if (NON_LATIN_RE.test(lower) || (out.words > 0 && out.englishWords / out.words < 0.06)) {
     for (const f of FRAGMENTS) {
       if (!lower.includes(f.fragment)) continue;
       if (f.kind === "spam") {
@@ -457,6 +505,10 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
 
   const nonLatinShare =
     NON_LATIN_RE.test(title) || NON_LATIN_RE.test(prose) ? nonLatinLetterShare(title + " " + prose) : 0;
+  // English prose is about a third function words; other languages written in Latin letters have almost none.
+  const words = t.words + d.words;
+  const foreignLatin =
+    nonLatinShare <= 0.5 && d.words >= 12 && (t.englishWords + d.englishWords) / words < 0.06;
 
   return {
     concepts,
@@ -479,5 +531,7 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
     injection,
     stuffing,
     nonLatinShare,
+    foreignLatin,
+    supportQuestion: SUPPORT_QUESTION_RE.test(cleanTitle),
   };
 }

@@ -121,7 +121,13 @@ export function judge(
   if (qualityNote && a.descriptionWords > 0) sentences.push(qualityNote);
 
   // Nothing recognisable and hardly any text: there is nothing to act on, whoever reads it.
-  if (a.concepts.length === 0 && a.descriptionWords < 12 && !a.vagueTitle && a.nonLatinShare <= 0.5)
+  if (
+    a.concepts.length === 0 &&
+    a.descriptionWords < 12 &&
+    !a.vagueTitle &&
+    a.nonLatinShare <= 0.5 &&
+    !a.foreignLatin
+  )
     score -= 1;
   if (a.vagueTitle) {
     score -= a.descriptionWords < 12 ? 3 : 1.5;
@@ -137,11 +143,19 @@ export function judge(
     score -= 1;
     sentences.push("The text repeats or piles up keywords; repetition earns no credit.");
   }
-  // Mostly non-Latin text: the offline scorer reads only a few terms in it, so it stays near the middle.
-  if (a.nonLatinShare > 0.5 && a.concepts.length <= 1) {
+  if (a.supportQuestion) {
+    score -= rules.supportQuestion;
+    sentences.push(
+      "The title asks how something works rather than asking for a change; it reads as a support question.",
+    );
+  }
+  // Text the offline scorer reads only partly (another script or language): it stays near the middle.
+  if ((a.nonLatinShare > 0.5 || a.foreignLatin) && a.concepts.length <= 1) {
     score = 4 + (score - 4) * 0.5;
     sentences.push(
-      "Most of the text is in a script the offline scorer reads only partly, so this is a cautious score.",
+      a.foreignLatin
+        ? "Most of the text seems to be in a language the offline scorer reads only partly, so this is a cautious score."
+        : "Most of the text is in a script the offline scorer reads only partly, so this is a cautious score.",
     );
   }
 

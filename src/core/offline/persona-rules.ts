@@ -18,6 +18,8 @@ export interface PersonaRules {
     lowPriority: number;
   };
   injectionExtra: number;
+  /** Points off when the title is a support question ("How do I …?"). */
+  supportQuestion: number;
   verb: string;
   nothingFound: string;
   ruledOut: string;
@@ -42,6 +44,7 @@ export const PERSONA_RULES: Record<PersonaId, PersonaRules> = {
     base: 3,
     quality: { ...noQuality },
     injectionExtra: 0,
+    supportQuestion: 1,
     verb: "monetise",
     nothingFound:
       "Nothing in it touches payment, pricing or a revenue stream, so its revenue impact is indirect at best.",
@@ -62,6 +65,7 @@ export const PERSONA_RULES: Record<PersonaId, PersonaRules> = {
       lowPriority: 0,
     },
     injectionExtra: 0,
+    supportQuestion: 1,
     verb: "build",
     nothingFound:
       "It names no integration point, code-quality or technical-debt concern to judge the engineering by.",
@@ -90,6 +94,7 @@ export const PERSONA_RULES: Record<PersonaId, PersonaRules> = {
       lowPriority: -0.5,
     },
     injectionExtra: 0,
+    supportQuestion: 0.5,
     verb: "design",
     nothingFound: "Nothing says users will see or use this change, or which user problem it solves.",
     ruledOut: "means users will see less of it",
@@ -109,6 +114,7 @@ export const PERSONA_RULES: Record<PersonaId, PersonaRules> = {
       lowPriority: -1.5,
     },
     injectionExtra: 1,
+    supportQuestion: 2,
     verb: "prioritise",
     nothingFound: "It does not connect to product fit, a user need or differentiation.",
     ruledOut: "narrows the scope",
@@ -130,6 +136,7 @@ export const PERSONA_RULES: Record<PersonaId, PersonaRules> = {
     base: 3.5,
     quality: { ...noQuality },
     injectionExtra: 0,
+    supportQuestion: 1,
     verb: "market",
     nothingFound:
       "There is nothing here a customer would notice or that sets the product apart, so it is hard to market.",
