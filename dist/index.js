@@ -27133,9 +27133,6 @@ var CONCEPTS = [
     label: "a defect",
     terms: [
       "bug",
-      "crash",
-      "crashes",
-      "crashing",
       "error",
       "errors",
       "exception",
@@ -27152,24 +27149,12 @@ var CONCEPTS = [
       "not working",
       "does not work",
       "regression",
-      "freeze",
-      "hang",
-      "hangs",
-      "panic",
-      "segfault",
       "wrong",
       "incorrect",
       "unexpected",
-      "issue with",
-      "goes blank",
-      "blank page",
-      "blank screen",
-      "does nothing",
-      "stopped working",
-      "cannot start",
-      "will not start"
+      "issue with"
     ],
-    fragments: ["报错", "错误", "崩溃", "异常", "ошибк", "проблем", "не работает", "вылет", "오류", "버그"],
+    fragments: ["报错", "错误", "异常", "ошибк", "проблем", "не работает", "오류", "버그"],
     weights: { ux: 2.5, product: 2, architect: 1.5, revenue: 0.5, marketing: 0.5 },
     why: {
       ux: "fixes something that breaks for users today",
@@ -27177,6 +27162,40 @@ var CONCEPTS = [
       architect: "fixes broken behaviour in the code",
       revenue: "protects retention: broken software loses customers",
       marketing: "protects the product's reputation"
+    }
+  },
+  {
+    id: "outage",
+    label: "a crash or outage",
+    terms: [
+      "crash",
+      "crashes",
+      "crashing",
+      "freeze",
+      "hang",
+      "hangs",
+      "panic",
+      "segfault",
+      "goes blank",
+      "blank page",
+      "blank screen",
+      "does nothing",
+      "stopped working",
+      "cannot start",
+      "will not start",
+      "fails to start",
+      "outage",
+      "app crashes",
+      "crash on startup"
+    ],
+    fragments: ["崩溃", "闪退", "вылет", "не запускается"],
+    weights: { ux: 3, product: 2.5, architect: 1.5, revenue: 2, marketing: 1.5 },
+    why: {
+      ux: "fixes a failure that stops users from using the product at all",
+      product: "is a severe defect that blocks users, which outranks new work",
+      architect: "fixes a crash or hang in the code",
+      revenue: "stops users from using what they pay for, which drives churn",
+      marketing: "is the kind of failure that damages the product's reputation"
     }
   },
   {
@@ -27192,8 +27211,10 @@ var CONCEPTS = [
       "deleted my",
       "backup"
     ],
-    weights: { ux: 2, product: 2, architect: 2 },
+    weights: { ux: 2, product: 2, architect: 2, revenue: 1.5, marketing: 1 },
     why: {
+      revenue: "protects the trust paying customers place in their data",
+      marketing: "avoids the kind of incident that damages a reputation",
       ux: "protects users' data, the worst thing to lose",
       product: "is a top-priority trust issue",
       architect: "concerns data integrity"
