@@ -63,11 +63,13 @@ export async function startService(
 }
 
 let deliveries = 0;
+/** A delivery as GitHub sends it; `signature` overrides the correct one (to test rejection). */
 export async function deliver(
   service: Service,
   event: string,
   body: Record<string, any>,
   id = `delivery-${++deliveries}`,
+  signature?: string,
 ) {
   const raw = JSON.stringify(body);
   return service.server.inject({
@@ -77,7 +79,7 @@ export async function deliver(
       "content-type": "application/json",
       "x-github-event": event,
       "x-github-delivery": id,
-      "x-hub-signature-256": sign(raw),
+      "x-hub-signature-256": signature ?? sign(raw),
     },
     payload: raw,
   });

@@ -323,18 +323,8 @@ describe("GitHub App: repository configuration and labels", () => {
 
 describe("GitHub App: webhook delivery", () => {
   it("rejects a delivery with a bad signature and changes nothing", async () => {
-    const raw = JSON.stringify(payload("issues", "opened"));
-    const res = await service.server.inject({
-      method: "POST",
-      url: "/api/github/webhooks",
-      headers: {
-        "content-type": "application/json",
-        "x-github-event": "issues",
-        "x-github-delivery": "bad-sig",
-        "x-hub-signature-256": sign(raw + "tampered"),
-      },
-      payload: raw,
-    });
+    const body = payload("issues", "opened");
+    const res = await deliver(service, "issues", body, "bad-sig", sign(JSON.stringify(body) + "tampered"));
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).toBeLessThan(500);
     await settle();

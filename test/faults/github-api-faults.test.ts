@@ -3,7 +3,7 @@ import pino from "pino";
 import { appOctokit } from "../../src/app/github-app-plugin.js";
 import { composeService, type Service } from "../../src/compose-service.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
-import { PRIVATE_KEY, payload, sign } from "../app/app-harness.js";
+import { PRIVATE_KEY, deliver, payload } from "../app/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 
 /**
@@ -34,19 +34,8 @@ afterEach(async () => {
   await github.close();
 });
 
-async function deliver(id: string) {
-  const raw = JSON.stringify(payload("issues", "opened"));
-  const res = await service.server.inject({
-    method: "POST",
-    url: "/api/github/webhooks",
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": "issues",
-      "x-github-delivery": id,
-      "x-hub-signature-256": sign(raw),
-    },
-    payload: raw,
-  });
+async function deliverOpened(id: string) {
+  const res = await deliver(service, "issues", payload("issues", "opened"), id);
   expect(res.statusCode).toBe(200);
   await service.queue!.drain();
 }
@@ -55,7 +44,7 @@ describe("GitHub API faults under the App", () => {
   it("retries a 502 on creating the comment and, if the first attempt did land, removes the copy", async () => {
     // The comment is created, but the response is lost in a 502: Octokit retries and creates a second.
     github.faults.push({ method: "POST", path: /\/issues\/1\/comments$/, status: 502, afterWork: true });
-    await deliver("fault-502");
+    await deliverOpened("fault-502");
     expect(github.comments).toHaveLength(1);
     expect(github.comments[0]!.body.startsWith(REPORT_MARKER)).toBe(true);
     expect(github.requests.filter((r) => r.method === "POST" && r.path.endsWith("/comments"))).toHaveLength(
@@ -74,14 +63,14 @@ describe("GitHub API faults under the App", () => {
         message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
       },
     });
-    await deliver("fault-403");
+    await deliverOpened("fault-403");
     expect(github.comments).toHaveLength(1);
     expect(warnings.join("\n")).toContain("secondary rate limit");
   }, 20_000);
 
   it("retries a 500 on reading the comments", async () => {
     github.faults.push({ method: "GET", path: /\/issues\/1\/comments$/, status: 500 });
-    await deliver("fault-500");
+    await deliverOpened("fault-500");
     expect(github.comments).toHaveLength(1);
   }, 20_000);
 });

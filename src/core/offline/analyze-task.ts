@@ -215,7 +215,7 @@ function postNegation(tokens: readonly string[], i: number): number {
   return 0;
 }
 
-export function scan(text: string): Scan {
+function scan(text: string): Scan {
   const lower = normalise(text);
   const raw = lower.match(TOKEN_RE) ?? [];
   const tokens = raw.map((t) => (BOUNDARY.has(t) ? t : stem(t)));
