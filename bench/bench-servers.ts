@@ -4,6 +4,7 @@
 import { createServer } from "node:http";
 import pino from "pino";
 import { DEFAULT_APPROVAL_POLICY } from "../src/core/approval.js";
+import { createLogger } from "../src/config/create-logger.js";
 import { createScorer } from "../src/config/create-scorer.js";
 import { scoreOffline } from "../src/core/offline/offline-scorer.js";
 import { buildReport } from "../src/core/score-task.js";
@@ -21,7 +22,8 @@ if (mode === "fastify" || mode === "fastify-fixed") {
         ? createScorer({ scorer: "offline" }).scorer
         : { name: "fixed", score: async () => fixed },
     policy: DEFAULT_APPROVAL_POLICY,
-    loggerInstance: pino({ level: "info" }, pino.destination("/dev/null")),
+    // The logger `npm start` uses (same redaction), writing to /dev/null.
+    loggerInstance: createLogger("info", pino.destination("/dev/null")),
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const addr = app.server.address();

@@ -27928,10 +27928,35 @@ function postNegation(tokens, i) {
   }
   return 0;
 }
+var TOKEN_INFO_LIMIT = 5e4;
+var tokenInfo = /* @__PURE__ */ new Map();
+function infoFor(token) {
+  const cached2 = tokenInfo.get(token);
+  if (cached2) return cached2;
+  const boundary = BOUNDARY.has(token);
+  const stemmed = boundary ? token : stem(token);
+  let pre;
+  if (stemmed.length >= PREFIX_KEY && PREFIX_FIRST_CHARS.has(stemmed.charCodeAt(0))) {
+    pre = prefixed.get(stemmed.slice(0, PREFIX_KEY))?.filter((entry) => stemmed.startsWith(entry.tokens[0]));
+    if (pre?.length === 0) pre = void 0;
+  }
+  const info2 = {
+    stemmed,
+    boundary,
+    english: ENGLISH_FUNCTION_WORDS.has(stemmed),
+    negator: NEGATOR_SET.has(stemmed),
+    exact: exact.get(stemmed),
+    prefixed: pre
+  };
+  if (tokenInfo.size >= TOKEN_INFO_LIMIT) tokenInfo.clear();
+  tokenInfo.set(token, info2);
+  return info2;
+}
 function scan(text2) {
   const lower = normalise(text2);
   const raw = lower.match(TOKEN_RE) ?? [];
-  const tokens = raw.map((t) => BOUNDARY.has(t) ? t : stem(t));
+  const infos = raw.map(infoFor);
+  const tokens = infos.map((info2) => info2.stemmed);
   const out = {
     hits: /* @__PURE__ */ new Map(),
     spam: /* @__PURE__ */ new Set(),
@@ -27996,14 +28021,14 @@ function scan(text2) {
     }
   };
   for (let i = 0; i < tokens.length; i++) {
-    const tok = tokens[i];
-    if (BOUNDARY.has(tok)) {
+    const info2 = infos[i];
+    if (info2.boundary) {
       lastBoundary = i;
       recent = [];
       continue;
     }
     out.words++;
-    if (ENGLISH_FUNCTION_WORDS.has(tok)) out.englishWords++;
+    if (info2.english) out.englishWords++;
     const after = recent.length > 0 ? postNegation(tokens, i) : 0;
     if (after > 0) {
       for (const r of recent) {
@@ -28016,7 +28041,7 @@ function scan(text2) {
       }
       recent = [];
     }
-    const candidates = exact.get(tok);
+    const candidates = info2.exact;
     if (candidates) {
       for (const entry of candidates) {
         const n = entry.tokens.length;
@@ -28030,13 +28055,8 @@ function scan(text2) {
         if (ok) record3(entry, i, n === 1 ? raw[i] : raw.slice(i, i + n).join(" "));
       }
     }
-    if (tok.length >= PREFIX_KEY && PREFIX_FIRST_CHARS.has(tok.charCodeAt(0))) {
-      const pre = prefixed.get(tok.slice(0, PREFIX_KEY));
-      if (pre) {
-        for (const entry of pre) if (tok.startsWith(entry.tokens[0])) record3(entry, i, raw[i]);
-      }
-    }
-    if (NEGATOR_SET.has(tok)) lastNegator = i;
+    if (info2.prefixed) for (const entry of info2.prefixed) record3(entry, i, raw[i]);
+    if (info2.negator) lastNegator = i;
     if (i < coveredUntil) {
       run++;
       if (run > out.maxSignalRun) out.maxSignalRun = run;
@@ -28083,17 +28103,71 @@ function nonLatinLetterShare(text2) {
   }
   return latin + other === 0 ? 0 : other / (latin + other);
 }
-var INJECTION_HINT_RE = /\b(?:ignore|disregard|forget|override|bypass|10|ten|nine|9|perfect|max|maximum|highest|top|full|best|marks|experts?|personas?|reviewers?|judges?|models?|scorers?|ai|llm|bot|agents?|evaluat\w*|grad\w*|assistant|you are now|you must now|act as|pretend|instructions?|inst|system|jailbreak|developer mode|approved?|accept)\b|<\|im_start\|>/i;
+var INJECTION_HINT_RE = /\b(?:ignore|disregard|forget|override|bypass|10|ten|nine|9|perfect|max|maximum|highest|top|full|best|marks|experts?|personas?|reviewers?|judges?|models?|scorers?|ai|llm|bot|agents?|evaluat\w*|grad\w*|assistant|you are now|you must now|act as|pretend|instructions?|inst|system|jailbreak|developer mode|approved?|accept)\b|<\|im_start\|>/gi;
+var INJECTION_GATES = [
+  ["ignore", "disregard", "forget", "override", "bypass"],
+  ["10", "ten", "perfect", "max", "maximum", "highest", "full", "top"],
+  ["10", "ten"],
+  ["10"],
+  ["expert", "persona", "reviewer", "judge", "model", "scorer"],
+  [
+    "you are now",
+    "you must now",
+    "act as",
+    "pretend",
+    "instruction",
+    "system",
+    "ai",
+    "jailbreak",
+    "developer mode"
+  ],
+  ["approved"],
+  ["approve", "accept"],
+  ["system", "assistant", "instruction"],
+  ["approved"],
+  ["system", "assistant"],
+  ["system", "inst", "instruction", "<|im_start|>"],
+  ["10", "ten"],
+  ["ai", "llm", "model", "bot", "scorer", "reviewer", "evaluat", "grad", "judge", "assistant"],
+  ["reviewer", "scorer", "judge", "model", "evaluat", "grad", "expert", "persona", "assistant"],
+  ["ai", "llm", "model", "scorer", "reviewer", "evaluat", "grad", "judge", "expert", "persona", "assistant"],
+  ["highest", "max", "maximum", "perfect", "top", "full", "best"],
+  ["approved"],
+  ["approve", "accept"],
+  ["ai", "model", "llm", "assistant", "bot", "agent"],
+  ["approved"],
+  ["10", "ten", "perfect", "highest", "max", "full", "top"]
+];
+if (INJECTION_GATES.length !== INJECTION_PATTERNS.length)
+  throw new Error("INJECTION_GATES needs one entry per injection pattern");
+function hintKey(word) {
+  const w = word.toLowerCase();
+  if (w.startsWith("evaluat")) return "evaluat";
+  if (w.startsWith("grad")) return "grad";
+  return w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w;
+}
+function injectionPatternsToRun(text2) {
+  const hints = /* @__PURE__ */ new Set();
+  INJECTION_HINT_RE.lastIndex = 0;
+  for (let m = INJECTION_HINT_RE.exec(text2); m; m = INJECTION_HINT_RE.exec(text2)) hints.add(hintKey(m[0]));
+  if (hints.size === 0) return [];
+  const run = [];
+  for (let i = 0; i < INJECTION_GATES.length; i++) {
+    if (INJECTION_GATES[i].some((h) => hints.has(h))) run.push(i);
+  }
+  return run;
+}
 var INJECTION_GLOBAL = INJECTION_PATTERNS.map(
   (p) => new RegExp(p.source, p.flags.includes("g") ? p.flags : p.flags + "g")
 );
 function stripInjections(text2) {
   let found = false;
   let out = text2;
-  if (!INJECTION_HINT_RE.test(text2)) return { text: text2, found };
-  if (!INJECTION_PATTERNS.some((p) => p.test(text2))) return { text: text2, found };
-  for (const pattern of INJECTION_GLOBAL) {
-    out = out.replace(pattern, (match) => {
+  const candidates = injectionPatternsToRun(text2);
+  if (candidates.length === 0) return { text: text2, found };
+  if (!candidates.some((i) => INJECTION_PATTERNS[i].test(text2))) return { text: text2, found };
+  for (const i of candidates) {
+    out = out.replace(INJECTION_GLOBAL[i], (match) => {
       found = true;
       return " ".repeat(match.length);
     });
@@ -60445,8 +60519,11 @@ function codePointLength2(text2) {
   }
   return n;
 }
+function withinCodePoints(text2, max) {
+  return text2.length <= max || codePointLength2(text2) <= max;
+}
 var ScoreRequestSchema = external_exports.object({
-  task: external_exports.string({ error: "`task` is required and must be a string (the task's name, e.g. an issue title)." }).refine((s) => s.trim().length > 0, { message: "`task` must not be empty or only whitespace." }).refine((s) => codePointLength2(s) <= TASK_MAX_CHARS, {
+  task: external_exports.string({ error: "`task` is required and must be a string (the task's name, e.g. an issue title)." }).refine((s) => s.trim().length > 0, { message: "`task` must not be empty or only whitespace." }).refine((s) => withinCodePoints(s, TASK_MAX_CHARS), {
     message: `\`task\` must be at most ${TASK_MAX_CHARS} characters (GitHub's limit for an issue title).`
   }).meta({
     description: "Name of the task to score, e.g. an issue or pull request title. Not empty after trimming.",
@@ -60454,7 +60531,7 @@ var ScoreRequestSchema = external_exports.object({
     minLength: 1,
     maxLength: TASK_MAX_CHARS
   }),
-  description: external_exports.string({ error: "`description` must be a string or null." }).refine((s) => codePointLength2(s) <= DESCRIPTION_MAX_CHARS, {
+  description: external_exports.string({ error: "`description` must be a string or null." }).refine((s) => withinCodePoints(s, DESCRIPTION_MAX_CHARS), {
     message: `\`description\` must be at most ${DESCRIPTION_MAX_CHARS} characters (GitHub's limit for an issue body).`
   }).nullish().transform((s) => s ?? "").meta({
     description: "Longer description of the task, e.g. the issue body. Optional; absent or null means empty.",

@@ -1,13 +1,10 @@
 import { readFileSync } from "node:fs";
-import pino from "pino";
 import { composeService } from "./compose-service.js";
+import { createLogger } from "./config/create-logger.js";
 import { isTaskScorerError } from "./core/errors.js";
 
 // Entry point: only wiring. Reads the environment, serves, and shuts down cleanly.
-const logger = pino({
-  level: process.env.LOG_LEVEL ?? "info",
-  redact: ["req.headers.authorization", "*.apiKey", "*.privateKey", "*.secret", "*.token"],
-});
+const logger = createLogger(process.env.LOG_LEVEL ?? "info");
 
 /** package.json sits one level up from src/ and two from build/src/. */
 function readVersion(): string {

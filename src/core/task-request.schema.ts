@@ -21,6 +21,14 @@ export function codePointLength(text: string): number {
 }
 
 /**
+ * A string never has more code points than UTF-16 units, so only text longer than the limit in units
+ * needs counting: this runs on every request, and most descriptions are far below the limit.
+ */
+function withinCodePoints(text: string, max: number): boolean {
+  return text.length <= max || codePointLength(text) <= max;
+}
+
+/**
  * The body of `POST /score-task`. Unknown fields are ignored (zod strips them); `task` and
  * `description` are echoed back exactly as received, so nothing here trims or rewrites them.
  */
@@ -29,7 +37,7 @@ export const ScoreRequestSchema = z
     task: z
       .string({ error: "`task` is required and must be a string (the task's name, e.g. an issue title)." })
       .refine((s) => s.trim().length > 0, { message: "`task` must not be empty or only whitespace." })
-      .refine((s) => codePointLength(s) <= TASK_MAX_CHARS, {
+      .refine((s) => withinCodePoints(s, TASK_MAX_CHARS), {
         message: `\`task\` must be at most ${TASK_MAX_CHARS} characters (GitHub's limit for an issue title).`,
       })
       .meta({
@@ -41,7 +49,7 @@ export const ScoreRequestSchema = z
       }),
     description: z
       .string({ error: "`description` must be a string or null." })
-      .refine((s) => codePointLength(s) <= DESCRIPTION_MAX_CHARS, {
+      .refine((s) => withinCodePoints(s, DESCRIPTION_MAX_CHARS), {
         message: `\`description\` must be at most ${DESCRIPTION_MAX_CHARS} characters (GitHub's limit for an issue body).`,
       })
       .nullish()

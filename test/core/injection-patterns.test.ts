@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { stripInjections } from "../../src/core/offline/analyze-task.js";
+import { injectionPatternsToRun, stripInjections } from "../../src/core/offline/analyze-task.js";
 import { INJECTION_PATTERNS } from "../../src/core/offline/signals.js";
 
 // One example per pattern, in the same order: each must be caught through the cheap pre-filter too.
@@ -37,11 +37,17 @@ describe("instructions aimed at the scorer", () => {
     "pattern %i catches %p, past the pre-filter",
     (i, example) => {
       expect(INJECTION_PATTERNS[i]!.test(example)).toBe(true);
+      // The pattern's own gate opens for it, not merely some other pattern's.
+      expect(injectionPatternsToRun(`The footer is broken. ${example}`)).toContain(i);
       const { text, found } = stripInjections(`The footer is broken. ${example}`);
       expect(found).toBe(true);
       expect(text).toContain("The footer is broken.");
     },
   );
+
+  it("runs no pattern on a task without any hint word", () => {
+    expect(injectionPatternsToRun("The footer overlaps the cookie banner on narrow screens.")).toEqual([]);
+  });
 
   it("leaves ordinary text alone", () => {
     for (const plain of [

@@ -215,10 +215,52 @@ function postNegation(tokens: readonly string[], i: number): number {
   return 0;
 }
 
+/** What one lower-case token means to the scanner: looked up once per distinct token, then cached. */
+interface TokenInfo {
+  stemmed: string;
+  boundary: boolean;
+  english: boolean;
+  negator: boolean;
+  /** Terms starting with this token (longest first), and prefix terms ("monetiz*") it starts. */
+  exact: readonly Entry[] | undefined;
+  prefixed: readonly Entry[] | undefined;
+}
+
+/**
+ * Word lists are fixed, so a token's meaning never changes: caching it turns five set and map lookups
+ * plus stemming per word into one lookup. Bounded, so hostile text of unique words cannot grow it.
+ */
+const TOKEN_INFO_LIMIT = 50_000;
+const tokenInfo = new Map<string, TokenInfo>();
+
+function infoFor(token: string): TokenInfo {
+  const cached = tokenInfo.get(token);
+  if (cached) return cached;
+  const boundary = BOUNDARY.has(token);
+  const stemmed = boundary ? token : stem(token);
+  let pre: Entry[] | undefined;
+  if (stemmed.length >= PREFIX_KEY && PREFIX_FIRST_CHARS.has(stemmed.charCodeAt(0))) {
+    pre = prefixed.get(stemmed.slice(0, PREFIX_KEY))?.filter((entry) => stemmed.startsWith(entry.tokens[0]!));
+    if (pre?.length === 0) pre = undefined;
+  }
+  const info: TokenInfo = {
+    stemmed,
+    boundary,
+    english: ENGLISH_FUNCTION_WORDS.has(stemmed),
+    negator: NEGATOR_SET.has(stemmed),
+    exact: exact.get(stemmed),
+    prefixed: pre,
+  };
+  if (tokenInfo.size >= TOKEN_INFO_LIMIT) tokenInfo.clear();
+  tokenInfo.set(token, info);
+  return info;
+}
+
 function scan(text: string): Scan {
   const lower = normalise(text);
   const raw = lower.match(TOKEN_RE) ?? [];
-  const tokens = raw.map((t) => (BOUNDARY.has(t) ? t : stem(t)));
+  const infos = raw.map(infoFor);
+  const tokens = infos.map((info) => info.stemmed);
   const out: Scan = {
     hits: new Map(),
     spam: new Set(),
@@ -286,14 +328,14 @@ function scan(text: string): Scan {
   };
 
   for (let i = 0; i < tokens.length; i++) {
-    const tok = tokens[i]!;
-    if (BOUNDARY.has(tok)) {
+    const info = infos[i]!;
+    if (info.boundary) {
       lastBoundary = i;
       recent = [];
       continue;
     }
     out.words++;
-    if (ENGLISH_FUNCTION_WORDS.has(tok)) out.englishWords++;
+    if (info.english) out.englishWords++;
     // "The public API will not change", "the UI stays the same": the mention just before is ruled out.
     const after = recent.length > 0 ? postNegation(tokens, i) : 0;
     if (after > 0) {
@@ -307,7 +349,7 @@ function scan(text: string): Scan {
       }
       recent = [];
     }
-    const candidates = exact.get(tok);
+    const candidates = info.exact;
     if (candidates) {
       for (const entry of candidates) {
         const n = entry.tokens.length;
@@ -321,11 +363,8 @@ function scan(text: string): Scan {
         if (ok) record(entry, i, n === 1 ? raw[i]! : raw.slice(i, i + n).join(" "));
       }
     }
-    if (tok.length >= PREFIX_KEY && PREFIX_FIRST_CHARS.has(tok.charCodeAt(0))) {
-      const pre = prefixed.get(tok.slice(0, PREFIX_KEY));
-      if (pre) for (const entry of pre) if (tok.startsWith(entry.tokens[0]!)) record(entry, i, raw[i]!);
-    }
-    if (NEGATOR_SET.has(tok)) lastNegator = i;
+    if (info.prefixed) for (const entry of info.prefixed) record(entry, i, raw[i]!);
+    if (info.negator) lastNegator = i;
     if (i < coveredUntil) {
       run++;
       if (run > out.maxSignalRun) out.maxSignalRun = run;
@@ -397,11 +436,77 @@ function nonLatinLetterShare(text: string): number {
 }
 
 /**
- * Every injection pattern needs one of these words; one pass of this test clears most tasks before
- * the patterns run. Keep it in step with INJECTION_PATTERNS (a test checks each pattern's examples).
+ * Every injection pattern needs one of these words, so one pass of this expression clears most tasks
+ * before any pattern runs. Keep it in step with INJECTION_PATTERNS and INJECTION_GATES (a test checks
+ * each pattern's example gets through).
  */
 const INJECTION_HINT_RE =
-  /\b(?:ignore|disregard|forget|override|bypass|10|ten|nine|9|perfect|max|maximum|highest|top|full|best|marks|experts?|personas?|reviewers?|judges?|models?|scorers?|ai|llm|bot|agents?|evaluat\w*|grad\w*|assistant|you are now|you must now|act as|pretend|instructions?|inst|system|jailbreak|developer mode|approved?|accept)\b|<\|im_start\|>/i;
+  /\b(?:ignore|disregard|forget|override|bypass|10|ten|nine|9|perfect|max|maximum|highest|top|full|best|marks|experts?|personas?|reviewers?|judges?|models?|scorers?|ai|llm|bot|agents?|evaluat\w*|grad\w*|assistant|you are now|you must now|act as|pretend|instructions?|inst|system|jailbreak|developer mode|approved?|accept)\b|<\|im_start\|>/gi;
+
+/**
+ * The hint words (as `hintKey` spells them) each pattern cannot match without, in the order of
+ * INJECTION_PATTERNS. Words like "top", "system" or "models" are common in real issues, so the
+ * pre-filter alone let most tasks through to all the patterns; gating each one on its own words
+ * runs only the few that could match.
+ */
+const INJECTION_GATES: readonly (readonly string[])[] = [
+  ["ignore", "disregard", "forget", "override", "bypass"],
+  ["10", "ten", "perfect", "max", "maximum", "highest", "full", "top"],
+  ["10", "ten"],
+  ["10"],
+  ["expert", "persona", "reviewer", "judge", "model", "scorer"],
+  [
+    "you are now",
+    "you must now",
+    "act as",
+    "pretend",
+    "instruction",
+    "system",
+    "ai",
+    "jailbreak",
+    "developer mode",
+  ],
+  ["approved"],
+  ["approve", "accept"],
+  ["system", "assistant", "instruction"],
+  ["approved"],
+  ["system", "assistant"],
+  ["system", "inst", "instruction", "<|im_start|>"],
+  ["10", "ten"],
+  ["ai", "llm", "model", "bot", "scorer", "reviewer", "evaluat", "grad", "judge", "assistant"],
+  ["reviewer", "scorer", "judge", "model", "evaluat", "grad", "expert", "persona", "assistant"],
+  ["ai", "llm", "model", "scorer", "reviewer", "evaluat", "grad", "judge", "expert", "persona", "assistant"],
+  ["highest", "max", "maximum", "perfect", "top", "full", "best"],
+  ["approved"],
+  ["approve", "accept"],
+  ["ai", "model", "llm", "assistant", "bot", "agent"],
+  ["approved"],
+  ["10", "ten", "perfect", "highest", "max", "full", "top"],
+];
+if (INJECTION_GATES.length !== INJECTION_PATTERNS.length)
+  throw new Error("INJECTION_GATES needs one entry per injection pattern");
+
+/** One spelling per hint: lower case, one plural "s" dropped, "evaluator"/"grading" cut to their stem. */
+function hintKey(word: string): string {
+  const w = word.toLowerCase();
+  if (w.startsWith("evaluat")) return "evaluat";
+  if (w.startsWith("grad")) return "grad";
+  return w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w;
+}
+
+/** Indexes of the injection patterns worth running on this text (exported for the gate test). */
+export function injectionPatternsToRun(text: string): number[] {
+  const hints = new Set<string>();
+  INJECTION_HINT_RE.lastIndex = 0;
+  for (let m = INJECTION_HINT_RE.exec(text); m; m = INJECTION_HINT_RE.exec(text)) hints.add(hintKey(m[0]));
+  if (hints.size === 0) return [];
+  const run: number[] = [];
+  for (let i = 0; i < INJECTION_GATES.length; i++) {
+    if (INJECTION_GATES[i]!.some((h) => hints.has(h))) run.push(i);
+  }
+  return run;
+}
+
 const INJECTION_GLOBAL = INJECTION_PATTERNS.map(
   (p) => new RegExp(p.source, p.flags.includes("g") ? p.flags : p.flags + "g"),
 );
@@ -410,11 +515,12 @@ const INJECTION_GLOBAL = INJECTION_PATTERNS.map(
 export function stripInjections(text: string): { text: string; found: boolean } {
   let found = false;
   let out = text;
-  if (!INJECTION_HINT_RE.test(text)) return { text, found };
+  const candidates = injectionPatternsToRun(text);
+  if (candidates.length === 0) return { text, found };
   // Testing is much cheaper than replacing: only rebuild the text when some pattern matches.
-  if (!INJECTION_PATTERNS.some((p) => p.test(text))) return { text, found };
-  for (const pattern of INJECTION_GLOBAL) {
-    out = out.replace(pattern, (match) => {
+  if (!candidates.some((i) => INJECTION_PATTERNS[i]!.test(text))) return { text, found };
+  for (const i of candidates) {
+    out = out.replace(INJECTION_GLOBAL[i]!, (match) => {
       found = true;
       return " ".repeat(match.length);
     });
