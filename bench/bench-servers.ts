@@ -13,7 +13,7 @@ import { buildServer } from "../src/http/build-server.js";
 const mode = process.argv[2];
 
 if (mode === "fastify" || mode === "fastify-fixed") {
-  // fastify-fixed: the same server with a scorer that returns fixed verdicts, to see the framework's share.
+  // fastify-fixed: the same server with a scorer that returns fixed verdicts: the HTTP stack's own share.
   const fixed = scoreOffline({ task: "Add Stripe checkout", description: "Let free users upgrade to Pro" });
   const app = await buildServer({
     // What `npm start` runs: the offline scorer as createScorer builds it (with its memo of recent tasks).

@@ -122,18 +122,21 @@ export async function load(port: number, seconds: number, connections: number, u
 export async function runRestBench(options: RestBenchOptions): Promise<Record<string, number>> {
   const ours = await startServer("fastify");
   const bare = await startServer("bare");
+  // The same server with a scorer that returns fixed verdicts: the HTTP stack's own share.
+  const fixed = await startServer("fastify-fixed");
   try {
     const runs = {
       ours: [] as Awaited<ReturnType<typeof load>>[],
       bare: [] as Awaited<ReturnType<typeof load>>[],
       unique: [] as Awaited<ReturnType<typeof load>>[],
+      fixed: [] as Awaited<ReturnType<typeof load>>[],
     };
-    await load(ours.port, 1, options.connections); // warm-up: JIT and connection setup
-    await load(bare.port, 1, options.connections);
+    for (const server of [ours, bare, fixed]) await load(server.port, 1, options.connections); // warm-up
     for (let i = 0; i < options.rounds; i++) {
       runs.ours.push(await load(ours.port, options.seconds, options.connections));
       runs.bare.push(await load(bare.port, options.seconds, options.connections));
       runs.unique.push(await load(ours.port, options.seconds, options.connections, true));
+      runs.fixed.push(await load(fixed.port, options.seconds, options.connections));
     }
     const mean = (xs: number[]) => Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10;
     const oursRps = mean(runs.ours.map((r) => r.rps));
@@ -145,15 +148,18 @@ export async function runRestBench(options: RestBenchOptions): Promise<Record<st
       "rest.unique.rps": Math.round(mean(runs.unique.map((r) => r.rps))),
       "rest.unique.ratio": Math.round((mean(runs.unique.map((r) => r.rps)) / bareRps) * 100) / 100,
       "rest.unique.p99_ms": mean(runs.unique.map((r) => r.p99)),
+      "rest.http_stack_only.ratio": Math.round((mean(runs.fixed.map((r) => r.rps)) / bareRps) * 100) / 100,
       "rest.ours.p50_ms": mean(runs.ours.map((r) => r.p50)),
       "rest.ours.p99_ms": mean(runs.ours.map((r) => r.p99)),
       "rest.bare.p99_ms": mean(runs.bare.map((r) => r.p99)),
-      "rest.ours.non2xx_or_errors": [...runs.ours, ...runs.unique].reduce((s, r) => s + r.bad, 0),
+      "rest.ours.non2xx_or_errors": [...runs.ours, ...runs.unique, ...runs.fixed].reduce(
+        (s, r) => s + r.bad,
+        0,
+      ),
       "rest.ours.requests": runs.ours.reduce((s, r) => s + r.total, 0),
       "rest.ours.peak_rss_mb": peakRssMb(ours.child.pid!),
     };
   } finally {
-    ours.child.kill("SIGTERM");
-    bare.child.kill("SIGTERM");
+    for (const server of [ours, bare, fixed]) server.child.kill("SIGTERM");
   }
 }
