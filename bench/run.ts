@@ -22,7 +22,9 @@ const atMost = (t: number, label: string) => (v: number) => `${label} ${v <= t ?
 
 add(runScorerBench({ iterations: smoke ? 5 : 300 }), {
   "scorer.median_us": atMost(20, "< 20 µs"),
-  "scorer.64KiB_per_KiB_vs_1KiB": atMost(1.5, "linear (≈1)"),
+  // Short texts are cheaper per KiB (fewer injection patterns have a hint word to run on); from 16 KiB
+  // up every pattern runs, so that is where growth must be linear.
+  "scorer.64KiB_per_KiB_vs_16KiB": atMost(1.25, "linear (≈1)"),
 });
 
 const rest = await runRestBench(

@@ -17,17 +17,44 @@ export function runScorerBench(options: { iterations: number }): Record<string, 
     { task: "Add Stripe checkout", description: "Let free users upgrade to Pro" },
   ];
   const tasks = corpus.map((c) => ({ task: c.task, description: c.description ?? "" }));
-  for (const t of tasks) for (let i = 0; i < 50; i++) scoreOffline(t); // warm-up
-  const perTask = tasks.map((t) => timeUs(() => scoreOffline(t), options.iterations)).sort((a, b) => a - b);
+  for (const t of tasks) for (let i = 0; i < 200; i++) scoreOffline(t); // warm-up: JIT settles
+  // Rounds over the whole corpus, keeping each task's fastest round: on a shared machine a neighbour can
+  // take the core for a while, and what it costs says nothing about the scorer (timeit's reasoning).
+  const rounds = 5;
+  const perRound = Math.max(1, Math.round(options.iterations / rounds));
+  const best = tasks.map(() => Infinity);
+  for (let r = 0; r < rounds; r++) {
+    tasks.forEach((t, i) => {
+      best[i] = Math.min(
+        best[i]!,
+        timeUs(() => scoreOffline(t), perRound),
+      );
+    });
+  }
+  const perTask = best.sort((a, b) => a - b);
 
   // Realistic prose repeated to the size wanted: linear growth means time per KiB stays flat.
   const prose = tasks.map((t) => t.description).join("\n\n");
   const sized = (bytes: number) => prose.repeat(Math.ceil(bytes / prose.length)).slice(0, bytes);
-  const at = (bytes: number) =>
-    timeUs(() => scoreOffline({ task: "Large description", description: sized(bytes) }), 20);
+  const timeText = (description: string) => {
+    const input = { task: "Large description", description };
+    return Math.min(...Array.from({ length: rounds }, () => timeUs(() => scoreOffline(input), 4)));
+  };
+  // Smaller sizes are averaged over slices taken across the 64 KiB text, so every size reads the same
+  // mix of prose, code and templates and only the length differs.
+  const full = sized(65_536);
+  const at = (bytes: number) => {
+    const slices = Math.min(16, 65_536 / bytes);
+    let sum = 0;
+    for (let k = 0; k < slices; k++) {
+      const start = Math.floor((k * (65_536 - bytes)) / Math.max(1, slices - 1));
+      sum += timeText(full.slice(start, start + bytes));
+    }
+    return sum / slices;
+  };
   const t1k = at(1024);
   const t16k = at(16 * 1024);
-  const t64k = at(65_536);
+  const t64k = timeText(full);
   return {
     "scorer.median_us": Math.round(percentile(perTask, 50) * 10) / 10,
     "scorer.p99_us": Math.round(percentile(perTask, 99) * 10) / 10,
@@ -35,5 +62,6 @@ export function runScorerBench(options: { iterations: number }): Record<string, 
     "scorer.16KiB_us": Math.round(t16k),
     "scorer.64KiB_us": Math.round(t64k),
     "scorer.64KiB_per_KiB_vs_1KiB": Math.round((t64k / 64 / t1k) * 100) / 100,
+    "scorer.64KiB_per_KiB_vs_16KiB": Math.round((t64k / 4 / t16k) * 100) / 100,
   };
 }
