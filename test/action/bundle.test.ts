@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { ScoreReportSchema } from "../../src/core/score-report.schema.js";
-import { FakeGitHub } from "./fake-github.js";
+import { FakeGitHub } from "../helpers/fake-github.js";
 import { examplePayload, runAction, runsMain, type RunOptions } from "./runner.js";
 
 /**

@@ -5,7 +5,7 @@ import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { scoreTask } from "../../src/core/score-task.js";
 import type { Scorer } from "../../src/core/scorer.js";
-import { FakeGitHub } from "./fake-github.js";
+import { FakeGitHub } from "../helpers/fake-github.js";
 import { examplePayload } from "./runner.js";
 
 /**

@@ -1,13 +1,31 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A small stand-in for the GitHub REST API on 127.0.0.1 (ephemeral port): issue comments, labels,
+ * installation tokens and config files (always absent), kept in memory. The Action reaches it through
+ * `GITHUB_API_URL` (nock cannot: @actions/github's Octokit brings its own fetch); the App through
+ * `GHE_HOST`, under /api/v3 as GitHub Enterprise serves it.
+ */
 
 export interface FakeComment {
   id: number;
-  issue: string;
   body: string;
+  html_url: string;
   created_at: string;
+  /** "owner/repo#number" */
+  issue: string;
 }
 
-/** A one-shot fault: the next matching request gets this answer (after doing its work, if `afterWork`). */
+export interface RecordedRequest {
+  method: string;
+  /** Without the /api/v3 prefix. */
+  path: string;
+  authorization: string | undefined;
+  body: unknown;
+}
+
+/** The next matching request (or `times` of them) gets this answer, after doing its work if `afterWork`. */
 export interface Fault {
   method: string;
   path: RegExp;
@@ -16,125 +34,248 @@ export interface Fault {
   body?: unknown;
   /** Do the request's work first, then fail: a comment created whose response is lost. */
   afterWork?: boolean;
+  /** How many requests it answers; one unless set. */
+  times?: number;
 }
 
-export interface FakeGitHub {
-  faults: Fault[];
-  url: string;
-  /** Host and port, for GHE_HOST. */
-  host: string;
-  comments: FakeComment[];
-  requests: { method: string; path: string }[];
+export class FakeGitHub {
+  readonly requests: RecordedRequest[] = [];
+  /** Comments by issue key "owner/repo#number". */
+  readonly comments: FakeComment[] = [];
+  /** Labels on each issue, by issue key. */
+  readonly issueLabels = new Map<string, string[]>();
+  /** Labels defined in each repository, by "owner/repo". */
+  readonly repoLabels = new Map<string, Map<string, { name: string; color: string }>>();
+  /**
+   * Also a stand-in OpenAI-compatible API at `${url}/llm/v1` (POST /chat/completions), so the bundled
+   * LLM scorer can be run without a network: every persona answers `llmScore`, or the call fails
+   * with `llmFailStatus` when set.
+   */
+  llmScore = 8;
+  llmFailStatus: number | undefined;
+  /** Faults still to be served, matched in order. */
+  readonly faults: Fault[] = [];
   /** Delay every response by this many ms (benchmarks). */
-  delayMs: number;
-  close: () => Promise<void>;
-}
+  delayMs = 0;
+  private nextId = 1000;
+  private server: Server | undefined;
+  url = "";
+  /** Host and port, for GHE_HOST. */
+  host = "";
 
-async function readBody(req: IncomingMessage): Promise<any> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  return text ? JSON.parse(text) : undefined;
-}
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      void this.handle(req, res);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.url = `http://127.0.0.1:${port}`;
+    this.host = `127.0.0.1:${port}`;
+    return this;
+  }
 
-/**
- * A small stand-in for the GitHub REST API on loopback (served under /api/v3, as GitHub Enterprise
- * is): installation tokens, config files (always absent), and issue comments kept in memory.
- */
-export async function startFakeGitHub(): Promise<FakeGitHub> {
-  let nextId = 1000;
-  const state = {
-    comments: [] as FakeComment[],
-    requests: [] as { method: string; path: string }[],
-    delayMs: 0,
-    faults: [] as Fault[],
-  };
-  const server: Server = createServer(async (req, res) => {
-    const path = (req.url ?? "/").split("?")[0]!.replace(/^\/api\/v3/, "");
+  close(): Promise<void> {
+    return this.stop();
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      if (!this.server) return resolve();
+      this.server.closeAllConnections();
+      this.server.close(() => resolve());
+    });
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.comments.length = 0;
+    this.issueLabels.clear();
+    this.repoLabels.clear();
+    this.faults.length = 0;
+    this.delayMs = 0;
+    this.llmScore = 8;
+    this.llmFailStatus = undefined;
+  }
+
+  /** Answer every request matching `method` and `path` with an error status (e.g. 403 for a read-only token). */
+  failWith(method: string, path: RegExp, status: number, message = "Resource not accessible by integration") {
+    this.faults.push({ method, path, status, body: { message, status: String(status) }, times: Infinity });
+  }
+
+  /** The fault this request meets, used up as it is served. */
+  private takeFault(method: string, path: string): Fault | undefined {
+    const index = this.faults.findIndex((f) => f.method === method && f.path.test(path));
+    if (index < 0) return undefined;
+    const fault = this.faults[index]!;
+    const left = (fault.times ?? 1) - 1;
+    if (left <= 0) this.faults.splice(index, 1);
+    else fault.times = left;
+    return fault;
+  }
+
+  /** Seed a comment, e.g. one written earlier by the App. */
+  addComment(issue: string, body: string): FakeComment {
+    const id = this.nextId++;
+    const comment = {
+      id,
+      body,
+      issue,
+      html_url: `https://github.com/${issue.replace("#", "/issues/")}#issuecomment-${id}`,
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, id % 60)).toISOString(),
+    };
+    this.comments.push(comment);
+    return comment;
+  }
+
+  commentsOn(issue: string): FakeComment[] {
+    return this.comments.filter((c) => c.issue === issue);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString("utf8");
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const method = req.method ?? "GET";
-    state.requests.push({ method, path });
-    const body = await readBody(req);
-    if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
-    const faultIndex = state.faults.findIndex((f) => f.method === method && f.path.test(path));
-    const fault = faultIndex >= 0 ? state.faults.splice(faultIndex, 1)[0] : undefined;
-    const failWith = (f: Fault) => {
+    let body: unknown;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = raw;
+    }
+    const pathname = url.pathname.replace(/^\/api\/v3(?=\/)/, "");
+    this.requests.push({ method, path: pathname, authorization: req.headers.authorization, body });
+    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+
+    const fault = this.takeFault(method, pathname);
+    const fail = (f: Fault) => {
       res.writeHead(f.status, { "content-type": "application/json; charset=utf-8", ...f.headers });
       res.end(JSON.stringify(f.body ?? { message: "fault" }));
     };
-    if (fault && !fault.afterWork) return failWith(fault);
-    const send = (status: number, data: unknown) => {
-      if (fault) return failWith(fault);
+    if (fault && !fault.afterWork) return fail(fault);
+    const send = (status: number, data?: unknown) => {
+      if (fault) return fail(fault);
       res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
       res.end(data === undefined ? "" : JSON.stringify(data));
     };
+
+    if (pathname === "/llm/v1/chat/completions" && method === "POST") return this.chat(body, send);
     let m: RegExpMatchArray | null;
-    if (method === "POST" && (m = path.match(/^\/app\/installations\/(\d+)\/access_tokens$/))) {
+    if (method === "POST" && (m = pathname.match(/^\/app\/installations\/(\d+)\/access_tokens$/))) {
       return send(201, {
         token: `ghs_fake_${m[1]}`,
         expires_at: "2099-01-01T00:00:00Z",
         permissions: { issues: "write" },
       });
     }
-    if (method === "GET" && /^\/repos\/[^/]+\/[^/]+\/contents\//.test(path))
-      return send(404, { message: "Not Found" });
-    if ((m = path.match(/^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/))) {
-      const issue = `${m[1]}/${m[2]}#${m[3]}`;
-      if (method === "GET")
-        return send(
-          200,
-          state.comments.filter((c) => c.issue === issue),
-        );
+
+    const path = pathname.split("/").map(decodeURIComponent);
+    // ["", "repos", owner, repo, ...rest]
+    if (path[1] !== "repos" || !path[2] || !path[3]) return send(404, { message: "Not Found" });
+    const repoKey = `${path[2]}/${path[3]}`;
+    const rest = path.slice(4);
+    const input = (body ?? {}) as Record<string, unknown>;
+
+    // Repository files: none, so the App reads its defaults.
+    if (rest[0] === "contents" && method === "GET") return send(404, { message: "Not Found" });
+
+    // Issue comments
+    if (rest[0] === "issues" && rest[2] === "comments" && rest.length === 3) {
+      const issue = `${repoKey}#${rest[1]}`;
+      if (method === "GET") return send(200, this.commentsOn(issue).map(publicComment));
       if (method === "POST") {
-        const comment = {
-          id: nextId++,
-          issue,
-          body: String(body?.body ?? ""),
-          created_at: new Date().toISOString(),
-        };
-        state.comments.push(comment);
-        return send(201, comment);
+        if (typeof input.body !== "string") return send(422, { message: "body is required" });
+        return send(201, publicComment(this.addComment(issue, input.body)));
       }
     }
-    if ((m = path.match(/^\/repos\/[^/]+\/[^/]+\/issues\/comments\/(\d+)$/))) {
-      const comment = state.comments.find((c) => c.id === Number(m![1]));
+    if (rest[0] === "issues" && rest[1] === "comments" && rest.length === 3) {
+      const comment = this.comments.find((c) => c.id === Number(rest[2]));
       if (!comment) return send(404, { message: "Not Found" });
+      if (method === "GET") return send(200, publicComment(comment));
       if (method === "PATCH") {
-        comment.body = String(body?.body ?? "");
-        return send(200, comment);
+        if (typeof input.body !== "string") return send(422, { message: "body is required" });
+        comment.body = input.body;
+        return send(200, publicComment(comment));
       }
       if (method === "DELETE") {
-        state.comments.splice(state.comments.indexOf(comment), 1);
-        res.writeHead(204).end();
-        return;
+        this.comments.splice(this.comments.indexOf(comment), 1);
+        return send(204);
       }
     }
-    send(404, { message: `fake GitHub has no route for ${method} ${path}` });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const addr = server.address();
-  const port = typeof addr === "object" && addr ? addr.port : 0;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    host: `127.0.0.1:${port}`,
-    get comments() {
-      return state.comments;
-    },
-    get requests() {
-      return state.requests;
-    },
-    get faults() {
-      return state.faults;
-    },
-    get delayMs() {
-      return state.delayMs;
-    },
-    set delayMs(v: number) {
-      state.delayMs = v;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+
+    // Labels on an issue
+    if (rest[0] === "issues" && rest[2] === "labels") {
+      const issue = `${repoKey}#${rest[1]}`;
+      const current = this.issueLabels.get(issue) ?? [];
+      const asLabels = (names: string[]) => names.map((name) => ({ name }));
+      if (rest.length === 3 && method === "GET") return send(200, asLabels(current));
+      if (rest.length === 3 && method === "POST") {
+        const names = Array.isArray(input.labels) ? (input.labels as string[]) : [];
+        for (const n of names) if (!current.includes(n)) current.push(n);
+        this.issueLabels.set(issue, current);
+        return send(200, asLabels(current));
+      }
+      if (rest.length === 4 && method === "DELETE") {
+        const name = rest[3]!;
+        if (!current.includes(name)) return send(404, { message: "Label does not exist" });
+        this.issueLabels.set(
+          issue,
+          current.filter((n) => n !== name),
+        );
+        return send(200, asLabels(this.issueLabels.get(issue)!));
+      }
+    }
+
+    // Labels of the repository
+    if (rest[0] === "labels") {
+      const labels = this.repoLabels.get(repoKey) ?? new Map();
+      this.repoLabels.set(repoKey, labels);
+      if (rest.length === 2 && method === "GET") {
+        const label = labels.get(rest[1]!);
+        return label ? send(200, label) : send(404, { message: "Not Found" });
+      }
+      if (rest.length === 1 && method === "POST") {
+        const name = String(input.name);
+        if (labels.has(name)) return send(422, { message: "Validation Failed" });
+        const label = { name, color: String(input.color) };
+        labels.set(name, label);
+        return send(201, label);
+      }
+    }
+    return send(404, { message: "Not Found" });
+  }
+
+  private chat(body: unknown, send: (status: number, data?: unknown) => void): void {
+    if (this.llmFailStatus !== undefined) {
+      return send(this.llmFailStatus, {
+        error: {
+          message: "Incorrect API key provided.",
+          type: "invalid_request_error",
+          code: "invalid_api_key",
+        },
+      });
+    }
+    const request = body as { model?: string; messages?: { content?: string }[] };
+    const expert = /You are the (.+?) on a jury/.exec(request.messages?.[0]?.content ?? "")?.[1] ?? "expert";
+    const content = JSON.stringify({
+      score: this.llmScore,
+      reasoning: `As the ${expert} I see a clear reason for this score.`,
+    });
+    send(200, {
+      id: "chatcmpl-fake",
+      object: "chat.completion",
+      created: 1_700_000_000,
+      model: request.model ?? "fake-model",
+      choices: [{ index: 0, message: { role: "assistant", content, refusal: null }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 300, completion_tokens: 40, total_tokens: 340 },
+    });
+  }
+}
+
+function publicComment(c: FakeComment) {
+  return { id: c.id, body: c.body, html_url: c.html_url, created_at: c.created_at };
+}
+
+export async function startFakeGitHub(): Promise<FakeGitHub> {
+  return new FakeGitHub().start();
 }
