@@ -27928,7 +27928,7 @@ function postNegation(tokens, i) {
   }
   return 0;
 }
-var TOKEN_INFO_LIMIT = 5e4;
+var TOKEN_INFO_LIMIT = 2e4;
 var tokenInfo = /* @__PURE__ */ new Map();
 function infoFor(token) {
   const cached2 = tokenInfo.get(token);
@@ -27948,6 +27948,8 @@ function infoFor(token) {
     exact: exact.get(stemmed),
     prefixed: pre
   };
+  const c = token.charCodeAt(0);
+  if (c >= 48 && c <= 57) return info2;
   if (tokenInfo.size >= TOKEN_INFO_LIMIT) tokenInfo.clear();
   tokenInfo.set(token, info2);
   return info2;

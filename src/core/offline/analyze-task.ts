@@ -228,9 +228,10 @@ interface TokenInfo {
 
 /**
  * Word lists are fixed, so a token's meaning never changes: caching it turns five set and map lookups
- * plus stemming per word into one lookup. Bounded, so hostile text of unique words cannot grow it.
+ * plus stemming per word into one lookup. Bounded (a real vocabulary fits), so hostile text of unique
+ * words cannot grow it past a few MB.
  */
-const TOKEN_INFO_LIMIT = 50_000;
+const TOKEN_INFO_LIMIT = 20_000;
 const tokenInfo = new Map<string, TokenInfo>();
 
 function infoFor(token: string): TokenInfo {
@@ -251,6 +252,9 @@ function infoFor(token: string): TokenInfo {
     exact: exact.get(stemmed),
     prefixed: pre,
   };
+  // Numbers (issue numbers, versions, ids) rarely repeat: caching them would only push words out.
+  const c = token.charCodeAt(0);
+  if (c >= 48 && c <= 57) return info;
   if (tokenInfo.size >= TOKEN_INFO_LIMIT) tokenInfo.clear();
   tokenInfo.set(token, info);
   return info;
