@@ -39489,6 +39489,58 @@ function connectionCode(error63) {
   }
   return void 0;
 }
+var STATUS_RULES = [
+  {
+    applies: (s) => s === 401,
+    retryable: false,
+    tryOtherModel: false,
+    what: () => "The model provider rejected the API key (401)",
+    advice: "check OPENAI_API_KEY"
+  },
+  {
+    applies: (s) => s === 403,
+    retryable: false,
+    tryOtherModel: true,
+    what: (model) => `The model provider refused access to ${model} (403)`,
+    advice: "check the key's permissions for this model"
+  },
+  {
+    applies: (s) => s === 404,
+    retryable: false,
+    tryOtherModel: true,
+    what: (model) => `The model provider does not know the model ${model} (404)`,
+    advice: "check OPENAI_MODEL and OPENAI_BASE_URL"
+  },
+  // OpenAI sends 429 both for "slow down" and for "out of credit"; only the first is worth waiting for.
+  {
+    applies: (s, code) => s === 429 && code === "insufficient_quota",
+    retryable: false,
+    tryOtherModel: false,
+    what: () => "The model provider reports no quota left for this key (429)",
+    advice: "check the account's plan and billing"
+  },
+  {
+    applies: (s) => s === 429,
+    retryable: true,
+    tryOtherModel: true,
+    what: (model) => `The model provider kept rate-limiting requests to ${model} (429)`,
+    advice: "try again later or lower OPENAI_MAX_CONCURRENCY"
+  },
+  {
+    applies: (s) => s === 408 || s === 409 || s >= 500,
+    retryable: true,
+    tryOtherModel: true,
+    what: (model, s) => `The model provider kept failing for ${model} (${s})`,
+    advice: "try again later"
+  },
+  {
+    applies: () => true,
+    retryable: false,
+    tryOtherModel: true,
+    what: (model, s) => `The model provider refused the request to ${model} (${s})`,
+    advice: "check that the model supports structured outputs (json_schema)"
+  }
+];
 function classifyCallError(error63, ctx) {
   const seconds = Math.round(ctx.timeoutMs / 100) / 10;
   if (ctx.timedOut || error63 instanceof APIConnectionTimeoutError) {
@@ -39514,74 +39566,15 @@ function classifyCallError(error63, ctx) {
   if (error63 instanceof APIError && typeof error63.status === "number") {
     const status2 = error63.status;
     const retryAfterMs = parseRetryAfterMs(error63.headers, ctx.now);
-    const base = { status: status2, ...retryAfterMs !== void 0 ? { retryAfterMs } : {} };
-    if (status2 === 401) {
-      return {
-        ...base,
-        kind: "unavailable",
-        retryable: false,
-        tryOtherModel: false,
-        what: "The model provider rejected the API key (401)",
-        advice: "check OPENAI_API_KEY"
-      };
-    }
-    if (status2 === 403) {
-      return {
-        ...base,
-        kind: "unavailable",
-        retryable: false,
-        tryOtherModel: true,
-        what: `The model provider refused access to ${ctx.model} (403)`,
-        advice: "check the key's permissions for this model"
-      };
-    }
-    if (status2 === 404) {
-      return {
-        ...base,
-        kind: "unavailable",
-        retryable: false,
-        tryOtherModel: true,
-        what: `The model provider does not know the model ${ctx.model} (404)`,
-        advice: "check OPENAI_MODEL and OPENAI_BASE_URL"
-      };
-    }
-    if (status2 === 429) {
-      if (error63.code === "insufficient_quota") {
-        return {
-          ...base,
-          kind: "unavailable",
-          retryable: false,
-          tryOtherModel: false,
-          what: "The model provider reports no quota left for this key (429)",
-          advice: "check the account's plan and billing"
-        };
-      }
-      return {
-        ...base,
-        kind: "unavailable",
-        retryable: true,
-        tryOtherModel: true,
-        what: `The model provider kept rate-limiting requests to ${ctx.model} (429)`,
-        advice: "try again later or lower OPENAI_MAX_CONCURRENCY"
-      };
-    }
-    if (status2 === 408 || status2 === 409 || status2 >= 500) {
-      return {
-        ...base,
-        kind: "unavailable",
-        retryable: true,
-        tryOtherModel: true,
-        what: `The model provider kept failing for ${ctx.model} (${status2})`,
-        advice: "try again later"
-      };
-    }
+    const rule = STATUS_RULES.find((r) => r.applies(status2, error63.code));
     return {
-      ...base,
+      status: status2,
+      ...retryAfterMs !== void 0 ? { retryAfterMs } : {},
       kind: "unavailable",
-      retryable: false,
-      tryOtherModel: true,
-      what: `The model provider refused the request to ${ctx.model} (${status2})`,
-      advice: "check that the model supports structured outputs (json_schema)"
+      retryable: rule.retryable,
+      tryOtherModel: rule.tryOtherModel,
+      what: rule.what(ctx.model, status2),
+      advice: rule.advice
     };
   }
   return {

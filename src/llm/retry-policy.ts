@@ -82,6 +82,67 @@ function connectionCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** What an HTTP status from the provider means, first match wins; the last rule catches the rest. */
+const STATUS_RULES: readonly {
+  applies: (status: number, code: string | null | undefined) => boolean;
+  retryable: boolean;
+  /** A fallback model may fare better (it will not with a bad key or no quota). */
+  tryOtherModel: boolean;
+  what: (model: string, status: number) => string;
+  advice: string;
+}[] = [
+  {
+    applies: (s) => s === 401,
+    retryable: false,
+    tryOtherModel: false,
+    what: () => "The model provider rejected the API key (401)",
+    advice: "check OPENAI_API_KEY",
+  },
+  {
+    applies: (s) => s === 403,
+    retryable: false,
+    tryOtherModel: true,
+    what: (model) => `The model provider refused access to ${model} (403)`,
+    advice: "check the key's permissions for this model",
+  },
+  {
+    applies: (s) => s === 404,
+    retryable: false,
+    tryOtherModel: true,
+    what: (model) => `The model provider does not know the model ${model} (404)`,
+    advice: "check OPENAI_MODEL and OPENAI_BASE_URL",
+  },
+  // OpenAI sends 429 both for "slow down" and for "out of credit"; only the first is worth waiting for.
+  {
+    applies: (s, code) => s === 429 && code === "insufficient_quota",
+    retryable: false,
+    tryOtherModel: false,
+    what: () => "The model provider reports no quota left for this key (429)",
+    advice: "check the account's plan and billing",
+  },
+  {
+    applies: (s) => s === 429,
+    retryable: true,
+    tryOtherModel: true,
+    what: (model) => `The model provider kept rate-limiting requests to ${model} (429)`,
+    advice: "try again later or lower OPENAI_MAX_CONCURRENCY",
+  },
+  {
+    applies: (s) => s === 408 || s === 409 || s >= 500,
+    retryable: true,
+    tryOtherModel: true,
+    what: (model, s) => `The model provider kept failing for ${model} (${s})`,
+    advice: "try again later",
+  },
+  {
+    applies: () => true,
+    retryable: false,
+    tryOtherModel: true,
+    what: (model, s) => `The model provider refused the request to ${model} (${s})`,
+    advice: "check that the model supports structured outputs (json_schema)",
+  },
+];
+
 /**
  * Sort an error from one model call into the contract's three outcomes. Only the status, a few
  * well-known error codes and our own words are used: upstream bodies can echo prompts or keys.
@@ -114,75 +175,15 @@ export function classifyCallError(
   if (error instanceof APIError && typeof error.status === "number") {
     const status = error.status;
     const retryAfterMs = parseRetryAfterMs(error.headers as Headers | undefined, ctx.now);
-    const base = { status, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
-    if (status === 401) {
-      return {
-        ...base,
-        kind: "unavailable",
-        retryable: false,
-        tryOtherModel: false,
-        what: "The model provider rejected the API key (401)",
-        advice: "check OPENAI_API_KEY",
-      };
-    }
-    if (status === 403) {
-      return {
-        ...base,
-        kind: "unavailable",
-        retryable: false,
-        tryOtherModel: true,
-        what: `The model provider refused access to ${ctx.model} (403)`,
-        advice: "check the key's permissions for this model",
-      };
-    }
-    if (status === 404) {
-      return {
-        ...base,
-        kind: "unavailable",
-        retryable: false,
-        tryOtherModel: true,
-        what: `The model provider does not know the model ${ctx.model} (404)`,
-        advice: "check OPENAI_MODEL and OPENAI_BASE_URL",
-      };
-    }
-    if (status === 429) {
-      // OpenAI sends 429 both for "slow down" and for "out of credit"; only the first is worth waiting for.
-      if (error.code === "insufficient_quota") {
-        return {
-          ...base,
-          kind: "unavailable",
-          retryable: false,
-          tryOtherModel: false,
-          what: "The model provider reports no quota left for this key (429)",
-          advice: "check the account's plan and billing",
-        };
-      }
-      return {
-        ...base,
-        kind: "unavailable",
-        retryable: true,
-        tryOtherModel: true,
-        what: `The model provider kept rate-limiting requests to ${ctx.model} (429)`,
-        advice: "try again later or lower OPENAI_MAX_CONCURRENCY",
-      };
-    }
-    if (status === 408 || status === 409 || status >= 500) {
-      return {
-        ...base,
-        kind: "unavailable",
-        retryable: true,
-        tryOtherModel: true,
-        what: `The model provider kept failing for ${ctx.model} (${status})`,
-        advice: "try again later",
-      };
-    }
+    const rule = STATUS_RULES.find((r) => r.applies(status, error.code))!;
     return {
-      ...base,
+      status,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
       kind: "unavailable",
-      retryable: false,
-      tryOtherModel: true,
-      what: `The model provider refused the request to ${ctx.model} (${status})`,
-      advice: "check that the model supports structured outputs (json_schema)",
+      retryable: rule.retryable,
+      tryOtherModel: rule.tryOtherModel,
+      what: rule.what(ctx.model, status),
+      advice: rule.advice,
     };
   }
   return {
