@@ -1,21 +1,21 @@
 import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import { createScorer } from "../../src/config/create-scorer.js";
 import { scorerSettingsFromEnv } from "../../src/config/llm-env.schema.js";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import { ScoreReportSchema } from "../../src/core/score-report.schema.js";
 import { buildServer } from "../../src/http/build-server.js";
-import { EXPERTS, FAKE_KEY, completion, expertOf, interceptChat, verdictJson } from "./llm-test-kit.js";
+import {
+  EXPERTS,
+  FAKE_KEY,
+  completion,
+  expertOf,
+  interceptChat,
+  offlineNetwork,
+  verdictJson,
+} from "./llm-test-kit.js";
 
-beforeAll(() => {
-  nock.disableNetConnect();
-});
-afterEach(() => {
-  nock.cleanAll();
-});
-afterAll(() => {
-  nock.enableNetConnect();
-});
+offlineNetwork();
 
 /** The server as main.ts wires it, from environment variables, with the model behind nock. */
 async function serverWith(env: Record<string, string> = {}) {

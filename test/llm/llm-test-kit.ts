@@ -1,5 +1,19 @@
+import { afterAll, afterEach, beforeAll } from "@jest/globals";
 import nock from "nock";
 import { OpenAiScorer, type OpenAiScorerOptions } from "../../src/llm/openai-scorer.js";
+
+/** No real network for the file's tests: only what nock intercepts answers, and nothing carries over. */
+export function offlineNetwork(): void {
+  beforeAll(() => {
+    nock.disableNetConnect();
+  });
+  afterEach(() => {
+    nock.cleanAll();
+  });
+  afterAll(() => {
+    nock.enableNetConnect();
+  });
+}
 
 export const BASE_URL = "http://llm.test/v1";
 export const FAKE_KEY = "sk-test-not-a-real-key";

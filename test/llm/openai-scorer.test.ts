@@ -1,5 +1,5 @@
 import nock from "nock";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import { ScorerFailedError, ScorerTimeoutError, ScorerUnavailableError } from "../../src/core/errors.js";
 import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
 import { scoreTask } from "../../src/core/score-task.js";
@@ -11,20 +11,13 @@ import {
   expertOf,
   interceptChat,
   makeScorer,
+  offlineNetwork,
   verdictJson,
 } from "./llm-test-kit.js";
 
 const TASK = { task: "Add Stripe checkout", description: "Let free users upgrade to Pro." };
 
-beforeAll(() => {
-  nock.disableNetConnect();
-});
-afterEach(() => {
-  nock.cleanAll();
-});
-afterAll(() => {
-  nock.enableNetConnect();
-});
+offlineNetwork();
 
 /** Every persona answers well, with a score that tells them apart. */
 const allGood = (body: { messages: { content: string }[] } & any): [number, unknown] => {
