@@ -1,4 +1,5 @@
 import { expect, it, jest } from "@jest/globals";
+import { fakeActionsCore } from "./fake-toolkit.js";
 import { examplePayload } from "./runner.js";
 
 /**
@@ -12,17 +13,8 @@ const payload = examplePayload("issues", "opened", (p) => {
   p.issue.body = "Let free users upgrade to Pro";
 });
 
-jest.unstable_mockModule("@actions/core", () => ({
-  getInput: jest.fn((name: string) => inputs[name] ?? ""),
-  setSecret: jest.fn(),
-  setOutput: jest.fn(),
-  setFailed: jest.fn(),
-  info: jest.fn(),
-  notice: jest.fn(),
-  warning: jest.fn(),
-  debug: jest.fn(),
-  summary: { addRaw: jest.fn(() => ({ write: jest.fn(async () => undefined) })) },
-}));
+const toolkit = fakeActionsCore((name) => inputs[name] ?? "");
+jest.unstable_mockModule("@actions/core", () => toolkit.module);
 jest.unstable_mockModule("@actions/github", () => ({
   context: { eventName: "issues", payload },
   getOctokit: jest.fn(() => {

@@ -6,6 +6,7 @@ import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { scoreTask } from "../../src/core/score-task.js";
 import type { Scorer } from "../../src/core/scorer.js";
 import { FakeGitHub } from "../helpers/fake-github.js";
+import { fakeActionsCore } from "./fake-toolkit.js";
 import { examplePayload } from "./runner.js";
 
 /**
@@ -14,25 +15,9 @@ import { examplePayload } from "./runner.js";
  */
 
 const inputValues = new Map<string, string>();
-const summaries: string[] = [];
-const summaryWrite = jest.fn(async () => undefined);
-
-jest.unstable_mockModule("@actions/core", () => ({
-  getInput: jest.fn((name: string) => inputValues.get(name) ?? ""),
-  setSecret: jest.fn(),
-  setOutput: jest.fn(),
-  setFailed: jest.fn(),
-  info: jest.fn(),
-  notice: jest.fn(),
-  warning: jest.fn(),
-  debug: jest.fn(),
-  summary: {
-    addRaw: jest.fn((text: string) => {
-      summaries.push(text);
-      return { write: summaryWrite };
-    }),
-  },
-}));
+const toolkit = fakeActionsCore((name) => inputValues.get(name) ?? "");
+const { summaries, summaryWrite } = toolkit;
+jest.unstable_mockModule("@actions/core", () => toolkit.module);
 
 const core = jest.mocked(await import("@actions/core"));
 const { getOctokit } = await import("@actions/github");
