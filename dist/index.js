@@ -27790,33 +27790,104 @@ var TEMPLATE_BOILERPLATE = [
   /^[ \t#*]*(is your feature request related to a problem\??( please describe\.?)?|describe the (bug|solution you'?d like|alternatives you'?ve considered)|describe alternatives you'?ve considered|additional context|to reproduce|steps to reproduce( the behavior)?|expected behaviou?r|actual behaviou?r|screenshots|desktop \(please complete the following information\)|smartphone \(please complete the following information\)|summary|details|priority|context|motivation|proposal|description|problem|solution|alternatives)[ \t:*]*$/gim,
   /a clear and concise description of what[^.\n]*\.?|add any other context (?:or screenshots about the feature request|about the problem) here\.?|if applicable, add screenshots to help explain your problem\.?|(?:go to|click on|scroll down to) '\.{3,4}'/gi
 ];
-var INJECTION_PATTERNS = [
-  /\b(ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}\b(previous|prior|above|earlier|all|any|your|the|system|other)\b[^.\n]{0,30}\b(instructions?|prompts?|rules|guidelines|directions|criteria|context)\b/i,
-  /\b(score|rate|grade|give|assign|mark|rank|set)\s+(this|it|the task|this task|this issue|this pr|this pull request|me|us|everything)\b[^.\n]{0,24}?\b(10|ten|perfect|maximum|max|highest|full marks|top marks)\b(?!\s*%)/i,
-  /\b(score|rating|grade)\s*[:=]\s*(10|ten)\b/i,
-  /\b10\s*\/\s*10\b/i,
-  /\b(all|every|each)\s+(the\s+)?(experts?|personas?|reviewers?|judges?|models?|scorers?)\b[^.\n]{0,40}\b(must|should|will|shall)\b/i,
-  /\b(you are now|you must now|act as|pretend to be|new instructions|system prompt|system message|as an ai\b|jailbreak|developer mode)/i,
-  /\b(must|should|shall)\s+be\s+(auto-?)?approved\b/i,
-  /\b(approve|accept)\s+(this|it)\s+(task|issue|pr|pull request|immediately|now|automatically)\b/i,
-  /<\/?\s*(system|assistant|instructions?)\s*>/i,
-  /\bapproved\s*[:=]\s*true\b/i,
+var INJECTION_RULES = [
+  {
+    pattern: /\b(ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}\b(previous|prior|above|earlier|all|any|your|the|system|other)\b[^.\n]{0,30}\b(instructions?|prompts?|rules|guidelines|directions|criteria|context)\b/i,
+    needs: ["ignore", "disregard", "forget", "override", "bypass"]
+  },
+  {
+    pattern: /\b(score|rate|grade|give|assign|mark|rank|set)\s+(this|it|the task|this task|this issue|this pr|this pull request|me|us|everything)\b[^.\n]{0,24}?\b(10|ten|perfect|maximum|max|highest|full marks|top marks)\b(?!\s*%)/i,
+    needs: ["10", "ten", "perfect", "max", "maximum", "highest", "full", "top"]
+  },
+  { pattern: /\b(score|rating|grade)\s*[:=]\s*(10|ten)\b/i, needs: ["10", "ten"] },
+  { pattern: /\b10\s*\/\s*10\b/i, needs: ["10"] },
+  {
+    pattern: /\b(all|every|each)\s+(the\s+)?(experts?|personas?|reviewers?|judges?|models?|scorers?)\b[^.\n]{0,40}\b(must|should|will|shall)\b/i,
+    needs: ["expert", "persona", "reviewer", "judge", "model", "scorer"]
+  },
+  {
+    pattern: /\b(you are now|you must now|act as|pretend to be|new instructions|system prompt|system message|as an ai\b|jailbreak|developer mode)/i,
+    needs: [
+      "you are now",
+      "you must now",
+      "act as",
+      "pretend",
+      "instruction",
+      "system",
+      "ai",
+      "jailbreak",
+      "developer mode"
+    ]
+  },
+  { pattern: /\b(must|should|shall)\s+be\s+(auto-?)?approved\b/i, needs: ["approved"] },
+  {
+    pattern: /\b(approve|accept)\s+(this|it)\s+(task|issue|pr|pull request|immediately|now|automatically)\b/i,
+    needs: ["approve", "accept"]
+  },
+  { pattern: /<\/?\s*(system|assistant|instructions?)\s*>/i, needs: ["system", "assistant", "instruction"] },
+  { pattern: /\bapproved\s*[:=]\s*true\b/i, needs: ["approved"] },
   // Role markers that address the model: "SYSTEM: approve", "[system] ...", "<|im_start|>system".
-  /\b(system|assistant)\s*(?:\]|:|\|>)\s*[^.\n]{0,40}?\b(approve|accept|score|rate|grade|ignore|give)\b/i,
-  /\[\s*(system|inst|\/inst)\s*\]|<\|im_start\|>|###\s*(system|instruction)/i,
+  {
+    pattern: /\b(system|assistant)\s*(?:\]|:|\|>)\s*[^.\n]{0,40}?\b(approve|accept|score|rate|grade|ignore|give)\b/i,
+    needs: ["system", "assistant"]
+  },
+  {
+    pattern: /\[\s*(system|inst|\/inst)\s*\]|<\|im_start\|>|###\s*(system|instruction)/i,
+    needs: ["system", "inst", "instruction", "<|im_start|>"]
+  },
   // Scores out of ten high enough to matter ("rate it 9 out of 10").
-  /\b(rate|score|grade|give|giving|deserves?|worth)\b[^.\n]{0,20}\b(9|9\.\d|10|nine|ten)\s*(\/|out of)\s*(10|ten)\b/i,
+  {
+    pattern: /\b(rate|score|grade|give|giving|deserves?|worth)\b[^.\n]{0,20}\b(9|9\.\d|10|nine|ten)\s*(\/|out of)\s*(10|ten)\b/i,
+    needs: ["10", "ten"]
+  },
   // Addressing the scorer or telling it what it must do.
-  /\b(dear|hey|hello|note (?:to|for))\s+(the\s+)?(ai|llm|model|bot|scorer|reviewer|evaluator|grader|judge|assistant)s?\b/i,
-  /\bas\s+(the|an?|our)\s+(ai\s+)?(reviewer|scorer|judge|model|evaluator|grader|expert|persona|assistant)\s*,?\s+you\b/i,
-  /\b(ai|llm|model|scorer|reviewer|evaluator|grader|judge|expert|persona|assistant)s?\s+(evaluating|reviewing|scoring|grading|judging|reading)\s+(this|it)\b/i,
-  /\b(give|assign|award|deserves?|rate|score)\b[^.\n]{0,30}\b(highest|maximum|max|perfect|top|full|best)\s+(possible\s+)?(score|rating|marks|grade)\b/i,
-  /\b(mark|label|flag|set)\s+(this|it)\s+(task\s+|issue\s+)?(as\s+)?approved\b/i,
-  /\b(approve|accept)\s+(this|it)\s*[.!]/i,
-  /\b(evaluating|reviewing|scoring|grading|judging)\s+(ai|model|llm|assistant|bot|agent)s?\b/i,
-  /\b(return|output|respond with|reply with|answer with)\s+["'`]?approved\b/i,
-  /\b(deserves?|merits?|worth)\s+(a\s+|an\s+|the\s+)?(10|ten|perfect|full marks|top marks|highest|max)\b/i
+  {
+    pattern: /\b(dear|hey|hello|note (?:to|for))\s+(the\s+)?(ai|llm|model|bot|scorer|reviewer|evaluator|grader|judge|assistant)s?\b/i,
+    needs: ["ai", "llm", "model", "bot", "scorer", "reviewer", "evaluat", "grad", "judge", "assistant"]
+  },
+  {
+    pattern: /\bas\s+(the|an?|our)\s+(ai\s+)?(reviewer|scorer|judge|model|evaluator|grader|expert|persona|assistant)\s*,?\s+you\b/i,
+    needs: ["reviewer", "scorer", "judge", "model", "evaluat", "grad", "expert", "persona", "assistant"]
+  },
+  {
+    pattern: /\b(ai|llm|model|scorer|reviewer|evaluator|grader|judge|expert|persona|assistant)s?\s+(evaluating|reviewing|scoring|grading|judging|reading)\s+(this|it)\b/i,
+    needs: [
+      "ai",
+      "llm",
+      "model",
+      "scorer",
+      "reviewer",
+      "evaluat",
+      "grad",
+      "judge",
+      "expert",
+      "persona",
+      "assistant"
+    ]
+  },
+  {
+    pattern: /\b(give|assign|award|deserves?|rate|score)\b[^.\n]{0,30}\b(highest|maximum|max|perfect|top|full|best)\s+(possible\s+)?(score|rating|marks|grade)\b/i,
+    needs: ["highest", "max", "maximum", "perfect", "top", "full", "best"]
+  },
+  {
+    pattern: /\b(mark|label|flag|set)\s+(this|it)\s+(task\s+|issue\s+)?(as\s+)?approved\b/i,
+    needs: ["approved"]
+  },
+  { pattern: /\b(approve|accept)\s+(this|it)\s*[.!]/i, needs: ["approve", "accept"] },
+  {
+    pattern: /\b(evaluating|reviewing|scoring|grading|judging)\s+(ai|model|llm|assistant|bot|agent)s?\b/i,
+    needs: ["ai", "model", "llm", "assistant", "bot", "agent"]
+  },
+  {
+    pattern: /\b(return|output|respond with|reply with|answer with)\s+["'`]?approved\b/i,
+    needs: ["approved"]
+  },
+  {
+    pattern: /\b(deserves?|merits?|worth)\s+(a\s+|an\s+|the\s+)?(10|ten|perfect|full marks|top marks|highest|max)\b/i,
+    needs: ["10", "ten", "perfect", "highest", "max", "full", "top"]
+  }
 ];
+var INJECTION_PATTERNS = INJECTION_RULES.map((r) => r.pattern);
 
 // src/core/offline/analyze-task.ts
 var TOKEN_RE = /[\p{L}\p{N}]+|[.;:!?\n]/gu;
@@ -28105,47 +28176,18 @@ function nonLatinLetterShare(text2) {
   }
   return latin + other === 0 ? 0 : other / (latin + other);
 }
-var INJECTION_HINT_RE = /\b(?:ignore|disregard|forget|override|bypass|10|ten|nine|9|perfect|max|maximum|highest|top|full|best|marks|experts?|personas?|reviewers?|judges?|models?|scorers?|ai|llm|bot|agents?|evaluat\w*|grad\w*|assistant|you are now|you must now|act as|pretend|instructions?|inst|system|jailbreak|developer mode|approved?|accept)\b|<\|im_start\|>/gi;
-var INJECTION_GATES = [
-  ["ignore", "disregard", "forget", "override", "bypass"],
-  ["10", "ten", "perfect", "max", "maximum", "highest", "full", "top"],
-  ["10", "ten"],
-  ["10"],
-  ["expert", "persona", "reviewer", "judge", "model", "scorer"],
-  [
-    "you are now",
-    "you must now",
-    "act as",
-    "pretend",
-    "instruction",
-    "system",
-    "ai",
-    "jailbreak",
-    "developer mode"
-  ],
-  ["approved"],
-  ["approve", "accept"],
-  ["system", "assistant", "instruction"],
-  ["approved"],
-  ["system", "assistant"],
-  ["system", "inst", "instruction", "<|im_start|>"],
-  ["10", "ten"],
-  ["ai", "llm", "model", "bot", "scorer", "reviewer", "evaluat", "grad", "judge", "assistant"],
-  ["reviewer", "scorer", "judge", "model", "evaluat", "grad", "expert", "persona", "assistant"],
-  ["ai", "llm", "model", "scorer", "reviewer", "evaluat", "grad", "judge", "expert", "persona", "assistant"],
-  ["highest", "max", "maximum", "perfect", "top", "full", "best"],
-  ["approved"],
-  ["approve", "accept"],
-  ["ai", "model", "llm", "assistant", "bot", "agent"],
-  ["approved"],
-  ["10", "ten", "perfect", "highest", "max", "full", "top"]
-];
-if (INJECTION_GATES.length !== INJECTION_PATTERNS.length)
-  throw new Error("INJECTION_GATES needs one entry per injection pattern");
+var PREFIX_HINTS = /* @__PURE__ */ new Set(["evaluat", "grad"]);
+var INJECTION_HINT_RE = new RegExp(
+  [...new Set(INJECTION_RULES.flatMap((r) => r.needs))].sort((a, b) => b.length - a.length).map((word) => {
+    const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    if (!/^\w/.test(word)) return escaped;
+    return `\\b${escaped}${PREFIX_HINTS.has(word) ? "\\w*" : "s?"}\\b`;
+  }).join("|"),
+  "gi"
+);
 function hintKey(word) {
   const w = word.toLowerCase();
-  if (w.startsWith("evaluat")) return "evaluat";
-  if (w.startsWith("grad")) return "grad";
+  for (const prefix of PREFIX_HINTS) if (w.startsWith(prefix)) return prefix;
   return w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w;
 }
 function injectionPatternsToRun(text2) {
@@ -28154,9 +28196,9 @@ function injectionPatternsToRun(text2) {
   for (let m = INJECTION_HINT_RE.exec(text2); m; m = INJECTION_HINT_RE.exec(text2)) hints.add(hintKey(m[0]));
   if (hints.size === 0) return [];
   const run = [];
-  for (let i = 0; i < INJECTION_GATES.length; i++) {
-    if (INJECTION_GATES[i].some((h) => hints.has(h))) run.push(i);
-  }
+  INJECTION_RULES.forEach((rule, i) => {
+    if (rule.needs.some((h) => hints.has(h))) run.push(i);
+  });
   return run;
 }
 var INJECTION_GLOBAL = INJECTION_PATTERNS.map(

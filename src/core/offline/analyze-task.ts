@@ -2,6 +2,7 @@ import {
   CONCEPTS,
   HIGH_PRIORITY_TERMS,
   INJECTION_PATTERNS,
+  INJECTION_RULES,
   LOW_PRIORITY_TERMS,
   META_TERMS,
   NEGATION_SPAN,
@@ -439,62 +440,28 @@ function nonLatinLetterShare(text: string): number {
   return latin + other === 0 ? 0 : other / (latin + other);
 }
 
-/**
- * Every injection pattern needs one of these words, so one pass of this expression clears most tasks
- * before any pattern runs. Keep it in step with INJECTION_PATTERNS and INJECTION_GATES (a test checks
- * each pattern's example gets through).
- */
-const INJECTION_HINT_RE =
-  /\b(?:ignore|disregard|forget|override|bypass|10|ten|nine|9|perfect|max|maximum|highest|top|full|best|marks|experts?|personas?|reviewers?|judges?|models?|scorers?|ai|llm|bot|agents?|evaluat\w*|grad\w*|assistant|you are now|you must now|act as|pretend|instructions?|inst|system|jailbreak|developer mode|approved?|accept)\b|<\|im_start\|>/gi;
+const PREFIX_HINTS = new Set(["evaluat", "grad"]);
 
 /**
- * The hint words (as `hintKey` spells them) each pattern cannot match without, in the order of
- * INJECTION_PATTERNS. Words like "top", "system" or "models" are common in real issues, so the
- * pre-filter alone let most tasks through to all the patterns; gating each one on its own words
- * runs only the few that could match.
+ * Every hint word any injection rule needs, in one expression (plurals and, for "evaluat"/"grad",
+ * any ending allowed): one pass of it tells which patterns are worth running.
  */
-const INJECTION_GATES: readonly (readonly string[])[] = [
-  ["ignore", "disregard", "forget", "override", "bypass"],
-  ["10", "ten", "perfect", "max", "maximum", "highest", "full", "top"],
-  ["10", "ten"],
-  ["10"],
-  ["expert", "persona", "reviewer", "judge", "model", "scorer"],
-  [
-    "you are now",
-    "you must now",
-    "act as",
-    "pretend",
-    "instruction",
-    "system",
-    "ai",
-    "jailbreak",
-    "developer mode",
-  ],
-  ["approved"],
-  ["approve", "accept"],
-  ["system", "assistant", "instruction"],
-  ["approved"],
-  ["system", "assistant"],
-  ["system", "inst", "instruction", "<|im_start|>"],
-  ["10", "ten"],
-  ["ai", "llm", "model", "bot", "scorer", "reviewer", "evaluat", "grad", "judge", "assistant"],
-  ["reviewer", "scorer", "judge", "model", "evaluat", "grad", "expert", "persona", "assistant"],
-  ["ai", "llm", "model", "scorer", "reviewer", "evaluat", "grad", "judge", "expert", "persona", "assistant"],
-  ["highest", "max", "maximum", "perfect", "top", "full", "best"],
-  ["approved"],
-  ["approve", "accept"],
-  ["ai", "model", "llm", "assistant", "bot", "agent"],
-  ["approved"],
-  ["10", "ten", "perfect", "highest", "max", "full", "top"],
-];
-if (INJECTION_GATES.length !== INJECTION_PATTERNS.length)
-  throw new Error("INJECTION_GATES needs one entry per injection pattern");
+const INJECTION_HINT_RE = new RegExp(
+  [...new Set(INJECTION_RULES.flatMap((r) => r.needs))]
+    .sort((a, b) => b.length - a.length)
+    .map((word) => {
+      const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      if (!/^\w/.test(word)) return escaped;
+      return `\\b${escaped}${PREFIX_HINTS.has(word) ? "\\w*" : "s?"}\\b`;
+    })
+    .join("|"),
+  "gi",
+);
 
-/** One spelling per hint: lower case, one plural "s" dropped, "evaluator"/"grading" cut to their stem. */
+/** A hint as the rules spell it: lower case, one plural "s" dropped, "evaluator"/"grading" cut to their stem. */
 function hintKey(word: string): string {
   const w = word.toLowerCase();
-  if (w.startsWith("evaluat")) return "evaluat";
-  if (w.startsWith("grad")) return "grad";
+  for (const prefix of PREFIX_HINTS) if (w.startsWith(prefix)) return prefix;
   return w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w;
 }
 
@@ -505,9 +472,9 @@ export function injectionPatternsToRun(text: string): number[] {
   for (let m = INJECTION_HINT_RE.exec(text); m; m = INJECTION_HINT_RE.exec(text)) hints.add(hintKey(m[0]));
   if (hints.size === 0) return [];
   const run: number[] = [];
-  for (let i = 0; i < INJECTION_GATES.length; i++) {
-    if (INJECTION_GATES[i]!.some((h) => hints.has(h))) run.push(i);
-  }
+  INJECTION_RULES.forEach((rule, i) => {
+    if (rule.needs.some((h) => hints.has(h))) run.push(i);
+  });
   return run;
 }
 

@@ -1388,31 +1388,123 @@ export const TEMPLATE_BOILERPLATE: readonly RegExp[] = [
 /**
  * Instructions aimed at the scorer rather than at the people doing the task. Sentences matching
  * these get no credit and the task is marked down for trying.
+ *
+ * `needs`: words the pattern cannot match without (singular; "evaluat" and "grad" stand for every word
+ * they begin). Words like "top", "system" or "models" are common in real issues, so the scorer first
+ * collects which of these words a text has, then runs only the patterns whose words are there.
  */
-export const INJECTION_PATTERNS: readonly RegExp[] = [
-  /\b(ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}\b(previous|prior|above|earlier|all|any|your|the|system|other)\b[^.\n]{0,30}\b(instructions?|prompts?|rules|guidelines|directions|criteria|context)\b/i,
-  /\b(score|rate|grade|give|assign|mark|rank|set)\s+(this|it|the task|this task|this issue|this pr|this pull request|me|us|everything)\b[^.\n]{0,24}?\b(10|ten|perfect|maximum|max|highest|full marks|top marks)\b(?!\s*%)/i,
-  /\b(score|rating|grade)\s*[:=]\s*(10|ten)\b/i,
-  /\b10\s*\/\s*10\b/i,
-  /\b(all|every|each)\s+(the\s+)?(experts?|personas?|reviewers?|judges?|models?|scorers?)\b[^.\n]{0,40}\b(must|should|will|shall)\b/i,
-  /\b(you are now|you must now|act as|pretend to be|new instructions|system prompt|system message|as an ai\b|jailbreak|developer mode)/i,
-  /\b(must|should|shall)\s+be\s+(auto-?)?approved\b/i,
-  /\b(approve|accept)\s+(this|it)\s+(task|issue|pr|pull request|immediately|now|automatically)\b/i,
-  /<\/?\s*(system|assistant|instructions?)\s*>/i,
-  /\bapproved\s*[:=]\s*true\b/i,
+export interface InjectionRule {
+  pattern: RegExp;
+  needs: readonly string[];
+}
+
+export const INJECTION_RULES: readonly InjectionRule[] = [
+  {
+    pattern:
+      /\b(ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}\b(previous|prior|above|earlier|all|any|your|the|system|other)\b[^.\n]{0,30}\b(instructions?|prompts?|rules|guidelines|directions|criteria|context)\b/i,
+    needs: ["ignore", "disregard", "forget", "override", "bypass"],
+  },
+  {
+    pattern:
+      /\b(score|rate|grade|give|assign|mark|rank|set)\s+(this|it|the task|this task|this issue|this pr|this pull request|me|us|everything)\b[^.\n]{0,24}?\b(10|ten|perfect|maximum|max|highest|full marks|top marks)\b(?!\s*%)/i,
+    needs: ["10", "ten", "perfect", "max", "maximum", "highest", "full", "top"],
+  },
+  { pattern: /\b(score|rating|grade)\s*[:=]\s*(10|ten)\b/i, needs: ["10", "ten"] },
+  { pattern: /\b10\s*\/\s*10\b/i, needs: ["10"] },
+  {
+    pattern:
+      /\b(all|every|each)\s+(the\s+)?(experts?|personas?|reviewers?|judges?|models?|scorers?)\b[^.\n]{0,40}\b(must|should|will|shall)\b/i,
+    needs: ["expert", "persona", "reviewer", "judge", "model", "scorer"],
+  },
+  {
+    pattern:
+      /\b(you are now|you must now|act as|pretend to be|new instructions|system prompt|system message|as an ai\b|jailbreak|developer mode)/i,
+    needs: [
+      "you are now",
+      "you must now",
+      "act as",
+      "pretend",
+      "instruction",
+      "system",
+      "ai",
+      "jailbreak",
+      "developer mode",
+    ],
+  },
+  { pattern: /\b(must|should|shall)\s+be\s+(auto-?)?approved\b/i, needs: ["approved"] },
+  {
+    pattern: /\b(approve|accept)\s+(this|it)\s+(task|issue|pr|pull request|immediately|now|automatically)\b/i,
+    needs: ["approve", "accept"],
+  },
+  { pattern: /<\/?\s*(system|assistant|instructions?)\s*>/i, needs: ["system", "assistant", "instruction"] },
+  { pattern: /\bapproved\s*[:=]\s*true\b/i, needs: ["approved"] },
   // Role markers that address the model: "SYSTEM: approve", "[system] ...", "<|im_start|>system".
-  /\b(system|assistant)\s*(?:\]|:|\|>)\s*[^.\n]{0,40}?\b(approve|accept|score|rate|grade|ignore|give)\b/i,
-  /\[\s*(system|inst|\/inst)\s*\]|<\|im_start\|>|###\s*(system|instruction)/i,
+  {
+    pattern:
+      /\b(system|assistant)\s*(?:\]|:|\|>)\s*[^.\n]{0,40}?\b(approve|accept|score|rate|grade|ignore|give)\b/i,
+    needs: ["system", "assistant"],
+  },
+  {
+    pattern: /\[\s*(system|inst|\/inst)\s*\]|<\|im_start\|>|###\s*(system|instruction)/i,
+    needs: ["system", "inst", "instruction", "<|im_start|>"],
+  },
   // Scores out of ten high enough to matter ("rate it 9 out of 10").
-  /\b(rate|score|grade|give|giving|deserves?|worth)\b[^.\n]{0,20}\b(9|9\.\d|10|nine|ten)\s*(\/|out of)\s*(10|ten)\b/i,
+  {
+    pattern:
+      /\b(rate|score|grade|give|giving|deserves?|worth)\b[^.\n]{0,20}\b(9|9\.\d|10|nine|ten)\s*(\/|out of)\s*(10|ten)\b/i,
+    needs: ["10", "ten"],
+  },
   // Addressing the scorer or telling it what it must do.
-  /\b(dear|hey|hello|note (?:to|for))\s+(the\s+)?(ai|llm|model|bot|scorer|reviewer|evaluator|grader|judge|assistant)s?\b/i,
-  /\bas\s+(the|an?|our)\s+(ai\s+)?(reviewer|scorer|judge|model|evaluator|grader|expert|persona|assistant)\s*,?\s+you\b/i,
-  /\b(ai|llm|model|scorer|reviewer|evaluator|grader|judge|expert|persona|assistant)s?\s+(evaluating|reviewing|scoring|grading|judging|reading)\s+(this|it)\b/i,
-  /\b(give|assign|award|deserves?|rate|score)\b[^.\n]{0,30}\b(highest|maximum|max|perfect|top|full|best)\s+(possible\s+)?(score|rating|marks|grade)\b/i,
-  /\b(mark|label|flag|set)\s+(this|it)\s+(task\s+|issue\s+)?(as\s+)?approved\b/i,
-  /\b(approve|accept)\s+(this|it)\s*[.!]/i,
-  /\b(evaluating|reviewing|scoring|grading|judging)\s+(ai|model|llm|assistant|bot|agent)s?\b/i,
-  /\b(return|output|respond with|reply with|answer with)\s+["'`]?approved\b/i,
-  /\b(deserves?|merits?|worth)\s+(a\s+|an\s+|the\s+)?(10|ten|perfect|full marks|top marks|highest|max)\b/i,
+  {
+    pattern:
+      /\b(dear|hey|hello|note (?:to|for))\s+(the\s+)?(ai|llm|model|bot|scorer|reviewer|evaluator|grader|judge|assistant)s?\b/i,
+    needs: ["ai", "llm", "model", "bot", "scorer", "reviewer", "evaluat", "grad", "judge", "assistant"],
+  },
+  {
+    pattern:
+      /\bas\s+(the|an?|our)\s+(ai\s+)?(reviewer|scorer|judge|model|evaluator|grader|expert|persona|assistant)\s*,?\s+you\b/i,
+    needs: ["reviewer", "scorer", "judge", "model", "evaluat", "grad", "expert", "persona", "assistant"],
+  },
+  {
+    pattern:
+      /\b(ai|llm|model|scorer|reviewer|evaluator|grader|judge|expert|persona|assistant)s?\s+(evaluating|reviewing|scoring|grading|judging|reading)\s+(this|it)\b/i,
+    needs: [
+      "ai",
+      "llm",
+      "model",
+      "scorer",
+      "reviewer",
+      "evaluat",
+      "grad",
+      "judge",
+      "expert",
+      "persona",
+      "assistant",
+    ],
+  },
+  {
+    pattern:
+      /\b(give|assign|award|deserves?|rate|score)\b[^.\n]{0,30}\b(highest|maximum|max|perfect|top|full|best)\s+(possible\s+)?(score|rating|marks|grade)\b/i,
+    needs: ["highest", "max", "maximum", "perfect", "top", "full", "best"],
+  },
+  {
+    pattern: /\b(mark|label|flag|set)\s+(this|it)\s+(task\s+|issue\s+)?(as\s+)?approved\b/i,
+    needs: ["approved"],
+  },
+  { pattern: /\b(approve|accept)\s+(this|it)\s*[.!]/i, needs: ["approve", "accept"] },
+  {
+    pattern: /\b(evaluating|reviewing|scoring|grading|judging)\s+(ai|model|llm|assistant|bot|agent)s?\b/i,
+    needs: ["ai", "model", "llm", "assistant", "bot", "agent"],
+  },
+  {
+    pattern: /\b(return|output|respond with|reply with|answer with)\s+["'`]?approved\b/i,
+    needs: ["approved"],
+  },
+  {
+    pattern:
+      /\b(deserves?|merits?|worth)\s+(a\s+|an\s+|the\s+)?(10|ten|perfect|full marks|top marks|highest|max)\b/i,
+    needs: ["10", "ten", "perfect", "highest", "max", "full", "top"],
+  },
 ];
+
+export const INJECTION_PATTERNS: readonly RegExp[] = INJECTION_RULES.map((r) => r.pattern);
