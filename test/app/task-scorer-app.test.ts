@@ -188,35 +188,16 @@ describe("GitHub App: new issues get one report comment", () => {
 describe("GitHub App: pull requests", () => {
   it("pull_request.opened posts the report on the PR", async () => {
     const body = payload("pull_request", "opened");
-    const number = body.pull_request.number;
-    const owner = body.repository.owner.login;
-    const repo = body.repository.name;
-    github()
-      .get(new RegExp(`^/repos/${owner}/${repo}/contents/`))
-      .reply(404);
-    github()
-      .get(new RegExp(`^/repos/${owner}/\\.github/contents/`))
-      .reply(404);
-    github().get(`/repos/${owner}/${repo}/issues/${number}/comments`).query(true).reply(200, []);
-    github().post(`/repos/${owner}/${repo}/issues/${number}/comments`).reply(201, { id: 9 });
-    github()
-      .get(`/repos/${owner}/${repo}/issues/${number}/comments`)
-      .query(true)
-      .reply(200, [{ id: 9, body: REPORT_MARKER }]);
+    mockConfig();
+    const posted = expectNewComment(body.pull_request.number);
     await deliver(service, "pull_request", body);
     await settle();
+    expect(posted().startsWith(REPORT_MARKER)).toBe(true);
   });
 
   it("skips draft pull requests by default", async () => {
     const body = payload("pull_request", "opened", (p) => (p.pull_request.draft = true));
-    const owner = body.repository.owner.login;
-    const repo = body.repository.name;
-    github()
-      .get(new RegExp(`^/repos/${owner}/${repo}/contents/`))
-      .reply(404);
-    github()
-      .get(new RegExp(`^/repos/${owner}/\\.github/contents/`))
-      .reply(404);
+    mockConfig();
     await deliver(service, "pull_request", body);
     await settle();
   });
@@ -233,10 +214,8 @@ describe("GitHub App: /score command", () => {
 
   it("is ignored from someone without write or triage access (the permission is checked, not just the text)", async () => {
     const body = scoreComment("outsider");
-    const owner = body.repository.owner.login;
-    const repo = body.repository.name;
     github()
-      .get(`/repos/${owner}/${repo}/collaborators/outsider/permission`)
+      .get(`/repos/${OWNER}/${REPO}/collaborators/outsider/permission`)
       .reply(200, { permission: "read", role_name: "read", user: { login: "outsider" } });
     await deliver(service, "issue_comment", body);
     await settle();
@@ -244,23 +223,12 @@ describe("GitHub App: /score command", () => {
 
   it("re-scores for a maintainer, even when the text has not changed", async () => {
     const body = scoreComment("maintainer");
-    const owner = body.repository.owner.login;
-    const repo = body.repository.name;
-    const number = body.issue.number;
     github()
-      .get(`/repos/${owner}/${repo}/collaborators/maintainer/permission`)
+      .get(`/repos/${OWNER}/${REPO}/collaborators/maintainer/permission`)
       .reply(200, { permission: "write", role_name: "maintain", user: { login: "maintainer" } });
-    github()
-      .get(new RegExp(`^/repos/${owner}/${repo}/contents/`))
-      .reply(404);
-    github()
-      .get(new RegExp(`^/repos/${owner}/\\.github/contents/`))
-      .reply(404);
-    github()
-      .get(`/repos/${owner}/${repo}/issues/${number}/comments`)
-      .query(true)
-      .reply(200, [{ id: 3, body: `${REPORT_MARKER}\nold` }]);
-    github().patch(`/repos/${owner}/${repo}/issues/comments/3`).reply(200, { id: 3 });
+    mockConfig();
+    mockComments(body.issue.number, [{ id: 3, body: `${REPORT_MARKER}\nold` }]);
+    github().patch(`/repos/${OWNER}/${REPO}/issues/comments/3`).reply(200, { id: 3 });
     await deliver(service, "issue_comment", body);
     await settle();
   });
