@@ -1,7 +1,8 @@
-import type { CreatedScorer, ScorerLogger, ScorerSettings } from "../src/config/create-scorer.js";
+import type { CreatedScorer, ScorerSettings } from "../src/config/create-scorer.js";
 import { REPORT_MARKER, renderReport } from "../src/core/render-comment.js";
 import type { ScoreReport } from "../src/core/score-report.schema.js";
 import { scoreTask } from "../src/core/score-task.js";
+import type { LlmLogger } from "../src/llm/openai-scorer.js";
 import { applyApprovalLabels, type LabelsOctokit } from "../src/github/approval-labels.js";
 import {
   upsertReportComment,
@@ -34,7 +35,7 @@ export interface ActionDeps {
   /** `@actions/github`'s `context` (read once, at import, from `GITHUB_EVENT_PATH` and `GITHUB_EVENT_NAME`). */
   context: EventContext;
   getOctokit: (token: string) => ActionOctokit;
-  createScorer: (settings: ScorerSettings, deps: { logger?: ScorerLogger }) => CreatedScorer;
+  createScorer: (settings: ScorerSettings, deps: { logger?: LlmLogger }) => CreatedScorer;
   env: Record<string, string | undefined>;
   clock?: () => Date;
 }
@@ -53,7 +54,7 @@ const SECRET_INPUTS: readonly InputName[] = ["openai-api-key", "github-token"];
 const SECRET_KEY = /key|token|secret|authorization|password/i;
 
 /** The scorer's structured logs, as workflow log lines; keys that could hold secrets are dropped. */
-function scorerLogger(core: ActionCore): ScorerLogger {
+function scorerLogger(core: ActionCore): LlmLogger {
   const line = (obj: object, msg?: string) => {
     const fields = JSON.stringify(obj, (k, v: unknown) => (k !== "" && SECRET_KEY.test(k) ? undefined : v));
     return [msg, fields === "{}" ? undefined : fields].filter(Boolean).join(" ");

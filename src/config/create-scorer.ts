@@ -6,7 +6,13 @@ import { offlineScorer } from "../core/offline/offline-scorer.js";
 const memoizedOffline = memoizeScorer(offlineScorer);
 import type { PersonaId } from "../core/personas.js";
 import type { Scorer } from "../core/scorer.js";
-import { OPENAI_DEFAULTS, OpenAiScorer, safeUrl, type OfflineFallback } from "../llm/openai-scorer.js";
+import {
+  OPENAI_DEFAULTS,
+  OpenAiScorer,
+  safeUrl,
+  type LlmLogger,
+  type OfflineFallback,
+} from "../llm/openai-scorer.js";
 
 /**
  * Scorer settings, whatever their source: environment variables (server), Action inputs, tests.
@@ -36,13 +42,6 @@ export interface ScorerSettings {
   temperature?: number | undefined;
 }
 
-export interface ScorerLogger {
-  info: (obj: object, msg?: string) => void;
-  warn: (obj: object, msg?: string) => void;
-  error: (obj: object, msg?: string) => void;
-  debug: (obj: object, msg?: string) => void;
-}
-
 export interface CreatedScorer {
   scorer: Scorer;
   /** Shown in logs and footers: "offline" or "openai gpt-4o-mini". */
@@ -50,7 +49,7 @@ export interface CreatedScorer {
 }
 
 export interface CreateScorerDeps {
-  logger?: ScorerLogger;
+  logger?: LlmLogger;
   /** Tests and the benchmark inject these; production uses the defaults. */
   fetch?: typeof fetch;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
