@@ -2,180 +2,275 @@ import { PERSONAS, type PersonaId } from "../personas.js";
 import type { PersonaVerdict, Scorer } from "../scorer.js";
 import type { TaskInput } from "../task-request.schema.js";
 import { analyzeTask, type ConceptHit, type TaskAnalysis } from "./analyze-task.js";
-import { PERSONA_RULES, type PersonaRules } from "./persona-rules.js";
+import { JUDGE_MODEL } from "./judge-model.data.js";
+import { contributions, featureVector, FEATURES, logit, sigmoid, type JudgeModel } from "./judge-model.js";
+import { JUNK_SENTENCE, KIND_ANGLE, KIND_LEANING, type Shape } from "./persona-rules.js";
+import { readStructure, type TaskStructure } from "./read-structure.js";
 import { SOFT_SPAM_TERMS } from "./signals.js";
 
+export { JUDGE_MODEL };
 const SOFT_SPAM = new Set(SOFT_SPAM_TERMS);
+/** Themes that are the subject of a task; the others (defects, debt, claims) are read from structure. */
+const THEMES = new Set([
+  "payments",
+  "pricing",
+  "donation",
+  "currency",
+  "visible-ui",
+  "dark-mode",
+  "usability",
+  "notifications",
+  "growth-marketing",
+  "analytics",
+  "integration",
+  "enterprise",
+  "ai-feature",
+  "testing",
+  "performance",
+  "security",
+  "localization",
+  "collaboration",
+  "data-portability",
+  "backend",
+]);
 
-const clamp = (n: number) => Math.min(10, Math.max(1, Math.round(n)));
 const quote = (terms: readonly string[]) => terms.map((t) => `"${t}"`).join(", ");
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const clamp = (n: number) => Math.min(10, Math.max(1, Math.round(n)));
 
-interface Judgement {
-  score: number;
-  sentences: string[];
+/** Everything the judge reads from one task. */
+export interface TaskReading {
+  analysis: TaskAnalysis;
+  structure: TaskStructure;
+  /** Themes named in the title (the subject); the description's words earn no theme credit. */
+  themes: ConceptHit[];
+  features: number[];
 }
 
-function relevance(hits: ConceptHit[], persona: PersonaId) {
-  // The title says what the task is about; themes only in the description are context and count less,
-  // except that a problem named anywhere (bulk generation, say) still counts in full. The description
-  // can support the title's subject, but cannot on its own make a task about something else into one
-  // that matters more to this persona: that is how off-topic keywords get in.
-  const w = (h: ConceptHit) => h.concept.weights[persona] ?? 0;
-  const titleSubjects = hits.filter((h) => h.inTitle && h.concept.role !== "evidence");
-  const titleBest = Math.max(0, ...titleSubjects.map(w));
-  const place = (h: ConceptHit) =>
-    h.inTitle
-      ? 1
-      : h.concept.role === "evidence" || titleSubjects.length === 0 || w(h) <= titleBest
-        ? 0.8
-        : 0.5;
-  const positive = hits
-    .map((h) => ({ hit: h, w: (h.concept.weights[persona] ?? 0) * place(h) }))
-    .filter((x) => x.w > 0)
-    // Title mentions first on ties: the title is what the task is about.
-    .sort((a, b) => b.w - a.w || Number(b.hit.inTitle) - Number(a.hit.inTitle));
-  const negative = hits
-    .map((h) => ({ hit: h, w: (h.concept.weights[persona] ?? 0) * (h.inTitle ? 1.5 : 1) }))
-    .filter((x) => x.w < 0);
-  return { positive, negative };
-}
-
-/** One persona's judgement: its own base, its own weights, its own words. */
-export function judge(
-  a: TaskAnalysis,
-  persona: PersonaId,
-  rules: PersonaRules = PERSONA_RULES[persona],
-): Judgement {
-  const sentences: string[] = [];
-
+export function readTask(task: string, description: string): TaskReading {
+  const analysis = analyzeTask(task, description);
   // One soft cue ("cheap", "contact us") proves nothing; a strong one or two different soft ones do.
-  const softSpam = a.spam.filter((t) => SOFT_SPAM.has(t)).length;
-  if (a.spam.length > softSpam || softSpam >= 2) {
-    return {
-      score: 1,
-      sentences: [
-        `This reads as spam, abuse or advertising (${quote(a.spam.slice(0, 3))}), not a development task; ${rules.spamAdvice}`,
-      ],
-    };
-  }
-  if (a.meta.length > 0) {
-    return {
-      score: a.vagueTitle || a.descriptionWords < 12 ? 1 : 2,
-      sentences: [
-        `This is a note about the tracker itself (${quote(a.meta.slice(0, 2))}) rather than work to do, so there is nothing to ${rules.verb}.`,
-      ],
-    };
-  }
+  const soft = analysis.spam.filter((t) => SOFT_SPAM.has(t)).length;
+  const spam = analysis.spam.length > soft || soft >= 2;
+  const structure = readStructure(task, description, { spam, trackerNote: analysis.meta.length > 0 });
+  // Parenthesised asides in the title are not its subject; keyword runs are not themes.
+  const titleOnly = analysis.stuffing ? undefined : analyzeTask(task.replace(/\([^)]{0,80}\)/g, " "), "");
+  const themes = (titleOnly?.concepts ?? []).filter((h) => THEMES.has(h.concept.id));
+  return { analysis, structure, themes, features: featureVector(structure, analysis) };
+}
 
-  let score = rules.base;
-  const { positive, negative } = relevance(a.concepts, persona);
-  // Diminishing returns: a task does not get better by touching every theme at once.
-  const factors = [1, 0.5, 0.25];
-  positive.slice(0, 3).forEach((x, i) => (score += x.w * factors[i]!));
-  const penalty = Math.max(
-    -4,
-    negative.reduce((sum, x) => sum + x.w, 0),
-  );
-  score += penalty;
-  if (a.stuffing) score = Math.min(score, rules.base + 1.5);
+/** What the task would need to score higher, from what the judge found missing. */
+export type TaskGap = "description" | "steps_to_reproduce" | "acceptance_criteria" | "evidence_of_demand";
 
-  const top = positive[0];
-  if (top) {
-    let s = `It ${top.hit.concept.why[persona]} (${quote(top.hit.terms)})`;
-    const second = positive[1];
-    if (second && second.w >= 1)
-      s += `, and it ${second.hit.concept.why[persona]} (${quote(second.hit.terms)})`;
-    sentences.push(s + ".");
-  } else {
-    sentences.push(rules.nothingFound);
-  }
-  for (const x of negative.slice(0, 1)) {
-    sentences.push(`${top ? "But it" : "It"} ${x.hit.concept.why[persona]} (${quote(x.hit.terms)}).`);
-  }
+export function findGaps(s: TaskStructure, hasTrace: boolean): TaskGap[] {
+  if (s.kind === "junk" || s.kind === "ping" || s.kind === "question") return [];
+  const gaps: TaskGap[] = [];
+  if (s.ownWords < 12) gaps.push("description");
+  if (s.kind === "bug" && !s.steps && !hasTrace) gaps.push("steps_to_reproduce");
+  if ((s.kind === "feature" || s.kind === "refactor") && !s.acceptance) gaps.push("acceptance_criteria");
+  if (s.kind === "feature" && !s.demand) gaps.push("evidence_of_demand");
+  return gaps;
+}
 
-  const ruledOut = a.negated.filter((h) => (h.concept.weights[persona] ?? 0) >= 1.5);
-  if (ruledOut.length > 0) {
-    score -= 0.75;
+/** Where a task stands, before the personas spread around it. */
+interface Consensus {
+  /** Chance that maintainers accept a task of this shape, from the fitted model; null for junk. */
+  p: number | null;
+  center: number;
+}
+
+function consensus(r: TaskReading, model: JudgeModel): Consensus {
+  const s = r.structure;
+  if (s.kind === "junk") return { p: null, center: s.junk === "advertising" ? 1 : 1.6 };
+  if (s.kind === "ping") return { p: null, center: 2 };
+  const z = logit(model, r.features);
+  const p = sigmoid(z);
+  // The consensus is monotone in the model's logit, with 7 (the default approval bar) at the fitted bar
+  // where, on the training issues, about three in four tasks above it were accepted.
+  let center = 1 + 9 * sigmoid(z - model.approvalLogit + Math.LN2);
+  // Defences that the labeled set is too small to fit (it has almost no such issues): fixed penalties.
+  const a = r.analysis;
+  if (a.injection) center -= 2;
+  if (a.stuffing) center = Math.min(center, 4);
+  if (s.debt === "adds") center -= 1;
+  if (s.bulk) center -= 1;
+  return { p, center };
+}
+
+function shapeOf(s: TaskStructure): Shape {
+  if (s.kind === "bug" && s.severity) return `bug.${s.severity}`;
+  if (s.kind === "docs" && s.severity === "cosmetic") return "bug.cosmetic";
+  if (s.kind === "refactor" && s.debt) return `refactor.${s.debt}`;
+  return s.kind;
+}
+
+/** Each persona's leaning for this task: its kind, the title's themes and the evidence it cares about. */
+function leanings(r: TaskReading): Record<PersonaId, number> {
+  const s = r.structure;
+  const base = KIND_LEANING[shapeOf(s)] ?? KIND_LEANING[s.kind];
+  const out = {} as Record<PersonaId, number>;
+  for (const { id } of PERSONAS) {
+    let v = base?.[id] ?? 0;
+    let theme = 0;
+    for (const h of r.themes) theme += (h.concept.weights[id] ?? 0) * 0.4;
+    v += Math.max(-1.5, Math.min(1.5, theme));
+    out[id] = v;
+  }
+  const evidence = (s.steps ? 1 : 0) + (r.analysis.hasStackTrace ? 1 : 0) + (s.code || s.versions ? 1 : 0);
+  out.architect += evidence > 0 ? Math.min(1, 0.5 * evidence) : s.kind === "bug" ? -0.5 : 0;
+  out.product += s.acceptance ? 0.5 : s.kind === "feature" ? -0.5 : 0;
+  if (s.demand) {
+    out.product += 0.5;
+    out.revenue += 0.5;
+    out.marketing += 0.5;
+  }
+  if (s.screenshot || s.expected) out.ux += 0.5;
+  // Re-centred: leanings spread the personas around the consensus and add nothing to it.
+  const mean = PERSONAS.reduce((sum, p) => sum + out[p.id], 0) / PERSONAS.length;
+  for (const { id } of PERSONAS) out[id] -= mean;
+  if (s.debt === "adds") out.architect -= 2;
+  if (s.bulk) out.architect -= 2;
+  return out;
+}
+
+function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefined {
+  const s = r.structure;
+  const found: string[] = [];
+  const missing: string[] = [];
+  switch (persona) {
+    case "architect":
+      if (s.steps) found.push("steps to reproduce");
+      if (r.analysis.hasStackTrace) found.push("a stack trace or error output");
+      if (s.code) found.push("code");
+      if (s.versions) found.push("version numbers");
+      if (s.kind === "bug" && !s.steps && !r.analysis.hasStackTrace) missing.push("steps to reproduce or error output");
+      break;
+    case "product":
+      if (s.acceptance) found.push("what done looks like (acceptance criteria or expected behaviour)");
+      if (s.demand) found.push("numbers about the people affected");
+      if ((s.kind === "feature" || s.kind === "refactor") && !s.acceptance) missing.push("acceptance criteria");
+      break;
+    case "ux":
+      if (s.screenshot) found.push("a screenshot");
+      if (s.expected) found.push("expected versus actual behaviour");
+      break;
+    case "revenue":
+    case "marketing":
+      if (s.demand) found.push("numbers about the people affected");
+      else if (s.kind === "feature") missing.push("evidence of demand (how many users ask for it)");
+      break;
+  }
+  const parts: string[] = [];
+  if (found.length) parts.push(`It gives ${listOf(found)}.`);
+  if (missing.length) parts.push(`It gives no ${listOf(missing)}.`);
+  return parts.join(" ") || undefined;
+}
+
+function listOf(xs: readonly string[]): string {
+  return xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+}
+
+/** The structural features that moved the consensus most, in words, for the product persona's summary. */
+const FEATURE_WORDS: Record<string, [up: string, down: string]> = {
+  "kind.bug": ["it is a bug report", "it is not a bug report"],
+  "kind.chore": ["it is maintenance work", "it is not maintenance work"],
+  "kind.docs": ["it is a documentation task", ""],
+  "kind.question": ["", "it is a question rather than a request"],
+  "severity.severe": ["the defect is severe", ""],
+  "title.version": ["the title names a version", ""],
+  "own_words": ["the author wrote a full description", "the description is short"],
+  template_share: ["", "much of the description is template text"],
+  "evidence.steps": ["it has steps to reproduce", ""],
+  "evidence.trace": ["it has error output", ""],
+  "evidence.acceptance": ["it says what done looks like", ""],
+  "evidence.demand": ["it gives numbers about demand", ""],
+  "evidence.versions": ["it names versions", ""],
+  hype: ["", "it makes claims of value without evidence"],
+  "title.question": ["", "the title is a question"],
+};
+
+function drivers(r: TaskReading, model: JudgeModel): string | undefined {
+  const c = contributions(model, r.features);
+  const ranked = c
+    .map((v, i) => ({ v, name: FEATURES[i]!.name }))
+    .filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1])
+    .sort((a, b) => Math.abs(b.v) - Math.abs(a.v))
+    .slice(0, 2);
+  if (ranked.length === 0) return undefined;
+  return ranked.map((x) => FEATURE_WORDS[x.name]![x.v > 0 ? 0 : 1]).join(", and ");
+}
+
+function personaVerdict(
+  r: TaskReading,
+  persona: PersonaId,
+  c: Consensus,
+  lean: number,
+  model: JudgeModel,
+): { score: number; sentences: string[] } {
+  const s = r.structure;
+  const a = r.analysis;
+  const sentences: string[] = [];
+  if (s.kind === "junk" || s.kind === "ping") {
+    const reason = s.kind === "ping" ? "ping" : s.junk!;
+    sentences.push(`${JUNK_SENTENCE[reason]}, so there is nothing to weigh.`);
+    if (a.injection)
+      sentences.push("An instruction aimed at the scorer was found in the text; it was ignored.");
+    return { score: clamp(c.center), sentences };
+  }
+  const shape = shapeOf(s) as Exclude<Shape, "junk" | "ping">;
+  const angle = (KIND_ANGLE[shape] ?? KIND_ANGLE[s.kind as Exclude<Shape, "junk" | "ping">])[persona];
+  const cue = s.severityCue ?? s.debtCue ?? s.kindCue;
+  sentences.push(`The title reads as ${angle}${cue ? ` ("${cue}")` : ""}.`);
+  const theme = r.themes
+    .filter((h) => (h.concept.weights[persona] ?? 0) >= 1 && h.concept.why[persona])
+    .sort((x, y) => (y.concept.weights[persona] ?? 0) - (x.concept.weights[persona] ?? 0))[0];
+  // A theme word is a hint, not a finding: said as what the title names, and what would follow.
+  if (theme)
     sentences.push(
-      `The text rules out ${ruledOut[0]!.concept.label} (${quote(ruledOut[0]!.terms)}), which ${rules.ruledOut}.`,
+      `The title names ${theme.concept.label} (${quote(theme.terms.slice(0, 2))}); if that is the subject, it ${theme.concept.why[persona]}.`,
+    );
+  const evidence = evidenceSentence(r, persona);
+  if (evidence) sentences.push(evidence);
+  if (persona === "product" && c.p !== null) {
+    const why = drivers(r, model);
+    sentences.push(
+      `As a rough estimate from its structure, maintainers accept tasks like this about ${Math.round(c.p * 10)} times in 10` +
+        (why ? `: ${why}.` : "."),
     );
   }
-
-  // How well the task is written matters most to the people who must plan and build it.
-  const q = rules.quality;
-  if (a.descriptionWords === 0) {
-    score += q.empty;
-    sentences.push(rules.emptyDescription);
-  } else if (a.descriptionWords < 12) {
-    score += q.thin;
-  } else if (a.descriptionWords >= 40) {
-    score += q.detailed;
-  }
-  if (a.hasProblem) score += q.problem;
-  if (a.hasPlan) score += q.plan;
-  if (a.hasSpecifics) score += q.specifics;
-  if (a.priority === "high") score += q.highPriority;
-  if (a.priority === "low") score += q.lowPriority;
-  const qualityNote = rules.qualityNote?.(a);
-  if (qualityNote && a.descriptionWords > 0) sentences.push(qualityNote);
-
-  // Nothing recognisable and hardly any text: there is nothing to act on, whoever reads it.
-  if (
-    a.concepts.length === 0 &&
-    a.descriptionWords < 12 &&
-    !a.vagueTitle &&
-    a.nonLatinShare <= 0.5 &&
-    !a.foreignLatin
-  )
-    score -= 1;
-  if (a.vagueTitle) {
-    score -= a.descriptionWords < 12 ? 3 : 1.5;
-    sentences.push("The title does not say what the work is.");
-  }
-  if (a.injection) {
-    score -= 1 + rules.injectionExtra;
+  if (a.injection)
+    sentences.push("An instruction aimed at the scorer was found in the text; it was ignored and counts against the task.");
+  if (a.stuffing) sentences.push("The text repeats or piles up keywords; repetition earns no credit.");
+  if (s.bulk && persona === "architect")
+    sentences.push("It asks for generated or bulk content, which is cheap to produce and costly to keep correct.");
+  if (s.hype > 0 && (persona === "product" || persona === "revenue"))
+    sentences.push("Claims of value without numbers behind them earn nothing.");
+  if (s.outOfScope && persona === "revenue")
+    sentences.push("What its out-of-scope list names is not counted as part of the task.");
+  if (a.nonLatinShare > 0.5 || a.foreignLatin)
     sentences.push(
-      "An instruction aimed at the scorer was found in the text; it was ignored and counts against the task.",
+      "Much of the text is in a language the offline judge reads only partly; its structure (steps, code, numbers, length) still counts.",
     );
-  }
-  if (a.stuffing) {
-    score -= 1;
-    sentences.push("The text repeats or piles up keywords; repetition earns no credit.");
-  }
-  if (a.supportQuestion) {
-    score -= rules.supportQuestion;
-    sentences.push(
-      "The title asks how something works rather than asking for a change; it reads as a support question.",
-    );
-  }
-  // Text the offline scorer reads only partly (another script or language): it stays near the middle.
-  if ((a.nonLatinShare > 0.5 || a.foreignLatin) && a.concepts.length <= 1) {
-    score = 4 + (score - 4) * 0.5;
-    sentences.push(
-      a.foreignLatin
-        ? "Most of the text seems to be in a language the offline scorer reads only partly, so this is a cautious score."
-        : "Most of the text is in a script the offline scorer reads only partly, so this is a cautious score.",
-    );
-  }
+  return { score: clamp(c.center + lean), sentences };
+}
 
-  return { score: clamp(score), sentences };
+/** The five persona scores for a task, in PERSONAS order (what `npm run eval` measures). */
+export function scorePersonas(task: string, description: string, model: JudgeModel = JUDGE_MODEL): number[] {
+  return scoreOffline({ task, description }, model).map((v) => v.score);
 }
 
 /**
- * The embedded scorer: deterministic, no network, no key. It reads the task once and lets each
- * persona weigh what it found from its own angle, naming the words that drove its score.
+ * The embedded judge: deterministic, no network, no key. It reads the task's structure (kind, severity,
+ * template, evidence), a fitted model turns that into a consensus, and each persona leans from it by its
+ * own angle, saying what it found in the task's own terms.
  */
-export function scoreOffline(input: TaskInput): PersonaVerdict[] {
-  const analysis = analyzeTask(input.task, input.description);
+export function scoreOffline(input: TaskInput, model: JudgeModel = JUDGE_MODEL): PersonaVerdict[] {
+  const r = readTask(input.task, input.description);
+  const c = consensus(r, model);
+  const lean = leanings(r);
   return PERSONAS.map((p) => {
-    const { score, sentences } = judge(analysis, p.id);
-    return {
-      persona: p.id,
-      score,
-      reasoning: capitalise(sentences.slice(0, 4).join(" ")),
-      source: "offline",
-    };
+    const { score, sentences } = personaVerdict(r, p.id, c, r.structure.kind === "junk" ? 0 : lean[p.id], model);
+    return { persona: p.id, score, reasoning: capitalise(sentences.slice(0, 5).join(" ")), source: "offline" };
   });
 }
 
