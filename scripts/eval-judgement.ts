@@ -18,7 +18,9 @@ const REPEATS = smoke ? 1 : 5;
 
 const rows = loadLabeled();
 if (!rows) {
-  console.log("eval skipped: ../shared/corpus/labeled-issues.jsonl not found (it sits beside the clone in CI).");
+  console.log(
+    "eval skipped: ../shared/corpus/labeled-issues.jsonl not found (it sits beside the clone in CI).",
+  );
   process.exit(0);
 }
 
@@ -94,7 +96,10 @@ const columns: [string, Figures][] = [];
 // the headline AUC over all repeats is printed below it.
 const repeats = Array.from({ length: REPEATS }, (_, k) => crossValidated(101 + k));
 columns.push(["offline, cross-validated", figures((r) => repeats[0]!.get(r.id)!, true)]);
-columns.push(["offline, shipped (in-sample)", figures((r) => scorePersonas(r.task, r.description ?? "", JUDGE_MODEL), true)]);
+columns.push([
+  "offline, shipped (in-sample)",
+  figures((r) => scorePersonas(r.task, r.description ?? "", JUDGE_MODEL), true),
+]);
 columns.push(["baseline: title length", figures((r) => [...r.task].length, false)]);
 columns.push(["baseline: description length", figures((r) => [...(r.description ?? "")].length, false)]);
 

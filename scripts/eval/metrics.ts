@@ -18,7 +18,7 @@ export function auc(pos: readonly number[], neg: readonly number[]): number {
   // Rank-based (Mann-Whitney U), O(n log n).
   const all = [...pos.map((s) => ({ s, p: 1 })), ...neg.map((s) => ({ s, p: 0 }))].sort((a, b) => a.s - b.s);
   let rankSumPos = 0;
-  for (let i = 0; i < all.length; ) {
+  for (let i = 0; i < all.length;) {
     let j = i;
     while (j < all.length && all[j]!.s === all[i]!.s) j++;
     const rank = (i + 1 + j) / 2;
@@ -63,7 +63,11 @@ export function aucWithInterval(
  * Repository-grouped folds: every issue of a repository falls in the same fold, so no repository is on
  * both sides of a split. Repositories are shuffled with a seed, then dealt to the smallest fold.
  */
-export function groupedFolds<T extends { repo: string }>(rows: readonly T[], k: number, seed: number): number[] {
+export function groupedFolds<T extends { repo: string }>(
+  rows: readonly T[],
+  k: number,
+  seed: number,
+): number[] {
   const repos = [...new Set(rows.map((r) => r.repo))].sort();
   const random = rng(seed);
   for (let i = repos.length - 1; i > 0; i--) {

@@ -1,8 +1,8 @@
 /**
- * Judgement tests for the offline scorer: hand-written, realistic tasks (not from the corpus) that
- * probe the principles behind the scores rather than particular words. Most assertions are relative
- * (A beats B for persona P) or bands (>= 7, <= 3), so that tuning can move numbers without breaking
- * the intent, while a scorer that judges wrongly still fails.
+ * Judgement tests for the offline judge: hand-written, realistic tasks (not from the corpus) that probe
+ * the principles behind the scores: structure before words, evidence over claims, approval that means
+ * something, reasoning that is true. Assertions are relative (A beats B) or about approval and junk
+ * bands, so a refit can move numbers without breaking the intent, while a judge that judges wrongly fails.
  */
 import { describe, expect, it } from "@jest/globals";
 import { evaluateApproval } from "../../src/core/approval.js";
@@ -37,212 +37,210 @@ function expectNotAbove(candidate: Scores, reference: Scores, label: string): vo
       throw new Error(`${label}: ${p} rose from ${reference[p]} to ${candidate[p]}`);
 }
 
-// ---------------------------------------------------------------------------------------------
-// Each persona's ideal task: written the way a real team would write it.
-// ---------------------------------------------------------------------------------------------
-const TOP: Record<PersonaId, Scores> = {
-  revenue: score(
-    "Add a Pro paywall with monthly and annual plans",
-    "Everything is free today, so heavy users cost us money and nobody can pay us even if they want to. " +
-      "Put team workspaces and PDF export behind a Pro paywall, offer monthly and annual plans (annual at a 20% discount), " +
-      "and take the payment through Paddle.\n\nAcceptance criteria:\n- free users see an upgrade prompt on Pro features\n" +
-      "- a successful payment unlocks Pro at once\n- a failed renewal downgrades the account after a 7 day grace period",
-  ),
-  architect: score(
-    "Replace hand-built SQL in the orders service with the shared repository layer",
-    "The orders service builds SQL strings by hand in 14 places (src/orders/*.ts), each with its own copy of the retry logic, " +
-      "and none of it has tests. Move it onto the shared `Repository` class, delete the duplicated helpers and the dead code " +
-      "they leave behind, and add tests that run against a real Postgres container in CI. This unblocks the Postgres 16 upgrade.",
-  ),
-  ux: score(
-    "Settings page is confusing on phones and unusable with a keyboard",
-    "People keep telling us they cannot find the notification settings: the options are buried in three nested menus, " +
-      "the save button is off-screen on small phones, and nothing can be reached with the keyboard or a screen reader. " +
-      "Redesign the page as one scrollable layout with clear sections, a sticky save button, visible focus states and proper labels. " +
-      "Done when someone can turn off email notifications on a phone without scrolling sideways.",
-  ),
-  product: score(
-    "Shared workspaces for teams",
-    "This is our most requested feature (over 400 upvotes on the feedback board) and the reason two of the last three " +
-      "company trials did not convert: people in the same team cannot see each other's projects, so everyone keeps a private copy. " +
-      "Every competitor we lose deals to already has shared workspaces.\n\nProblem: collaboration is impossible today.\n\n" +
-      "Acceptance criteria:\n- a user can invite teammates to a workspace\n- projects in a workspace are visible to all members\n" +
-      "- an owner can remove a member\n\nOut of scope: roles beyond owner and member.",
-  ),
-  marketing: score(
-    "Public showcase gallery with share links and a referral programme",
-    "Happy customers have no way to show off what they built, and word of mouth is how most of our users find us. " +
-      "Add a public showcase page of projects users choose to publish, one-click sharing to LinkedIn and X with proper Open Graph previews, " +
-      "and a referral link in every shared page. None of the alternatives in our market has a public gallery, so this is also the " +
-      "headline for the spring launch campaign.",
-  ),
-};
+const CSV = "Add CSV export to the reports page";
+const CSV_BODY =
+  "Users copy report tables by hand into spreadsheets. Add an Export CSV button that downloads the current table with its filters applied.";
 
-describe("each persona's own best task beats the other personas' best tasks, from its own angle", () => {
-  for (const p of PERSONAS) {
-    it(`${p}: its own top task ranks above the other four`, () => {
-      for (const q of PERSONAS) if (q !== p) expectAbove(p, TOP[p], TOP[q], `${p}-top vs ${q}-top`);
-    });
-  }
-  it("each persona's top task earns a strong score from that persona", () => {
-    for (const p of PERSONAS) if (TOP[p][p] < 7) throw new Error(`${p} gives its own top task ${TOP[p][p]}`);
+describe("valuable, honest work can be approved under the default policy", () => {
+  it.each([
+    [
+      "a data-loss bug",
+      "Editing a note while offline deletes all my notes after sync",
+      "Steps to reproduce:\n1. Go offline\n2. Edit a note\n3. Reconnect\n\nExpected: the edit is synced. Actual: every note in the notebook is deleted. Version 2.3.1 on Android 14.",
+    ],
+    [
+      "a security hole",
+      "XSS vulnerability in comment rendering",
+      "User-supplied HTML in comments is rendered without escaping.\n\nSteps:\n1. Post a comment containing a script tag\n2. Open the thread\n\nThe script runs. Affects 4.2.0 and later.",
+    ],
+    [
+      "a crash on launch with a trace",
+      "App crashes on launch on Android 14",
+      "Steps to reproduce:\n1. Install 5.1.0\n2. Open the app\n\n```\njava.lang.NullPointerException\n    at com.example.Main.onCreate(Main.java:42)\n```",
+    ],
+    [
+      "an enterprise feature with evidence of demand and acceptance criteria",
+      "Support SAML SSO",
+      "Enterprise customers (40 teams, about 1,200 seats) cannot adopt the product without SAML single sign-on.\n\n## Acceptance criteria\n- [ ] An admin can configure an IdP from its metadata XML\n- [ ] Users sign in through the IdP\n- [ ] Accounts are created on first sign-in",
+    ],
+  ])("%s is approved", (_label, task, description) => {
+    const s = score(task, description);
+    expect(approved(s)).toBe(true);
   });
-  it("internal refactoring: the architect is keen, marketing and UX are not", () => {
-    expect(TOP.architect.architect).toBeGreaterThanOrEqual(7);
-    expect(TOP.architect.marketing).toBeLessThanOrEqual(4);
-    expect(TOP.architect.ux).toBeLessThanOrEqual(4);
-    expect(TOP.architect.revenue).toBeLessThanOrEqual(4);
-  });
-});
 
-describe("Revenue Expert: payment, pricing and revenue opportunities", () => {
-  const phrasings = [
-    [
-      "Let customers pay by card at checkout",
-      "Orders can only be paid by bank transfer today, and half of the carts are abandoned at that step. Add card payments with Stripe at checkout.",
-    ],
-    [
-      "Charge per seat for organisations",
-      "Organisations with 50 people pay the same as a single user. Introduce per-seat pricing for team accounts with a volume discount above 20 seats.",
-    ],
-    [
-      "Offer a 14-day free trial of the Pro plan",
-      "New sign-ups cannot try Pro features before paying, so few upgrade. Give every new account a 14-day Pro trial that ends with an upgrade prompt and a checkout link.",
-    ],
-  ] as const;
-  it("rates concrete payment and pricing work high, and above how the architect sees it", () => {
-    for (const [task, description] of phrasings) {
-      const s = score(task, description);
-      if (s.revenue < 7) throw new Error(`${task}: revenue ${s.revenue}`);
-      expect(s.revenue).toBeGreaterThan(s.architect);
-    }
-  });
-  it("does not mistake everyday words for money ('pay attention', database transactions)", () => {
-    const attention = score(
-      "Wrap the import in a database transaction",
-      "Pay attention to partial imports: if row 300 fails, the first 299 rows are already written. Run the whole import in one transaction and roll back on error.",
+  it("a severe bug outranks the same report of a cosmetic problem", () => {
+    const body = "Steps to reproduce:\n1. Open settings\n2. Press save\n\nVersion 3.2.0.";
+    expect(avg(score("Saving settings deletes all user data", body))).toBeGreaterThan(
+      avg(score("Saving settings shows a misaligned tooltip", body)),
     );
-    expect(attention.revenue).toBeLessThanOrEqual(4);
-    expect(attention.architect).toBeGreaterThan(attention.revenue);
   });
 });
 
-describe("Technical Architect: code quality, debt, integration versus bulk generation", () => {
-  const integration = score(
-    "Sync invoices to QuickBooks through their REST API",
-    "Accountants re-type every invoice into QuickBooks. Use the QuickBooks Online API with OAuth to push each new invoice, retry on rate limits, and store the external id so the sync is idempotent.",
-  );
-  const bulkContent = score(
-    "Generate 10,000 SEO blog posts with GPT",
-    "Use AI to mass-produce a blog post for every keyword in our spreadsheet and publish them automatically.",
-  );
-  const bulkTests = score(
-    "Auto-generate unit tests for the entire codebase with an LLM",
-    "Point an LLM at every file and generate tests in bulk to push coverage to 100%.",
-  );
-  const handTests = score(
-    "Add tests for the webhook signature check",
-    "The webhook handler in src/hooks/verify.ts has no tests for expired or tampered signatures. Add unit tests for both cases and for a valid signature.",
-  );
-  it("likes integration work and dislikes bulk generation", () => {
-    expect(integration.architect).toBeGreaterThanOrEqual(7);
-    expect(bulkContent.architect).toBeLessThanOrEqual(3);
-    expect(bulkTests.architect).toBeLessThanOrEqual(4);
-    expectAbove("architect", integration, bulkContent, "integration vs bulk content");
-    expectAbove("architect", handTests, bulkTests, "hand-written tests vs generated tests");
+describe("claims, tangents and keywords in the wrong place earn nothing", () => {
+  const plain = score(CSV, CSV_BODY);
+
+  it("one sentence of value words does not change any score", () => {
+    const dressed = score(
+      CSV,
+      CSV_BODY + " It also helps our premium tier, checkout revenue, brand, technical debt and security.",
+    );
+    expect(dressed.list).toEqual(plain.list);
+    expect(approved(dressed)).toBe(approved(plain));
   });
-  it("lets the personas disagree: bulk content can still look marketable", () => {
-    expect(bulkContent.marketing).toBeGreaterThan(bulkContent.architect);
-    expect(approved(bulkContent)).toBe(false);
+
+  it("keywords in link text, in title parentheses or in an out-of-scope list earn nothing", () => {
+    const linked = score(
+      CSV,
+      CSV_BODY + " See [payments, pricing, revenue and enterprise SSO](https://example.com/x).",
+    );
+    expect(avg(linked)).toBeLessThanOrEqual(avg(plain) + 0.2);
+    expect(linked.revenue).toBeLessThanOrEqual(plain.revenue);
+    const parens = score(CSV + " (helps payments, revenue, pricing)", CSV_BODY);
+    expect(parens.revenue).toBeLessThanOrEqual(plain.revenue);
+    const scoped = score(CSV, CSV_BODY + "\n\nOut of scope: payments, billing, pricing.");
+    expect(scoped.revenue).toBeLessThanOrEqual(plain.revenue);
   });
-  it("does not treat a TypeScript interface as a user interface", () => {
+
+  it("hype lowers the score rather than raising it", () => {
+    const hyped = score(
+      CSV,
+      CSV_BODY + " This is a game-changer, a must-have, revenue-critical and high-impact.",
+    );
+    expect(avg(hyped)).toBeLessThan(avg(plain));
+    expect(hyped.reasons.product).toMatch(/claims of value/i);
+  });
+});
+
+describe("words are read in context", () => {
+  it("'bulk edit' is an ordinary feature, not bulk generation", () => {
+    const s = score("Allow bulk edit of tags", "Select several issues and change their tags at once.");
+    expect(s.reasons.architect).not.toMatch(/generated or bulk content/);
+    expect(s.architect).toBeGreaterThanOrEqual(5);
+  });
+
+  it("generating pages in bulk costs the architect", () => {
     const s = score(
-      "Extract a storage interface from the S3 client",
-      "Callers import the S3 client directly, so tests need real credentials. Define a `Storage` interface, implement it for S3 and for memory, and inject it.",
+      "Generate 5000 SEO landing pages",
+      "Auto-generate landing pages for every city and keyword.",
     );
-    expect(s.ux).toBeLessThanOrEqual(4);
-    expect(s.architect).toBeGreaterThanOrEqual(6);
+    expect(s.architect).toBeLessThanOrEqual(4);
+    expect(s.reasons.architect).toMatch(/generated or bulk content/);
+  });
+
+  it("hard-coding feature flags adds debt; it does not pay it down", () => {
+    const s = score("Hard-code the feature flags", "Replace the flag service with constants in config.ts.");
+    expect(s.architect).toBeLessThanOrEqual(3);
+    expect(s.reasons.architect).toMatch(/adds technical debt/);
+    expect(s.reasons.architect).not.toMatch(/pays down/);
+  });
+
+  it("pasting a function into eleven folders scores below extracting a shared module", () => {
+    const paste = score(
+      "Copy the date helper into each package",
+      "Paste the formatDate function into the 11 package folders instead of importing it.",
+    );
+    const extract = score(
+      "Extract the date helper into a shared module",
+      "formatDate is duplicated in 11 packages; move it to packages/shared and import it from there.",
+    );
+    expect(extract.architect).toBeGreaterThan(paste.architect + 2);
+    expect(avg(extract)).toBeGreaterThan(avg(paste));
+  });
+
+  it("a spelling error in the README is a docs fix, not broken code", () => {
+    const s = score("Spelling error in the README", "The README says 'recieve'.");
+    for (const p of PERSONAS) expect(s.reasons[p]).not.toMatch(/broken behaviour|defect to find/);
+    expect(s.reasons.architect).toMatch(/cosmetic|documentation/);
+    expect(approved(s)).toBe(false);
   });
 });
 
-describe("UX Designer and Product Manager: real problems, well specified", () => {
-  const vagueFeature = score("Make it better", "pls improve the app");
-  const crashBug = score(
-    "App crashes when importing a CSV with an empty header row",
-    "Steps to reproduce:\n1. Open Projects > Import\n2. Choose a CSV whose first row is empty\n3. Click Import\n\n" +
-      "Expected: a message saying the header is missing.\nActual: the page goes blank and the console shows:\n\n" +
-      "```\nTypeError: Cannot read properties of undefined (reading 'trim')\n    at parseHeader (src/import/csv.ts:42:18)\n    at importFile (src/import/index.ts:17:5)\n```\n\n" +
-      "Version 3.4.1, Chrome 126. Every user who exports from Excel with a blank first row hits this.",
+describe("unfilled templates are recognised by their shape, whatever the template", () => {
+  // A template no list could know: headings and prompts addressed to the reporter, nothing beneath.
+  const template = (fill: (prompt: string) => string) =>
+    [
+      "### What is the widget you want?",
+      fill("Please describe the widget in a sentence or two."),
+      "### Why does the project need it?",
+      fill("Explain who would use it and how often."),
+      "### Anything else?",
+      fill("Add any other context here."),
+    ].join("\n\n");
+
+  it("an unfilled template under a one-word title is junk", () => {
+    const s = score(
+      "widget",
+      template((p) => p),
+    );
+    expect(avg(s)).toBeLessThanOrEqual(3);
+    expect(s.reasons.product).toMatch(/unfilled issue template/);
+  });
+
+  it("the same template filled in by the author is a real task", () => {
+    const answers = [
+      "A calendar widget for the sidebar that shows the next five events.",
+      "Teams plan releases in the app and switch to another tool to see dates; two of our maintainers asked for it.",
+      "It could reuse the existing events API.",
+    ];
+    let i = 0;
+    const s = score(
+      "Add a calendar widget to the sidebar",
+      template(() => answers[i++]!),
+    );
+    expect(avg(s)).toBeGreaterThan(4);
+    expect(s.reasons.product).not.toMatch(/unfilled/);
+  });
+});
+
+describe("junk scores at the bottom", () => {
+  it.each([
+    ["a one-letter title", "o", ""],
+    ["a title that is only a link", "https://example.com/page", "see title"],
+    ["a status ping", "any update?", "Is this still planned?"],
+    ["a test filed by mistake", "Feature request test", "This is a test, please ignore."],
+    ["an advert", "Cheap SEO backlinks, guaranteed ranking", "Contact us on WhatsApp for the best price."],
+  ])("%s averages 3 or less", (_label, task, description) => {
+    expect(avg(score(task, description))).toBeLessThanOrEqual(3);
+  });
+});
+
+describe("text in a language the judge reads partly", () => {
+  const wellMade = score(
+    "导出数据时程序崩溃",
+    "## 复现步骤\n1. 打开报表页面\n2. 点击导出按钮\n3. 选择 CSV 格式\n\n## 错误信息\n```\nTypeError: Cannot read properties of undefined (reading 'rows')\n    at exportTable (export.js:88)\n```\n\n版本 2.1.0，Windows 11。",
   );
-  const vagueBug = score("doesn't work", "pls fix");
-  it("a real crash with steps and a stack trace gets credit from engineering, UX and product", () => {
-    expect(crashBug.architect).toBeGreaterThanOrEqual(6);
-    expect(crashBug.ux).toBeGreaterThanOrEqual(6);
-    expect(crashBug.product).toBeGreaterThanOrEqual(6);
-    expect(crashBug.reasons.architect).toMatch(/stack trace/i);
+  const thin = score("导出数据", "能不能加一个导出");
+
+  it("still counts structure: a well-made report scores well above a bare one-liner", () => {
+    expect(avg(wellMade)).toBeGreaterThan(avg(thin) + 2);
+    expect(avg(wellMade)).toBeGreaterThan(5);
   });
-  it("'doesn't work pls fix' scores low for everyone", () => {
-    expect(avg(vagueBug)).toBeLessThanOrEqual(3);
-    for (const p of PERSONAS) expectAbove(p, crashBug, vagueBug, "crash report vs vague bug");
-  });
-  it("a vague one-liner loses to a well-specified valuable feature for every persona", () => {
-    expect(avg(vagueFeature)).toBeLessThanOrEqual(3);
-    for (const p of PERSONAS)
-      expectAbove(p, TOP.product, vagueFeature, "specified feature vs vague one-liner");
-    expect(approved(vagueFeature)).toBe(false);
-  });
-  it("the product manager values a stated problem and acceptance criteria over the bare title", () => {
-    const bare = score("Shared workspaces for teams");
-    expectAbove("product", TOP.product, bare, "specified vs bare");
-  });
-  it("dark mode is a UX task more than an engineering or revenue one", () => {
-    const dark = score(
-      "Dark theme",
-      "Many of us use the app late at night and the white background is painful. Please add a dark theme that follows the system setting.",
-    );
-    expect(dark.ux).toBeGreaterThanOrEqual(7);
-    expect(dark.ux).toBeGreaterThan(dark.revenue);
-    expect(dark.ux).toBeGreaterThan(dark.architect);
-  });
-  it("approves clear, valuable work and turns down junk", () => {
-    expect(approved(TOP.product)).toBe(true);
-    expect(approved(crashBug) || avg(crashBug) >= 6).toBe(true);
-    expect(approved(vagueBug)).toBe(false);
+
+  it("says that it reads the text only partly", () => {
+    expect(wellMade.reasons.product).toMatch(/reads only partly/);
   });
 });
 
-describe("negation: what a task rules out does not count for it", () => {
-  const base = "Nightly report job takes three hours";
-  const text =
-    "The nightly report job fetches every row with a separate query, so it takes three hours. Batch the queries and add an index on created_at.";
-  it("'does not touch billing' earns no revenue credit", () => {
-    const plain = score(base, text);
-    const negated = score(base, text + " This does not touch billing.");
-    const affirmed = score(base, text + " This also moves billing to the new job.");
-    expect(negated.revenue).toBeLessThanOrEqual(plain.revenue);
-    expect(negated.revenue).toBeLessThan(affirmed.revenue);
-  });
-  it("a negation covers a short list ('does not touch billing or payments')", () => {
-    const plain = score(base, text);
-    const negated = score(base, text + " This does not touch billing or payments.");
-    expect(negated.revenue).toBeLessThanOrEqual(plain.revenue);
-  });
-  it("'no UI changes' lowers the UX Designer's interest", () => {
-    const plain = score(base, text);
-    const negated = score(base, text + " No UI changes.");
-    expect(negated.ux).toBeLessThanOrEqual(plain.ux);
-  });
-  it("'without changing the API' is not integration work", () => {
-    const plain = score(
-      "Speed up the search index",
-      "Rebuild the search index incrementally instead of from scratch each night.",
+describe("reasoning names the task's own terms and never states a misreading as fact", () => {
+  it("quotes the words that showed the kind of task", () => {
+    const s = score(
+      "App crashes on launch on Android 14",
+      "Steps to reproduce:\n1. Install\n2. Open\n3. It closes",
     );
-    const negated = score(
-      "Speed up the search index",
-      "Rebuild the search index incrementally instead of from scratch each night, without changing the API.",
-    );
-    expect(negated.architect).toBeLessThanOrEqual(plain.architect);
-    expect(negated.marketing).toBeLessThanOrEqual(plain.marketing);
+    expect(s.reasons.architect).toMatch(/"crashes"/);
+    expect(s.reasons.architect).toMatch(/steps to reproduce/);
+  });
+
+  it("names a theme as what the title names, not as a finding", () => {
+    const s = score("Add Stripe checkout", "Let customers pay for the Pro plan.");
+    expect(s.reasons.revenue).toMatch(/The title names payments \("stripe"/);
+  });
+
+  it("says what is missing, so an author knows what would raise the score", () => {
+    const bug = score("Export fails with an error", "It does not work.");
+    expect(bug.reasons.architect).toMatch(/no steps to reproduce/);
+    const feature = score(CSV, CSV_BODY);
+    expect(feature.reasons.product).toMatch(/no acceptance criteria/);
   });
 });
 
@@ -371,24 +369,5 @@ describe("not tasks at all: spam, scams and advertising score at the bottom", ()
     );
     expect(s.marketing).toBeGreaterThanOrEqual(6);
     expect(avg(s)).toBeGreaterThan(3.5);
-  });
-});
-
-describe("text the offline scorer cannot read well gets a cautious, middle-low score", () => {
-  const foreign: [string, string][] = [
-    ["ขอฟีเจอร์ส่งออกข้อมูล", "อยากให้เพิ่มปุ่มส่งออกข้อมูลเป็นไฟล์ในหน้ารายงาน เพราะตอนนี้ต้องคัดลอกเองทีละแถว"],
-    ["إضافة دعم الوضع الليلي للتطبيق", "نرجو إضافة خيار لتغيير ألوان الواجهة لأن الاستخدام ليلاً متعب للعين"],
-    [
-      "Bitte Export-Funktion hinzufügen",
-      "Es wäre schön, wenn man die Berichte als Datei herunterladen könnte, weil wir sie sonst von Hand abtippen müssen.",
-    ],
-  ];
-  it.each(foreign)("%s", (task, description) => {
-    const s = score(task, description);
-    for (const p of PERSONAS) {
-      expect(s[p]).toBeGreaterThanOrEqual(2);
-      expect(s[p]).toBeLessThanOrEqual(5);
-    }
-    expect(approved(s)).toBe(false);
   });
 });

@@ -32,108 +32,39 @@ const LANDING = score(
   "Our landing page does not explain what makes us different from competitors. Redesign it with a clear headline, customer testimonials and share buttons for Twitter and LinkedIn to improve signups.",
 );
 
-describe("Revenue Expert 💼: payment, pricing, revenue opportunities", () => {
-  it("rates a payment integration high and above an internal refactor", () => {
-    expect(STRIPE.revenue).toBeGreaterThanOrEqual(8);
-    expect(REFACTOR.revenue).toBeLessThanOrEqual(4);
+// Each persona leans from the consensus by its own angle: the theme the title names, and the kind of task.
+describe("each persona's angle", () => {
+  const top = (s: Scores) =>
+    (["revenue", "architect", "ux", "product", "marketing"] as const).reduce((a, b) => (s[b] > s[a] ? b : a));
+
+  it("the Revenue Expert is the keenest on a payment feature, and says why in the title's words", () => {
+    expect(STRIPE.revenue).toBeGreaterThanOrEqual(Math.max(STRIPE.ux, STRIPE.marketing, STRIPE.architect));
+    expect(STRIPE.reasons.revenue).toMatch(/"stripe"|"checkout"/i);
   });
-  it("rates pricing and monetisation work well", () => {
-    const pricing = score(
-      "Introduce annual pricing with a discount",
-      "Offer yearly plans at a 20% discount to improve revenue and reduce churn.",
-    );
-    expect(pricing.revenue).toBeGreaterThanOrEqual(7);
-    expect(pricing.revenue).toBeGreaterThan(pricing.architect);
+
+  it("the Technical Architect is the keenest on a refactor that pays down debt; marketing and UX the least", () => {
+    expect(top(REFACTOR)).toBe("architect");
+    expect(REFACTOR.marketing).toBeLessThan(REFACTOR.architect);
+    expect(REFACTOR.ux).toBeLessThan(REFACTOR.architect);
+    expect(REFACTOR.reasons.architect).toMatch(/pays down technical debt/);
   });
-  it("names what drove the score", () => {
-    expect(STRIPE.reasons.revenue).toMatch(/stripe|checkout|payment/i);
-    expect(REFACTOR.reasons.revenue).toMatch(/nothing in it touches payment/i);
+
+  it("the UX Designer is the keenest on dark mode", () => {
+    expect(top(DARK_MODE)).toBe("ux");
+    expect(DARK_MODE.reasons.ux).toMatch(/"dark mode"/);
+  });
+
+  it("marketing rates a visible landing page above an internal refactor", () => {
+    expect(LANDING.marketing).toBeGreaterThan(REFACTOR.marketing);
+  });
+
+  it("the spread around the consensus adds nothing to it: the average is the same shape's average", () => {
+    // Leanings are re-centred, so two tasks of the same structure but different themes average alike.
+    const a = score("Add a dark mode toggle", "Add a toggle in settings.");
+    const b = score("Add a currency selector", "Add a toggle in settings.");
+    expect(Math.abs(avg(a) - avg(b))).toBeLessThanOrEqual(0.4);
   });
 });
-
-describe("Technical Architect 🏗️: code quality, technical debt, integration versus bulk generation", () => {
-  it("rates paying down technical debt high, and higher than the business personas do", () => {
-    expect(REFACTOR.architect).toBeGreaterThanOrEqual(7);
-    expect(REFACTOR.architect).toBeGreaterThan(REFACTOR.marketing);
-  });
-  it("prefers integration work over bulk generation", () => {
-    const integration = score(
-      "Integrate with the Slack API",
-      "Post a message to a Slack channel through an incoming webhook when a build fails. Use the official SDK and keep the token in secrets.",
-    );
-    const bulk = score(
-      "Bulk-generate 500 SEO landing pages with AI",
-      "Use AI to mass-produce landing pages for every keyword we can think of.",
-    );
-    expect(integration.architect).toBeGreaterThanOrEqual(7);
-    expect(bulk.architect).toBeLessThanOrEqual(3);
-    expect(bulk.reasons.architect).toMatch(/bulk generation/i);
-    // The same bulk task can still look marketable: the personas disagree, as they should.
-    expect(bulk.marketing).toBeGreaterThan(bulk.architect);
-  });
-  it("credits a stack trace as something to build from", () => {
-    const bug = score(
-      "Crash on startup",
-      'The server crashes at start.\n```\nException in thread "main" java.lang.NullPointerException\n    at com.example.Main.start(Main.java:42)\n```',
-    );
-    expect(bug.reasons.architect).toMatch(/stack trace/i);
-  });
-});
-
-describe("UX Designer 🎨: will users see and use it, does it solve a real problem", () => {
-  it("rates a visible, requested feature high and an internal one low", () => {
-    expect(DARK_MODE.ux).toBeGreaterThanOrEqual(7);
-    expect(REFACTOR.ux).toBeLessThanOrEqual(4);
-    expect(DARK_MODE.reasons.ux).toMatch(/dark mode|dark theme/i);
-  });
-  it("understands that a task rules out UI work", () => {
-    const visible = score("Speed up search results page", "Make the search page faster for users.");
-    const hidden = score(
-      "Speed up search backend",
-      "Make search faster. No UI changes, nothing on the page changes.",
-    );
-    expect(hidden.ux).toBeLessThan(visible.ux);
-    expect(hidden.reasons.ux).toMatch(/rules out/i);
-  });
-});
-
-describe("negation after the word", () => {
-  it("understands 'the user interface will not change' and 'stays the same'", () => {
-    const base = "Queries take 3 seconds; add an index so they return in 100 ms.";
-    const visible = score("Speed up search", `${base} The user interface gets a new results page.`);
-    for (const ruledOut of ["The user interface will not change.", "The user interface stays the same."]) {
-      const hidden = score("Speed up search", `${base} ${ruledOut}`);
-      expect(hidden.ux).toBeLessThan(visible.ux);
-      expect(hidden.reasons.ux).toMatch(
-        /rules out visible interface \("user interface … (will )?(not change|stays the same)/,
-      );
-    }
-  });
-});
-
-describe("Product Manager 📊: fit, priority, differentiation, a clear problem and acceptance criteria", () => {
-  it("rates a well-specified task above the same title with no description", () => {
-    const bare = score("Add Stripe checkout for the Pro plan");
-    expect(STRIPE.product).toBeGreaterThan(bare.product);
-    expect(STRIPE.reasons.product).toMatch(/states the problem/i);
-    expect(bare.reasons.product).toMatch(/no description/i);
-  });
-  it("takes the author's stated priority into account", () => {
-    const text = "Users cannot export reports. Add a CSV export button so that they can share data.";
-    const low = score("Add CSV export", text + " Low priority, nice to have.");
-    const high = score("Add CSV export", text + " This is blocking our biggest customers; high priority.");
-    expect(high.product).toBeGreaterThan(low.product);
-  });
-});
-
-describe("Marketing Strategist 📢: marketable, sellable, competitive advantage", () => {
-  it("rates visible, differentiating work high and internal work low", () => {
-    expect(LANDING.marketing).toBeGreaterThanOrEqual(7);
-    expect(REFACTOR.marketing).toBeLessThanOrEqual(4);
-    expect(LANDING.reasons.marketing).toMatch(/landing page|competitors|share/i);
-  });
-});
-
 describe("offline scorer robustness", () => {
   it("is deterministic: the same task gives the same scores and reasoning", () => {
     const a = scoreOffline({ task: "Add Stripe checkout", description: "Let free users upgrade to Pro" });
@@ -209,25 +140,17 @@ describe("offline scorer robustness", () => {
     expect(spam.reasons.product).toMatch(/spam/i);
   });
 
-  it("handles text it cannot read well with a cautious score and says so", () => {
+  it("says when it reads the text only partly, and a two-word request with no content stays low", () => {
     const s = score("Маленькое улучшение", "Можно ли добавить эту фичу?");
-    for (const p of ["revenue", "architect", "ux", "product", "marketing"] as const) {
-      expect(s[p]).toBeGreaterThanOrEqual(1);
-      expect(s[p]).toBeLessThanOrEqual(5);
-    }
-    expect(s.reasons.ux).toMatch(/cautious/i);
-    // Common terms in other scripts are still understood.
-    expect(score("[Feature] 增加支付宝和微信线上支付", "").revenue).toBeGreaterThanOrEqual(5);
-  });
-
-  it("gives other Latin-script languages a cautious score, and still recognises common terms", () => {
+    expect(avg(s)).toBeLessThanOrEqual(3);
     const german = score(
       "Verbesserung der Übersicht",
       "Es wäre schön, wenn die Übersicht etwas klarer wäre, damit man abends besser arbeiten kann. Vielen Dank!",
     );
-    expect(german.reasons.product).toMatch(/language the offline scorer reads only partly/);
-    expect(score("Ajouter un mode sombre").ux).toBeGreaterThan(score("Ajouter un bouton").ux - 1);
-    expect(score("Ajouter un mode sombre").reasons.ux).toMatch(/mode sombre/);
+    expect(german.reasons.product).toMatch(/language the offline judge reads only partly/);
+    // Common terms in other languages are still understood.
+    expect(score("[Feature] 增加支付宝和微信线上支付", "").reasons.revenue).toMatch(/支付/);
+    expect(score("Ajouter un mode sombre", "Pour travailler le soir.").reasons.ux).toMatch(/mode sombre/);
   });
 
   it("marks down support questions, which ask for help rather than for work", () => {
@@ -240,6 +163,7 @@ describe("offline scorer robustness", () => {
       "I set it in the env file but nothing happens.",
     );
     expect(question.product).toBeLessThan(request.product);
+    expect(avg(question)).toBeLessThan(avg(request));
     expect(question.reasons.product).toMatch(/support question/);
   });
 
@@ -287,10 +211,8 @@ const corpus = loadCorpus();
     expect(mean("spam")).toBeLessThan(mean("feature") - 2);
   });
 
-  it("puts payment requests at the top of the Revenue Expert's list", () => {
-    const revenueOf = (pattern: RegExp) =>
-      results.filter((r) => pattern.test(r.issue.task)).map((r) => r.scores[0]!);
-    for (const s of revenueOf(/stripe/i)) expect(s).toBeGreaterThanOrEqual(6);
-    for (const s of revenueOf(/dark mode/i)) expect(s).toBeLessThanOrEqual(4);
+  it("gives payment requests the Revenue Expert's keenest score among the personas", () => {
+    for (const r of results.filter((x) => /stripe/i.test(x.issue.task) && x.scores.some((s) => s > 3)))
+      expect(r.scores[0]).toBe(Math.max(...r.scores));
   });
 });

@@ -143,12 +143,14 @@ function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefine
       if (r.analysis.hasStackTrace) found.push("a stack trace or error output");
       if (s.code) found.push("code");
       if (s.versions) found.push("version numbers");
-      if (s.kind === "bug" && !s.steps && !r.analysis.hasStackTrace) missing.push("steps to reproduce or error output");
+      if (s.kind === "bug" && !s.steps && !r.analysis.hasStackTrace)
+        missing.push("steps to reproduce or error output");
       break;
     case "product":
       if (s.acceptance) found.push("what done looks like (acceptance criteria or expected behaviour)");
       if (s.demand) found.push("numbers about the people affected");
-      if ((s.kind === "feature" || s.kind === "refactor") && !s.acceptance) missing.push("acceptance criteria");
+      if ((s.kind === "feature" || s.kind === "refactor") && !s.acceptance)
+        missing.push("acceptance criteria");
       break;
     case "ux":
       if (s.screenshot) found.push("a screenshot");
@@ -178,7 +180,7 @@ const FEATURE_WORDS: Record<string, [up: string, down: string]> = {
   "kind.question": ["", "it is a question rather than a request"],
   "severity.severe": ["the defect is severe", ""],
   "title.version": ["the title names a version", ""],
-  "own_words": ["the author wrote a full description", "the description is short"],
+  own_words: ["the author wrote a full description", "the description is short"],
   template_share: ["", "much of the description is template text"],
   "evidence.steps": ["it has steps to reproduce", ""],
   "evidence.trace": ["it has error output", ""],
@@ -239,10 +241,14 @@ function personaVerdict(
     );
   }
   if (a.injection)
-    sentences.push("An instruction aimed at the scorer was found in the text; it was ignored and counts against the task.");
+    sentences.push(
+      "An instruction aimed at the scorer was found in the text; it was ignored and counts against the task.",
+    );
   if (a.stuffing) sentences.push("The text repeats or piles up keywords; repetition earns no credit.");
   if (s.bulk && persona === "architect")
-    sentences.push("It asks for generated or bulk content, which is cheap to produce and costly to keep correct.");
+    sentences.push(
+      "It asks for generated or bulk content, which is cheap to produce and costly to keep correct.",
+    );
   if (s.hype > 0 && (persona === "product" || persona === "revenue"))
     sentences.push("Claims of value without numbers behind them earn nothing.");
   if (s.outOfScope && persona === "revenue")
@@ -269,8 +275,19 @@ export function scoreOffline(input: TaskInput, model: JudgeModel = JUDGE_MODEL):
   const c = consensus(r, model);
   const lean = leanings(r);
   return PERSONAS.map((p) => {
-    const { score, sentences } = personaVerdict(r, p.id, c, r.structure.kind === "junk" ? 0 : lean[p.id], model);
-    return { persona: p.id, score, reasoning: capitalise(sentences.slice(0, 5).join(" ")), source: "offline" };
+    const { score, sentences } = personaVerdict(
+      r,
+      p.id,
+      c,
+      r.structure.kind === "junk" ? 0 : lean[p.id],
+      model,
+    );
+    return {
+      persona: p.id,
+      score,
+      reasoning: capitalise(sentences.slice(0, 5).join(" ")),
+      source: "offline",
+    };
   });
 }
 

@@ -134,9 +134,11 @@ export const JUNK_SENTENCE: Record<string, string> = {
   advertising: "This reads as spam or advertising, not a development task",
   accident_or_test: "The text says this was filed by mistake or as a test",
   no_title: "The title has no words that say what the work is",
-  one_word_title: "A one-word title with almost nothing of the author's own beneath it does not say what the work is",
+  one_word_title:
+    "A one-word title with almost nothing of the author's own beneath it does not say what the work is",
   placeholder_title: "The title is still a template placeholder",
-  unfilled_template: "The description is an unfilled issue template: headings and prompts with nothing of the author's own beneath them",
+  unfilled_template:
+    "The description is an unfilled issue template: headings and prompts with nothing of the author's own beneath them",
   no_content: "There is almost no text to act on",
   tracker_note: "This is a note about the tracker itself rather than work to do",
   ping: "This asks about status rather than describing work to do",

@@ -162,7 +162,8 @@ const NUMBERED_RE = /^\s*\d{1,3}[.)]\s+\S/;
  */
 const PROMPT_RE =
   /^\W*(?:a clear and concise|a (?:short|brief|detailed) description|describe\b|please (?:describe|provide|include|add (?:any|a|an|the) |explain|list|link|fill|search|check|note|make sure|use|read|attach|give|tell|share)|add any|if applicable|provide (?:a|an|any|the)\b|include (?:a|an|any|the)\b|list (?:any|the|all)\b|explain\b|tell us|ex\.|e\.g\.|steps to reproduce the behaviou?r|what(?:'s| (?:is|are|would|should|did|do)) (?:the|your|you|other)\b|if you\b|(?:.{0,200}\b)?here[.!:]?\s*$|why (?:is|are|would|should) (?:this|it)\b|how (?:would|should|can|could) (?:this|it|we|you)\b|is your (?:feature request|problem|request)|one paragraph|fill (?:me|in|this|out)|insert\b|\(?note\b|\(?optional\b|n\/a\s*$|none\.?\s*$|no response|_no response_|i (?:have )?(?:searched|checked|read|agree|confirm|made sure|understand|am (?:aware|using the latest))|thanks?!?\s*$|thank you\.?\s*$)/i;
-const PLACEHOLDER_RE = /\[(?:\.\.\.|…)\]|\(fill [^)]{0,60}\)|\[[a-z ]{3,30} here\]|<[a-z ]{3,30} here>|\byyyy-mm-dd\b/i;
+const PLACEHOLDER_RE =
+  /\[(?:\.\.\.|…)\]|\(fill [^)]{0,60}\)|\[[a-z ]{3,30} here\]|<[a-z ]{3,30} here>|\byyyy-mm-dd\b/i;
 const STEPS_HEAD_RE =
   /\b(?:steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro steps|reproduce|steps|pasos|étapes|schritte)\b|步骤|复现|重现|再現|手順|шаги|воспроизвед/i;
 const ACCEPT_RE =
@@ -428,18 +429,25 @@ export function readStructure(
   const titleWithoutTag = t.body;
 
   const unfilled =
-    (b.templateLines >= 3 && b.ownWords < 10) || (b.templateLines >= 5 && b.ownWords < 40 && b.templateLines >= 2 * b.ownLines);
+    (b.templateLines >= 3 && b.ownWords < 10) ||
+    (b.templateLines >= 5 && b.ownWords < 40 && b.templateLines >= 2 * b.ownLines);
   let junk: JunkReason | null = null;
   const letters = /[\p{L}]/u.test(titleWithoutTag);
   if (flags.spam) junk = "advertising";
   else if (flags.trackerNote) junk = "tracker_note";
-  else if (ACCIDENT_RE.test(title) || (b.ownWords <= 30 && ACCIDENT_RE.test(b.ownText))) junk = "accident_or_test";
-  else if (!letters || /^(?:https?:\/\/|www\.)\S*$/i.test(titleWithoutTag)) junk = t.tag && b.ownWords >= 15 ? null : "no_title";
+  else if (ACCIDENT_RE.test(title) || (b.ownWords <= 30 && ACCIDENT_RE.test(b.ownText)))
+    junk = "accident_or_test";
+  else if (!letters || /^(?:https?:\/\/|www\.)\S*$/i.test(titleWithoutTag))
+    junk = t.tag && b.ownWords >= 15 ? null : "no_title";
   else if (PLACEHOLDER_TITLE_RE.test(titleWithoutTag)) junk = "placeholder_title";
   // An unfilled template under a title that says what the work is stays a (thin) task; under a title of a
   // word or two there is nothing to act on.
   else if (unfilled && t.words <= 3) junk = "unfilled_template";
-  else if (t.words <= 1 && !CJK_TEST.test(titleWithoutTag) && (b.ownWords < 15 || (!t.tag && b.ownWords < 40)))
+  else if (
+    t.words <= 1 &&
+    !CJK_TEST.test(titleWithoutTag) &&
+    (b.ownWords < 15 || (!t.tag && b.ownWords < 40))
+  )
     junk = "one_word_title";
   else if (t.words <= 2 && b.ownWords <= 5 && b.links === 0 && !t.tag) junk = "no_content";
 
