@@ -21,7 +21,8 @@ const atLeast = (t: number, label: string) => (v: number) => `${label} ${v >= t 
 const atMost = (t: number, label: string) => (v: number) => `${label} ${v <= t ? "OK" : "MISSED"}`;
 
 add(runScorerBench({ iterations: smoke ? 5 : 300 }), {
-  "scorer.median_us": atMost(20, "< 20 µs"),
+  // Issue 13: the structure-first judge may spend up to 0.5 ms on a real issue.
+  "scorer.median_us": atMost(500, "<= 500 µs"),
   // Short texts are cheaper per KiB (fewer injection patterns have a hint word to run on); from 16 KiB
   // up every pattern runs, so that is where growth must be linear.
   "scorer.64KiB_per_KiB_vs_16KiB": atMost(1.25, "linear (≈1)"),

@@ -101,7 +101,7 @@ describe("GitHub App: new issues get one report comment", () => {
     const body = payload("issues", "opened", (p) => {
       p.action = "edited";
       p.changes = { body: { from: "old text" } };
-      p.issue.body = "Add a Stripe checkout so free users can upgrade to Pro.";
+      p.issue.body = "Reported by 300 users this week: the word is misspelt on the login page.";
     });
     const number = body.issue.number;
     mockConfig();
@@ -119,7 +119,10 @@ describe("GitHub App: new issues get one report comment", () => {
 
     await deliver(service, "issues", body);
     await settle();
-    expect(edited).toContain("stripe");
+    // The report reads the new body (the judge credits its numbers about the people affected).
+    expect(edited).toContain(REPORT_MARKER);
+    expect(edited).not.toContain("old report");
+    expect(edited).toContain("numbers about the people affected");
   });
 
   it("issues.edited that changed neither title nor body does nothing", async () => {
