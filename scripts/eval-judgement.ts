@@ -121,8 +121,16 @@ const spread = repeats.map((sc) => {
     d.filter((x) => x.outcome === "rejected").map(avgOf),
   );
 });
+const approvals = repeats.map((sc) => {
+  const approvedIds = rows.filter((r) => evaluateApproval(sc.get(r.id)!, DEFAULT_APPROVAL_POLICY).approved);
+  const tp = approvedIds.filter((r) => r.outcome === "implemented").length;
+  const fp = approvedIds.filter((r) => r.outcome === "rejected").length;
+  const impl = rows.filter((r) => r.outcome === "implemented").length;
+  return `${fmt(tp / Math.max(1, tp + fp))}/${fmt(tp / impl)}`;
+});
 console.log(
   `\ncross-validated auc.all over ${REPEATS} fold assignment(s): ${spread.map((a) => fmt(a)).join(", ")}` +
+    `\ncross-validated approval precision/implemented approved, same assignments: ${approvals.join(", ")}` +
     `\nshipped model: λ=${JUDGE_MODEL.lambda}, fitted on ${JUDGE_MODEL.trainedOn} issues (npm run fit)`,
 );
 console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s`);

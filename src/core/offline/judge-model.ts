@@ -171,7 +171,7 @@ export function fitLogistic(
 }
 
 /** The share of real (not junk) training tasks whose consensus reaches the default approval bar of 7. */
-export const APPROVAL_SHARE = 0.25;
+export const APPROVAL_SHARE = 0.2;
 
 /**
  * The logit above which APPROVAL_SHARE of the training tasks lie. A quantile rather than a precision

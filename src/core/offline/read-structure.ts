@@ -446,7 +446,8 @@ export function readStructure(
   else if (
     t.words <= 1 &&
     !CJK_TEST.test(titleWithoutTag) &&
-    (b.ownWords < 15 || (!t.tag && b.ownWords < 40))
+    // A one-word title over a template's scaffolding says no more than one over nothing.
+    (b.ownWords < 15 || (!t.tag && (b.ownWords < 40 || b.templateLines >= 5)))
   )
     junk = "one_word_title";
   else if (t.words <= 2 && b.ownWords <= 5 && b.links === 0 && !t.tag) junk = "no_content";
