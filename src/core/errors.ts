@@ -15,6 +15,11 @@ export type ErrorCode =
   | "scorer_unavailable"
   | "scorer_timeout"
   | "invalid_config"
+  | "unauthorized"
+  | "forbidden"
+  | "quota_exceeded"
+  | "idempotency_key_reused"
+  | "storage_unavailable"
   | "internal_error";
 
 export class TaskScorerError extends Error {
@@ -59,6 +64,24 @@ export class ScorerUnavailableError extends TaskScorerError {
 export class ScorerTimeoutError extends TaskScorerError {
   constructor(message: string, details?: Record<string, unknown>, options?: ErrorOptions) {
     super("scorer_timeout", message, details, options);
+  }
+}
+
+/**
+ * Access to the keyed API: a missing or bad key (401), a scope or plan that does not allow the operation
+ * (403), a used-up allowance (429) or a reused idempotency key (422). Carries the response headers the
+ * contract asks for (`WWW-Authenticate`, `Retry-After`, rate-limit headers).
+ */
+export class AccessError extends TaskScorerError {
+  readonly headers: Record<string, string>;
+  constructor(
+    code: "unauthorized" | "forbidden" | "quota_exceeded" | "idempotency_key_reused",
+    message: string,
+    headers: Record<string, string> = {},
+    details?: Record<string, unknown>,
+  ) {
+    super(code, message, details);
+    this.headers = headers;
   }
 }
 

@@ -22,6 +22,11 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   scorer_unavailable: 503,
   scorer_timeout: 504,
   invalid_config: 500,
+  unauthorized: 401,
+  forbidden: 403,
+  quota_exceeded: 429,
+  idempotency_key_reused: 422,
+  storage_unavailable: 503,
   internal_error: 500,
 };
 
@@ -51,7 +56,11 @@ export function toHttpError(error: unknown, maxBodyBytes: number): HttpError {
         : (first?.message ?? "The request body is invalid.");
     return httpError("invalid_request", message, { issues });
   }
-  if (isTaskScorerError(error)) return httpError(error.code, error.message, error.details);
+  if (isTaskScorerError(error)) {
+    const out = httpError(error.code, error.message, error.details);
+    const headers = (error as { headers?: Record<string, string> }).headers;
+    return headers ? { ...out, headers } : out;
+  }
 
   const e = error as Partial<FastifyError> & { status?: number };
   switch (e.code) {

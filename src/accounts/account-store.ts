@@ -1,0 +1,261 @@
+import { randomBytes } from "node:crypto";
+import { sql } from "kysely";
+import { isPlanId, PLANS, type Plan, type PlanId } from "../core/plans.js";
+import type { Db } from "../storage/database.js";
+import { generateKey, hashKey, isScope, keyHint, type Scope } from "./api-keys.js";
+
+export interface Account {
+  id: string;
+  name: string;
+  plan: PlanId;
+  githubLogin: string | null;
+}
+
+export interface KeyRecord {
+  id: string;
+  accountId: string;
+  hint: string;
+  scopes: Scope[];
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+const newId = (prefix: string) => `${prefix}_${randomBytes(9).toString("base64url")}`;
+
+function toAccount(row: { id: string; name: string; plan: string; github_login: string | null }): Account {
+  return { id: row.id, name: row.name, plan: isPlanId(row.plan) ? row.plan : "free", githubLogin: row.github_login };
+}
+
+/** Accounts, keys, usage and reports on one database (PostgreSQL or PGlite, the same SQL). */
+export class AccountStore {
+  constructor(readonly db: Db) {}
+
+  async createAccount(name: string, plan: PlanId = "free", githubLogin?: string): Promise<Account> {
+    const row = { id: newId("acct"), name, plan, github_login: githubLogin ?? null };
+    await this.db.insertInto("accounts").values(row).execute();
+    return toAccount(row);
+  }
+
+  async account(id: string): Promise<Account | undefined> {
+    const row = await this.db.selectFrom("accounts").selectAll().where("id", "=", id).executeTakeFirst();
+    return row && toAccount(row);
+  }
+
+  async accounts(): Promise<Account[]> {
+    return (await this.db.selectFrom("accounts").selectAll().orderBy("created_at").execute()).map(toAccount);
+  }
+
+  /** The account the App meters for a GitHub user or organisation, created on first sight (Free). */
+  async accountForGithub(login: string): Promise<Account> {
+    await this.db
+      .insertInto("accounts")
+      .values({ id: newId("acct"), name: login, plan: "free", github_login: login })
+      .onConflict((oc) => oc.column("github_login").doNothing())
+      .execute();
+    const row = await this.db.selectFrom("accounts").selectAll().where("github_login", "=", login).executeTakeFirstOrThrow();
+    return toAccount(row);
+  }
+
+  async setPlan(accountId: string, plan: PlanId): Promise<boolean> {
+    const r = await this.db.updateTable("accounts").set({ plan }).where("id", "=", accountId).executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** Create a key: the key itself is returned once and never stored. */
+  async createKey(
+    accountId: string,
+    scopes: readonly Scope[],
+    expiresAt: Date | null = null,
+  ): Promise<{ key: string; record: KeyRecord }> {
+    const key = generateKey();
+    const record: KeyRecord = {
+      id: newId("key"),
+      accountId,
+      hint: keyHint(key),
+      scopes: [...scopes],
+      createdAt: new Date(),
+      expiresAt,
+      revokedAt: null,
+    };
+    await this.db
+      .insertInto("api_keys")
+      .values({
+        id: record.id,
+        account_id: accountId,
+        key_hash: hashKey(key),
+        hint: record.hint,
+        scopes: record.scopes,
+        expires_at: expiresAt,
+        revoked_at: null,
+      })
+      .execute();
+    return { key, record };
+  }
+
+  async keys(accountId?: string): Promise<KeyRecord[]> {
+    let q = this.db.selectFrom("api_keys").selectAll().orderBy("created_at");
+    if (accountId) q = q.where("account_id", "=", accountId);
+    return (await q.execute()).map((r) => ({
+      id: r.id,
+      accountId: r.account_id,
+      hint: r.hint,
+      scopes: r.scopes.filter(isScope),
+      createdAt: r.created_at,
+      expiresAt: r.expires_at,
+      revokedAt: r.revoked_at,
+    }));
+  }
+
+  async revokeKey(id: string, at = new Date()): Promise<boolean> {
+    const r = await this.db
+      .updateTable("api_keys")
+      .set({ revoked_at: at })
+      .where("id", "=", id)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** The key with this hash, with its account (one query on the hot path). */
+  async keyByHash(hash: string) {
+    return this.db
+      .selectFrom("api_keys")
+      .innerJoin("accounts", "accounts.id", "api_keys.account_id")
+      .select([
+        "api_keys.id as keyId",
+        "api_keys.scopes",
+        "api_keys.expires_at",
+        "api_keys.revoked_at",
+        "accounts.id as accountId",
+        "accounts.name",
+        "accounts.plan",
+        "accounts.github_login",
+      ])
+      .where("api_keys.key_hash", "=", hash)
+      .executeTakeFirst();
+  }
+
+  async used(accountId: string, period: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("usage_counters")
+      .select("used")
+      .where("account_id", "=", accountId)
+      .where("period", "=", period)
+      .executeTakeFirst();
+    return row?.used ?? 0;
+  }
+
+  /** Tasks in the ledger for a period: the record of truth the counter caches. */
+  async ledgerTotal(accountId: string, period: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("usage_ledger")
+      .select(sql<string>`coalesce(sum(quantity), 0)`.as("total"))
+      .where("account_id", "=", accountId)
+      .where("period", "=", period)
+      .executeTakeFirstOrThrow();
+    return Number(row.total);
+  }
+
+  async ledgerEntry(accountId: string, idempotencyKey: string) {
+    return this.db
+      .selectFrom("usage_ledger")
+      .select(["request_hash", "report_id"])
+      .where("account_id", "=", accountId)
+      .where("idempotency_key", "=", idempotencyKey)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Count one task, race-free across instances: in one transaction, the ledger row (unique on account and
+   * idempotency key), the conditional counter update (`used + 1 <= allowance`) and the stored report. If the
+   * allowance is used up the transaction rolls back and nothing is counted or stored.
+   */
+  async charge(input: {
+    account: Account;
+    plan: Plan;
+    period: string;
+    idempotencyKey: string;
+    requestHash: string;
+    source: "api" | "app";
+    report: unknown;
+  }): Promise<
+    | { outcome: "charged"; reportId: string; used: number }
+    | { outcome: "duplicate"; reportId: string | null; requestHash: string }
+    | { outcome: "over_allowance" }
+  > {
+    const reportId = newId("rpt");
+    class OverAllowance extends Error {}
+    try {
+      return await this.db.transaction().execute(async (tx) => {
+        const inserted = await tx
+          .insertInto("usage_ledger")
+          .values({
+            account_id: input.account.id,
+            idempotency_key: input.idempotencyKey,
+            period: input.period,
+            request_hash: input.requestHash,
+            report_id: reportId,
+            source: input.source,
+          })
+          .onConflict((oc) => oc.columns(["account_id", "idempotency_key"]).doNothing())
+          .returning("idempotency_key")
+          .executeTakeFirst();
+        if (!inserted) {
+          const prior = await tx
+            .selectFrom("usage_ledger")
+            .select(["report_id", "request_hash"])
+            .where("account_id", "=", input.account.id)
+            .where("idempotency_key", "=", input.idempotencyKey)
+            .executeTakeFirstOrThrow();
+          return { outcome: "duplicate" as const, reportId: prior.report_id, requestHash: prior.request_hash };
+        }
+        await tx
+          .insertInto("usage_counters")
+          .values({ account_id: input.account.id, period: input.period })
+          .onConflict((oc) => oc.columns(["account_id", "period"]).doNothing())
+          .execute();
+        const allowance = input.plan.allowancePerMonth;
+        let bump = tx
+          .updateTable("usage_counters")
+          .set({ used: sql`used + 1` })
+          .where("account_id", "=", input.account.id)
+          .where("period", "=", input.period);
+        if (allowance !== null) bump = bump.where(sql<boolean>`used + 1 <= ${allowance}`);
+        const counted = await bump.returning("used").executeTakeFirst();
+        if (!counted) throw new OverAllowance();
+        await tx
+          .insertInto("reports")
+          .values({
+            id: reportId,
+            account_id: input.account.id,
+            visibility: input.plan.reports,
+            report: JSON.stringify(input.report),
+          })
+          .execute();
+        return { outcome: "charged" as const, reportId, used: counted.used };
+      });
+    } catch (err) {
+      if (err instanceof OverAllowance) return { outcome: "over_allowance" };
+      throw err;
+    }
+  }
+
+  async report(id: string) {
+    return this.db
+      .selectFrom("reports")
+      .select(["id", "account_id", "visibility", "report", "created_at"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+  }
+
+  async reports(accountId: string, limit = 50) {
+    return this.db
+      .selectFrom("reports")
+      .select(["id", "visibility", "created_at"])
+      .where("account_id", "=", accountId)
+      .orderBy("created_at", "desc")
+      .limit(limit)
+      .execute();
+  }
+}

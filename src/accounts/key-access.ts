@@ -1,0 +1,214 @@
+import { createHash, randomUUID } from "node:crypto";
+import { AccessError } from "../core/errors.js";
+import { amountDue, isPlanId, nextPeriodStart, periodOf, PLANS, type Plan } from "../core/plans.js";
+import type { ScoreReport } from "../core/score-report.schema.js";
+import { hashKey, isScope, isWellFormedKey, type Scope } from "./api-keys.js";
+import type { Account, AccountStore } from "./account-store.js";
+
+/** Who is calling: the key's account and plan, and what the key may do. */
+export interface Principal {
+  account: Account;
+  plan: Plan;
+  keyId: string;
+  scopes: Scope[];
+}
+
+const REALM = 'Bearer realm="task-scorer"';
+const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
+
+function unauthorized(message: string, description?: string): AccessError {
+  return new AccessError("unauthorized", message, {
+    "www-authenticate": description ? `${REALM}, error="invalid_token", error_description="${description}"` : REALM,
+  });
+}
+
+export interface MeteredResult {
+  report: ScoreReport;
+  reportId: string;
+  /** The same Idempotency-Key and body were seen before: this is the first report, not counted again. */
+  replayed: boolean;
+  headers: Record<string, string>;
+}
+
+/**
+ * API keys, scopes and the plans' allowances for the REST API (AUTH=keys). Counting follows the ledger:
+ * a successful report counts one task, a failed one nothing, and a retry with the same Idempotency-Key
+ * returns the report already produced without counting again.
+ */
+export class KeyAccess {
+  constructor(
+    private readonly store: AccountStore,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async authenticate(authorization: string | undefined, scope: Scope): Promise<Principal> {
+    if (!authorization) throw unauthorized("This API needs a key: send `Authorization: Bearer tsk_…`.");
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!m) throw unauthorized("Send the key as `Authorization: Bearer tsk_…`.", "malformed authorization header");
+    const key = m[1]!;
+    if (!isWellFormedKey(key))
+      throw unauthorized(
+        "That is not a task-scorer API key (they start with `tsk_` and are 40 characters long); check it was copied whole.",
+        "malformed key",
+      );
+    const row = await this.store.keyByHash(hashKey(key));
+    if (!row) throw unauthorized("This API key is not known; create a new one with the admin CLI.", "unknown key");
+    const now = this.clock();
+    if (row.revoked_at)
+      throw unauthorized(
+        `This API key was revoked on ${row.revoked_at.toISOString().slice(0, 10)}; use another key.`,
+        "revoked key",
+      );
+    if (row.expires_at && row.expires_at <= now)
+      throw unauthorized(
+        `This API key expired on ${row.expires_at.toISOString().slice(0, 10)}; create a new one.`,
+        "expired key",
+      );
+    const scopes = row.scopes.filter(isScope);
+    if (!scopes.includes(scope))
+      throw new AccessError("forbidden", `This key does not have the \`${scope}\` scope; create a key that does.`, {
+        "www-authenticate": `${REALM}, error="insufficient_scope", scope="${scope}"`,
+      });
+    const plan = PLANS[isPlanId(row.plan) ? row.plan : "free"];
+    return {
+      account: { id: row.accountId, name: row.name, plan: plan.id, githubLogin: row.github_login },
+      plan,
+      keyId: row.keyId,
+      scopes,
+    };
+  }
+
+  /** The allowance headers for a plan with one (none for unlimited plans). */
+  private limitHeaders(plan: Plan, used: number): Record<string, string> {
+    if (plan.allowancePerMonth === null) return {};
+    const now = this.clock();
+    const reset = Math.max(1, Math.ceil((nextPeriodStart(now).getTime() - now.getTime()) / 1000));
+    return {
+      "ratelimit-limit": String(plan.allowancePerMonth),
+      "ratelimit-remaining": String(Math.max(0, plan.allowancePerMonth - used)),
+      "ratelimit-reset": String(reset),
+    };
+  }
+
+  private overAllowance(p: Principal): AccessError {
+    const now = this.clock();
+    const next = nextPeriodStart(now);
+    const retry = Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000));
+    return new AccessError(
+      "quota_exceeded",
+      `The ${p.plan.name} plan's ${p.plan.allowancePerMonth} tasks for ${periodOf(now)} are used up; ` +
+        `it renews on ${next.toISOString().slice(0, 10)} (UTC), or move to Pay-as-you-go or Pro for more.`,
+      { "retry-after": String(retry), ...this.limitHeaders(p.plan, p.plan.allowancePerMonth ?? 0) },
+    );
+  }
+
+  /**
+   * Score under the plan: replay a known Idempotency-Key, refuse early when the allowance is used up, score,
+   * then count and store in one transaction (which refuses again if others used the last task meanwhile).
+   */
+  async meteredScore(
+    p: Principal,
+    idempotencyKey: string | undefined,
+    input: { task: string; description?: string | null | undefined },
+    produce: () => Promise<ScoreReport>,
+  ): Promise<MeteredResult> {
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_RE.test(idempotencyKey))
+      throw new AccessError(
+        "idempotency_key_reused",
+        "The Idempotency-Key header must be 1 to 255 visible ASCII characters, such as a UUID.",
+      );
+    const requestHash = createHash("sha256")
+      .update(JSON.stringify([input.task, input.description ?? ""]))
+      .digest("hex");
+    const period = periodOf(this.clock());
+    if (idempotencyKey) {
+      const replay = await this.replay(p, idempotencyKey, requestHash, period);
+      if (replay) return replay;
+    }
+    const allowance = p.plan.allowancePerMonth;
+    if (allowance !== null && (await this.store.used(p.account.id, period)) >= allowance) throw this.overAllowance(p);
+
+    const report = await produce();
+    const charged = await this.store.charge({
+      account: p.account,
+      plan: p.plan,
+      period,
+      idempotencyKey: idempotencyKey ?? `req_${randomUUID()}`,
+      requestHash,
+      source: "api",
+      report,
+    });
+    if (charged.outcome === "over_allowance") throw this.overAllowance(p);
+    if (charged.outcome === "duplicate") {
+      // The same key arrived twice at once and the other request counted first: answer with its report.
+      const replay = await this.replay(p, idempotencyKey!, requestHash, period);
+      if (replay) return replay;
+      throw new AccessError("idempotency_key_reused", "This Idempotency-Key is in use by a request still running.");
+    }
+    return {
+      report,
+      reportId: charged.reportId,
+      replayed: false,
+      headers: { ...this.limitHeaders(p.plan, charged.used), location: `/reports/${charged.reportId}` },
+    };
+  }
+
+  private async replay(
+    p: Principal,
+    idempotencyKey: string,
+    requestHash: string,
+    period: string,
+  ): Promise<MeteredResult | undefined> {
+    const prior = await this.store.ledgerEntry(p.account.id, idempotencyKey);
+    if (!prior) return undefined;
+    if (prior.request_hash !== requestHash)
+      throw new AccessError(
+        "idempotency_key_reused",
+        "This Idempotency-Key was already used with a different body; use a new key for a new request.",
+      );
+    const stored = prior.report_id ? await this.store.report(prior.report_id) : undefined;
+    if (!stored) return undefined;
+    const used = await this.store.used(p.account.id, period);
+    return {
+      report: stored.report as ScoreReport,
+      reportId: stored.id,
+      replayed: true,
+      headers: { ...this.limitHeaders(p.plan, used), location: `/reports/${stored.id}`, "idempotent-replayed": "true" },
+    };
+  }
+
+  async usage(p: Principal) {
+    const now = this.clock();
+    const period = periodOf(now);
+    const used = await this.store.ledgerTotal(p.account.id, period);
+    return {
+      account: p.account.id,
+      plan: p.plan.name,
+      period,
+      periodEnds: nextPeriodStart(now).toISOString(),
+      tasksUsed: used,
+      allowance: p.plan.allowancePerMonth,
+      remaining: p.plan.allowancePerMonth === null ? null : Math.max(0, p.plan.allowancePerMonth - used),
+      amountDueUsd: amountDue(p.plan, used),
+    };
+  }
+
+  /** A stored report: public ones to anyone, private ones to their account's keys. Undefined = not found. */
+  async readReport(id: string, authorization: string | undefined) {
+    const stored = await this.store.report(id);
+    if (!stored) return undefined;
+    if (stored.visibility === "public") return stored;
+    const p = await this.authenticate(authorization, "reports:read");
+    return p.account.id === stored.account_id ? stored : undefined;
+  }
+
+  async listReports(authorization: string | undefined) {
+    const p = await this.authenticate(authorization, "reports:read");
+    if (!p.plan.apiAccess)
+      throw new AccessError(
+        "forbidden",
+        `Listing reports through the API is part of the Pro plan; this account is on ${p.plan.name}.`,
+      );
+    return this.store.reports(p.account.id);
+  }
+}
