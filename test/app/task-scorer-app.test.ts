@@ -93,7 +93,7 @@ describe("GitHub App: new issues get one report comment", () => {
     ]) {
       expect(posted()).toContain(name);
     }
-    expect(posted()).toMatch(/Approved|Not approved/);
+    expect(posted()).toMatch(/Task score [\d.]+ \/ 10 · (meets|below) the approval bar/);
     expect(posted()).toContain("task-scorer (offline)");
   });
 
