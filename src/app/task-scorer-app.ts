@@ -187,8 +187,13 @@ async function reply(context: Context, ref: IssueRef, lines: string[]): Promise<
   await context.octokit.rest.issues.createComment({ ...ref, body: [REPLY_MARKER, ...lines, ""].join("\n") });
 }
 
+/**
+ * Problems as a plain-text block: nothing in it is rendered (no links, no @mentions), and the
+ * file's own words (a key name) cannot close the block early.
+ */
 function diagnosticLines(diagnostics: readonly ConfigDiagnostic[]): string[] {
-  return diagnostics.map((d) => `- ${escapeMarkdown(formatDiagnostic(d))}`);
+  const text = diagnostics.map((d) => formatDiagnostic(d).replace(/`{3,}/g, "'''"));
+  return ["```text", ...text, "```"];
 }
 
 function helpText(config: ParsedRepoConfig): string[] {
@@ -294,6 +299,7 @@ async function runJob(
     if (scoreAsked && !helpAsked && diagnostics.length > 0) {
       await reply(context, subject.ref, [
         "task-scorer found problems in the repository configuration:",
+        "",
         ...diagnosticLines(diagnostics),
       ]);
     }

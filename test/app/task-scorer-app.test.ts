@@ -4,7 +4,7 @@ import type { Service } from "../../src/compose-service.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { ScorerUnavailableError } from "../../src/core/errors.js";
 import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
-import { INSTALLATION_ID, deliver, payload, sign, startService } from "./app-harness.js";
+import { INSTALLATION_ID, capturingLogger, deliver, payload, sign, startService } from "./app-harness.js";
 
 const API = "https://api.github.com";
 const OWNER = "Codertocat";
@@ -204,33 +204,91 @@ describe("GitHub App: pull requests", () => {
 });
 
 describe("GitHub App: /score command", () => {
-  function scoreComment(login: string) {
+  function scoreComment(login: string, text = "/score") {
     return payload("issue_comment", "created", (p) => {
-      p.comment.body = "/score";
+      p.comment.body = text;
       p.comment.user = { ...p.comment.user, login, type: "User" };
       p.sender = { ...p.sender, login, type: "User" };
     });
   }
-
-  it("is ignored from someone without write or triage access (the permission is checked, not just the text)", async () => {
-    const body = scoreComment("outsider");
+  function expectPermission(login: string, permission: string, role: string) {
     github()
-      .get(`/repos/${OWNER}/${REPO}/collaborators/outsider/permission`)
-      .reply(200, { permission: "read", role_name: "read", user: { login: "outsider" } });
+      .get(`/repos/${OWNER}/${REPO}/collaborators/${login}/permission`)
+      .reply(200, { permission, role_name: role, user: { login } });
+  }
+  function expectReaction(commentId: number, content: string) {
+    github()
+      .post(`/repos/${OWNER}/${REPO}/issues/comments/${commentId}/reactions`, { content })
+      .reply(201, { id: 1, content });
+  }
+
+  it("from someone without write or triage access: a 😕 reaction and no comment (the permission is checked, not just the text)", async () => {
+    const body = scoreComment("outsider");
+    expectPermission("outsider", "read", "read");
+    expectReaction(body.comment.id, "confused");
     await deliver(service, "issue_comment", body);
     await settle();
+    // No other request was made: nock would have refused it, and pending mocks are checked after each test.
   });
 
-  it("re-scores for a maintainer, even when the text has not changed", async () => {
+  it("re-scores for a maintainer, even when the text has not changed, with a 👀 reaction as the receipt", async () => {
     const body = scoreComment("maintainer");
-    github()
-      .get(`/repos/${OWNER}/${REPO}/collaborators/maintainer/permission`)
-      .reply(200, { permission: "write", role_name: "maintain", user: { login: "maintainer" } });
+    expectPermission("maintainer", "write", "maintain");
+    expectReaction(body.comment.id, "eyes");
     mockConfig();
     mockComments(body.issue.number, [{ id: 3, body: `${REPORT_MARKER}\nold` }]);
     github().patch(`/repos/${OWNER}/${REPO}/issues/comments/3`).reply(200, { id: 3 });
     await deliver(service, "issue_comment", body);
     await settle();
+  });
+
+  it("`/score help` answers a maintainer with a comment explaining the commands", async () => {
+    const body = scoreComment("maintainer", "/score help");
+    expectPermission("maintainer", "write", "write");
+    expectReaction(body.comment.id, "eyes");
+    mockConfig("trigger: command\n");
+    let reply = "";
+    github()
+      .post(`/repos/${OWNER}/${REPO}/issues/${body.issue.number}/comments`, (b) => {
+        reply = b.body;
+        return true;
+      })
+      .reply(201, { id: 9 });
+    await deliver(service, "issue_comment", body);
+    await settle();
+    expect(reply).toContain("`/score`");
+    expect(reply).toContain("`/score help`");
+    expect(reply).toContain("scored only on `/score`");
+    expect(reply).not.toContain(REPORT_MARKER);
+  });
+
+  it("tells the maintainer who asked about configuration problems, with line and column and no URL", async () => {
+    const body = scoreComment("maintainer");
+    expectPermission("maintainer", "admin", "admin");
+    expectReaction(body.comment.id, "eyes");
+    const yaml = "drafts: sometimes\n";
+    mockConfig(yaml);
+    mockConfig(yaml);
+    mockComments(body.issue.number, [{ id: 3, body: `${REPORT_MARKER}\nold` }]);
+    let report = "";
+    github()
+      .patch(`/repos/${OWNER}/${REPO}/issues/comments/3`, (b) => {
+        report = b.body;
+        return true;
+      })
+      .reply(200, { id: 3 });
+    let reply = "";
+    github()
+      .post(`/repos/${OWNER}/${REPO}/issues/${body.issue.number}/comments`, (b) => {
+        reply = b.body;
+        return true;
+      })
+      .reply(201, { id: 9 });
+    await deliver(service, "issue_comment", body);
+    await settle();
+    expect(report).not.toContain("drafts");
+    expect(reply).toContain(".github/task-scorer.yml line 1, column 1: `drafts` ignored (");
+    expect(reply).not.toMatch(/https?:/);
   });
 
   it("ignores comments that merely mention /score in a sentence", async () => {
@@ -265,17 +323,77 @@ describe("GitHub App: repository configuration and labels", () => {
     expect(created.name).toBe("score: rejected");
   });
 
-  it("an invalid config still scores, with defaults, and the comment says which key was ignored and why", async () => {
+  it("an invalid key still scores with its default; the problem goes to the log with its line and column, not into the comment", async () => {
+    await service.close();
+    const { logger, lines } = capturingLogger();
+    service = await startService({}, undefined, logger);
+    mockToken();
     const body = payload("issues", "opened");
     const number = body.issue.number;
-    mockConfig("approval:\n  min-average: 42\nlabelz: true\ncomment: true\n");
+    const yaml = "comment: true\napproval:\n  min-average: 42\nlabelz: true\n";
+    mockConfig(yaml);
+    mockConfig(yaml); // read again, raw, to place each problem on its line
     const posted = expectNewComment(number);
     await deliver(service, "issues", body);
     await settle();
-    // Notes are escaped like any text that reaches a comment: the backticks show literally.
-    expect(posted()).toMatch(/approval\\` ignored \\\(min-average: Too big/);
-    expect(posted()).toMatch(/unknown key \\`labelz\\` ignored/);
     expect(posted()).toContain("Revenue Expert");
+    expect(posted()).not.toMatch(/ignored|task-scorer\.yml/);
+    const warnings = lines.filter((l) => l.level === 40 && l.msg === "repository config problem");
+    expect(warnings.map((w) => [w.key, w.line, w.column])).toEqual([
+      ["approval", 2, 1],
+      ["labelz", 4, 1],
+    ]);
+    expect(warnings[0]!.problem).toMatch(/`approval` ignored \(min-average: Too big/);
+  });
+
+  it("`enabled: no` turns the App off (YAML booleans in their usual spellings)", async () => {
+    mockConfig("enabled: no\n");
+    await deliver(service, "issues", payload("issues", "opened"));
+    await settle();
+    expect(service.queue!.stats.completed).toBe(1);
+  });
+
+  it("an unreadable `enabled` fails closed: nothing is posted", async () => {
+    mockConfig("enabled: maybe\n");
+    mockConfig("enabled: maybe\n");
+    await deliver(service, "issues", payload("issues", "opened"));
+    await settle();
+    expect(service.queue!.stats.completed).toBe(1);
+  });
+
+  it("invalid YAML fails closed, and the log gives the line and column without any URL", async () => {
+    await service.close();
+    const { logger, lines } = capturingLogger();
+    service = await startService({}, undefined, logger);
+    mockToken();
+    mockConfig("enabled: true\nlabels: [unclosed\n");
+    await deliver(service, "issues", payload("issues", "opened"));
+    await settle();
+    const warning = lines.find((l) => l.msg === "repository config problem")!;
+    expect(warning.level).toBe(40);
+    expect(warning.line).toBeGreaterThan(0);
+    expect(warning.column).toBeGreaterThan(0);
+    expect(warning.problem).toMatch(/not valid YAML/);
+    expect(JSON.stringify(warning)).not.toMatch(/https?:/);
+  });
+
+  it("comment-style: full shows the persona table open", async () => {
+    const body = payload("issues", "opened");
+    mockConfig("comment-style: full\n");
+    const posted = expectNewComment(body.issue.number);
+    await deliver(service, "issues", body);
+    await settle();
+    expect(posted()).toContain("| 💼 Revenue Expert |");
+    expect(posted()).not.toContain("<details>");
+  });
+
+  it("comment-style defaults to compact: the persona table folded in <details>", async () => {
+    const body = payload("issues", "opened");
+    mockConfig();
+    const posted = expectNewComment(body.issue.number);
+    await deliver(service, "issues", body);
+    await settle();
+    expect(posted()).toMatch(/<details>[\s\S]*Revenue Expert[\s\S]*<\/details>/);
   });
 
   it("respects skip labels and skip title patterns", async () => {
@@ -286,6 +404,57 @@ describe("GitHub App: repository configuration and labels", () => {
       payload("issues", "opened", (p) => (p.issue.title = "WIP: something")),
     );
     await settle();
+  });
+});
+
+describe("GitHub App: trigger modes", () => {
+  it("trigger: label does not score a new issue without the label", async () => {
+    mockConfig("trigger: label\ntrigger-label: needs-score\n");
+    await deliver(service, "issues", payload("issues", "opened"));
+    await settle();
+    expect(service.queue!.stats.completed).toBe(1);
+  });
+
+  it("trigger: label scores the issue when the label is added", async () => {
+    const body = payload("issues", "labeled", (p) => {
+      p.label = { name: "needs-score" };
+      p.issue.labels = [{ name: "needs-score" }];
+    });
+    mockConfig("trigger: label\ntrigger-label: needs-score\n");
+    const posted = expectNewComment(body.issue.number);
+    await deliver(service, "issues", body);
+    await settle();
+    expect(posted()).toContain("Task score");
+  });
+
+  it("removing a skip label scores the issue", async () => {
+    const body = payload("issues", "unlabeled", (p) => {
+      p.label = { name: "wontfix" };
+      p.issue.labels = [];
+    });
+    mockConfig("skip-labels: [wontfix]\n");
+    const posted = expectNewComment(body.issue.number);
+    await deliver(service, "issues", body);
+    await settle();
+    expect(posted()).toContain("Task score");
+  });
+
+  it("adding or removing another label scores nothing", async () => {
+    mockConfig();
+    await deliver(
+      service,
+      "issues",
+      payload("issues", "labeled", (p) => (p.label = { name: "enhancement" })),
+    );
+    await settle();
+    expect(service.queue!.stats.completed).toBe(1);
+  });
+
+  it("trigger: command does not score new issues", async () => {
+    mockConfig("trigger: command\n");
+    await deliver(service, "issues", payload("issues", "opened"));
+    await settle();
+    expect(service.queue!.stats.completed).toBe(1);
   });
 });
 
