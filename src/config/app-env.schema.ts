@@ -16,7 +16,11 @@ export const AppEnvSchema = z.object({
   APP_QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   APP_QUEUE_MAX_PENDING: z.coerce.number().int().min(1).default(1000),
   /** One job's time limit; its report deadline is this less 10 s kept for the GitHub writes. */
-  APP_JOB_TIMEOUT_SECONDS: z.coerce.number().min(5).max(3600).default(DEFAULT_JOB_TIMEOUT_MS / 1000),
+  APP_JOB_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .min(5)
+    .max(3600)
+    .default(DEFAULT_JOB_TIMEOUT_MS / 1000),
 });
 
 export interface AppSettings {

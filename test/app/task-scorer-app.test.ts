@@ -459,16 +459,25 @@ describe("GitHub App: trigger modes", () => {
 });
 
 describe("GitHub App: webhook delivery", () => {
-  it("rejects a delivery with a bad signature and changes nothing", async () => {
+  it("a bad signature gets 401 invalid_signature in the API's error shape, a log line saying why, and changes nothing", async () => {
+    await service.close();
+    const { logger, lines } = capturingLogger();
+    service = await startService({}, undefined, logger);
     const body = payload("issues", "opened");
     const res = await deliver(service, "issues", body, "bad-sig", sign(JSON.stringify(body) + "tampered"));
-    expect(res.statusCode).toBeGreaterThanOrEqual(400);
-    expect(res.statusCode).toBeLessThan(500);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({
+      error: { code: "invalid_signature", message: expect.stringMatching(/does not match the payload/) },
+    });
+    expect(res.body).not.toMatch(/@octokit|Error:/);
+    const line = lines.find((l) => l.delivery === "bad-sig")!;
+    expect(line.level).toBe(40);
+    expect(line.msg).toMatch(/signature does not match/);
     await settle();
     expect(service.queue!.stats.queued).toBe(0);
   });
 
-  it("rejects a delivery without a signature", async () => {
+  it("a delivery without a signature gets 401 invalid_signature", async () => {
     const res = await service.server.inject({
       method: "POST",
       url: "/api/github/webhooks",
@@ -479,8 +488,20 @@ describe("GitHub App: webhook delivery", () => {
       },
       payload: JSON.stringify(payload("issues", "opened")),
     });
-    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.code).toBe("invalid_signature");
+    expect(res.json().error.message).toMatch(/no X-Hub-Signature-256/);
     expect(service.queue!.stats.queued).toBe(0);
+  });
+
+  it("GET on the webhook path gets 405 saying GitHub delivers there by POST", async () => {
+    const res = await service.server.inject({ method: "GET", url: "/api/github/webhooks" });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe("POST");
+    expect(res.json().error).toEqual({
+      code: "method_not_allowed",
+      message: "GitHub delivers webhooks to /api/github/webhooks by POST; GET is not supported here.",
+    });
   });
 
   it("still serves the REST API from the same process", async () => {
