@@ -22,7 +22,11 @@ export interface Job {
   force?: boolean;
   /** Whose work this is (the GitHub installation): installations take turns. */
   installation?: string | undefined;
-  /** Called on a newer job that replaces this subject's pending one, so it can carry its reasons along. */
+  /**
+   * Called with another job for the same subject whose work this one takes over (a newer job
+   * replacing a pending one, or a pending one absorbing an unchanged newer one), so the reasons
+   * of both are kept.
+   */
   absorb?: (older: Job) => void;
   /** `signal` aborts when the job's time limit is reached. */
   run: (signal: AbortSignal) => Promise<void>;
@@ -100,16 +104,17 @@ export class JobQueue {
     const sameAsDone =
       !this.running.has(job.subject) && job.contentHash && this.lastHash.get(job.subject) === job.contentHash;
     if (!job.force && (sameAsQueued || (!queued && sameAsDone))) {
+      // The pending job will do this work; it still takes this event's reasons along.
+      if (queued) queued.absorb?.(job);
       this.stats.skipped++;
       return "unchanged";
     }
     if (queued) {
+      // The same object is kept (not a copy): the caller may know its job by identity.
       job.absorb?.(queued);
-      this.pending.set(job.subject, {
-        ...job,
-        force: Boolean(job.force || queued.force),
-        installation: job.installation ?? queued.installation,
-      });
+      job.force = Boolean(job.force || queued.force);
+      job.installation ??= queued.installation;
+      this.pending.set(job.subject, job);
       return "replaced";
     }
     if (this.pending.size >= this.options.maxPending) {

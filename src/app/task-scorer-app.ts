@@ -401,7 +401,7 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
         installation: String((context.payload as { installation?: { id?: number } }).installation?.id ?? ""),
         // A pending job for the same subject is replaced by this newer one: keep its reasons too, so a
         // `labeled` event right after `opened` does not drop the `opened`.
-        absorb: (older) => triggers.unshift(...(reasonsOf.get(older) ?? [])),
+        absorb: (other) => triggers.unshift(...(reasonsOf.get(other) ?? [])),
         run: (signal) => runJob(context, deps, triggers, subject, signal),
       };
       reasonsOf.set(job, triggers);
