@@ -59758,6 +59758,8 @@ var OPENAI_DEFAULTS = {
   baseURL: "https://api.openai.com/v1",
   model: "gpt-4o-mini",
   timeoutMs: 3e4,
+  /** The report's deadline when the caller sets none: the same as the REST default (REQUEST_TIMEOUT_SECONDS). */
+  reportTimeoutMs: 3e4,
   maxRetries: 2,
   maxConcurrency: 10,
   maxInputTokens: 4e3,
@@ -59778,6 +59780,15 @@ var PersonaFailure = class extends Error {
     this.modelsTried = modelsTried;
   }
 };
+function deadlineFailure(model, budget) {
+  return {
+    kind: "timeout",
+    retryable: false,
+    tryOtherModel: false,
+    what: `The model ${model} did not answer within the report's deadline of ${Math.round(budget.budgetMs / 100) / 10} s`,
+    advice: "try again later"
+  };
+}
 var noopLogger2 = { info() {
 }, warn() {
 }, error() {
@@ -59804,6 +59815,7 @@ var OpenAiScorer = class {
   constructor(options) {
     this.options = options;
     this.timeoutMs = options.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs;
+    this.reportTimeoutMs = options.reportTimeoutMs ?? OPENAI_DEFAULTS.reportTimeoutMs;
     this.maxInputTokens = options.maxInputTokens ?? OPENAI_DEFAULTS.maxInputTokens;
     this.policy = {
       ...DEFAULT_RETRY_POLICY,
@@ -59849,8 +59861,11 @@ var OpenAiScorer = class {
   random;
   now;
   timeoutMs;
+  reportTimeoutMs;
   maxInputTokens;
   chains;
+  /** Reports being made now, by input: identical concurrent requests share one (single-flight). */
+  flights = /* @__PURE__ */ new Map();
   systemPrompts;
   /** Totals since start, for the benchmark and health views. */
   totals = emptyStats();
@@ -59862,13 +59877,79 @@ var OpenAiScorer = class {
   clearCache() {
     this.cache.clear();
   }
+  /**
+   * Identical concurrent requests share one report: the second waits for the first's five calls
+   * instead of making five more. The shared work is cancelled only when every caller has given up,
+   * and it runs under the first caller's deadline.
+   */
   async score(input2, options = {}) {
+    const key = `${input2.task}\0${input2.description}`;
+    let flight = this.flights.get(key);
+    if (!flight) {
+      const controller = new AbortController();
+      const made = { controller, cancellable: 0, pinned: false, promise: Promise.resolve([]) };
+      made.promise = this.scoreOnce(input2, {
+        signal: controller.signal,
+        ...options.timeoutMs !== void 0 ? { timeoutMs: options.timeoutMs } : {}
+      }).finally(() => this.flights.delete(key));
+      this.flights.set(key, made);
+      flight = made;
+    }
+    const shared = flight;
+    const signal = options.signal;
+    if (!signal) shared.pinned = true;
+    else {
+      shared.cancellable++;
+      const leave = () => {
+        shared.cancellable--;
+        if (shared.cancellable === 0 && !shared.pinned) shared.controller.abort();
+      };
+      if (signal.aborted) leave();
+      else signal.addEventListener("abort", leave, { once: true });
+    }
+    return shared.promise;
+  }
+  async scoreOnce(input2, options) {
     const started = this.now();
     const stats = emptyStats();
-    const settled = await Promise.allSettled(
-      PERSONAS.map((persona) => this.judgePersona(persona, input2, stats, options.signal))
-    );
+    const budgetMs = Math.max(0, options.timeoutMs ?? this.reportTimeoutMs);
+    const deadlineAt = Date.now() + budgetMs;
+    const controller = new AbortController();
+    let deadlineHit = false;
+    const timer = setTimeout(() => {
+      deadlineHit = true;
+      controller.abort();
+    }, budgetMs);
+    const onCallerAbort = () => controller.abort();
+    options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    const budget = {
+      signal: controller.signal,
+      deadlineAt,
+      budgetMs,
+      expired: () => deadlineHit || Date.now() >= deadlineAt
+    };
+    let settled;
+    try {
+      settled = await Promise.allSettled(
+        PERSONAS.map((persona) => this.judgePersona(persona, input2, stats, budget))
+      );
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onCallerAbort);
+    }
     addStats(this.totals, stats);
+    if (budget.expired() && !options.signal?.aborted) {
+      settled = settled.map(
+        (r, i) => r.status === "rejected" && !(r.reason instanceof PersonaFailure) ? {
+          status: "rejected",
+          reason: new PersonaFailure(
+            PERSONAS[i],
+            deadlineFailure(this.chains[PERSONAS[i].id][0], budget),
+            []
+          )
+        } : r
+      );
+    }
     if (options.signal?.aborted || settled.some((r) => r.status === "rejected" && r.reason instanceof CallCancelledError)) {
       this.logReport(stats, started, [], "llm scoring cancelled");
       throw new ScorerTimeoutError(
@@ -59967,7 +60048,7 @@ var OpenAiScorer = class {
       ])
     ).digest("hex");
   }
-  async judgePersona(persona, input2, stats, signal) {
+  async judgePersona(persona, input2, stats, budget) {
     const started = this.now();
     const key = this.cacheKey(persona.id, input2);
     const task = renderTaskMessage(input2, this.maxInputTokens);
@@ -59992,7 +60073,7 @@ var OpenAiScorer = class {
     for (const model of chain) {
       tried.push(model);
       try {
-        const output2 = await this.askModel(persona, model, messages, stats, signal);
+        const output2 = await this.askModel(persona, model, messages, stats, budget);
         this.cache.set(key, { ...output2, model });
         return {
           verdict: { persona: persona.id, score: output2.score, reasoning: output2.reasoning, source: model },
@@ -60016,7 +60097,8 @@ var OpenAiScorer = class {
     throw new PersonaFailure(persona, { ...failure2, what }, tried);
   }
   /** One persona, one model: the retry budget and the single repair attempt live here. */
-  async askModel(persona, model, base, stats, signal) {
+  async askModel(persona, model, base, stats, budget) {
+    const signal = budget.signal;
     let retriesLeft = this.policy.maxRetries;
     let retryIndex = 0;
     let repaired = false;
@@ -60024,9 +60106,12 @@ var OpenAiScorer = class {
     for (; ; ) {
       let completion;
       try {
-        completion = await this.limit.run(() => this.callModel(model, messages, stats, signal), signal);
+        completion = await this.limit.run(() => this.callModel(model, messages, stats, budget), signal);
       } catch (error63) {
-        if (error63 instanceof CallCancelledError) throw error63;
+        if (error63 instanceof CallCancelledError) {
+          if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
+          throw error63;
+        }
         const failure2 = error63;
         if (!failure2.retryable || retriesLeft === 0) throw new ModelFailure(failure2);
         if (failure2.retryAfterMs !== void 0 && failure2.retryAfterMs > this.policy.maxRetryAfterMs) {
@@ -60036,6 +60121,7 @@ var OpenAiScorer = class {
           });
         }
         const delay = failure2.retryAfterMs ?? backoffDelayMs(retryIndex, this.policy, this.random);
+        if (Date.now() + delay >= budget.deadlineAt) throw new ModelFailure(failure2);
         retriesLeft--;
         retryIndex++;
         stats.retries++;
@@ -60050,8 +60136,16 @@ var OpenAiScorer = class {
           },
           "retrying model call"
         );
-        await this.sleep(delay, signal);
-        if (signal?.aborted) throw new CallCancelledError();
+        try {
+          await this.sleep(delay, signal);
+        } catch (error64) {
+          if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
+          throw error64;
+        }
+        if (signal.aborted) {
+          if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
+          throw new CallCancelledError();
+        }
         continue;
       }
       const choice = completion.choices[0];
@@ -60097,16 +60191,24 @@ var OpenAiScorer = class {
     }
   }
   /** One HTTP call with its own timer. Throws a CallFailure (classified) or CallCancelledError. */
-  async callModel(model, messages, stats, signal) {
-    if (signal?.aborted) throw new CallCancelledError();
+  async callModel(model, messages, stats, budget) {
+    const signal = budget.signal;
+    const remaining = budget.deadlineAt - Date.now();
+    if (signal.aborted || remaining <= 0) {
+      if (budget.expired()) throw deadlineFailure(model, budget);
+      throw new CallCancelledError();
+    }
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.timeoutMs);
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort();
+      },
+      Math.min(this.timeoutMs, remaining)
+    );
     const onAbort = () => controller.abort();
-    signal?.addEventListener("abort", onAbort, { once: true });
+    signal.addEventListener("abort", onAbort, { once: true });
     stats.modelCalls++;
     try {
       const completion = await this.client.chat.completions.create(
@@ -60129,11 +60231,12 @@ var OpenAiScorer = class {
       stats.completionTokens += completion.usage?.completion_tokens ?? 0;
       return completion;
     } catch (error63) {
-      if (signal?.aborted && !timedOut) throw new CallCancelledError();
+      if (budget.expired()) throw deadlineFailure(model, budget);
+      if (signal.aborted && !timedOut) throw new CallCancelledError();
       throw classifyCallError(error63, { model, timedOut, timeoutMs: this.timeoutMs, now: this.now() });
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
+      signal.removeEventListener("abort", onAbort);
     }
   }
 };
@@ -60218,9 +60321,55 @@ function createScorer(settings, deps = {}) {
   return { scorer, description };
 }
 
+// src/core/task-gaps.ts
+var MIN_DESCRIPTION_CHARS = 40;
+var BUG_WORDS = /\b(bug|crash(es|ed|ing)?|error|exception|fail(s|ed|ing|ure)?|broken|regression|doesn'?t work|does not work|not working|wrong|incorrect|404|500)\b/i;
+var NUMBERED_STEPS = /^\s*(\d+[.)]|step\s+\d+)\s+\S/im;
+var STEPS_HEADING = /^\s*(#+\s*|\*\*)?(steps to reproduce|repro(duction)?( steps)?|how to reproduce)\b/im;
+var CODE_OR_TRACE = /```|^\s{4}\S|^\s*at \S+ \(|Traceback \(most recent call last\)|^\s*\w*(Error|Exception):/m;
+var CHECKLIST = /^\s*[-*]\s+\[[ xX]\]\s+\S/m;
+var CRITERIA_HEADING = /^\s*(#+\s*|\*\*)?(acceptance criteria|definition of done|done when|success criteria|requirements|expected (behaviou?r|result|outcome))\b/im;
+var DEMAND_WORDS = /\b(customers?|users? (ask|request|want|need|report)|requested|requests? from|upvotes?|votes?|support tickets?|tickets?|churn|revenue|conversion|survey|interviews?|feedback)\b/i;
+var NUMBER = /\d/;
+function stripTemplate(text2) {
+  return text2.replace(/<!--[\s\S]*?-->/g, "").trim();
+}
+function isBugReport(task, description) {
+  if (BUG_WORDS.test(task)) return true;
+  return /^\s*(#+\s*)?(bug|describe the bug|actual behaviou?r)\b/im.test(description);
+}
+function findTaskGaps(task, description) {
+  const body = stripTemplate(description);
+  const gaps = [];
+  if (Array.from(body).length < MIN_DESCRIPTION_CHARS) gaps.push("description");
+  if (isBugReport(task, body)) {
+    const hasSteps = NUMBERED_STEPS.test(body) || STEPS_HEADING.test(body) || CODE_OR_TRACE.test(body);
+    if (!hasSteps) gaps.push("steps_to_reproduce");
+    return gaps;
+  }
+  if (!CHECKLIST.test(body) && !CRITERIA_HEADING.test(body)) gaps.push("acceptance_criteria");
+  if (!DEMAND_WORDS.test(`${task}
+${body}`) && !NUMBER.test(body)) gaps.push("evidence_of_demand");
+  return gaps;
+}
+
 // src/core/render-comment.ts
 var REPORT_MARKER = "<!-- task-scorer:report -->";
 var MAX_REASONING_CHARS = 1200;
+var GAP_ADVICE = {
+  description: "a description of the problem and who has it",
+  steps_to_reproduce: "numbered steps to reproduce, with what you expected and what happened",
+  acceptance_criteria: "acceptance criteria (a checklist of what done means)",
+  evidence_of_demand: "evidence of demand (who asked for it, how many, how often)"
+};
+function joinAnd(items) {
+  if (items.length <= 2) return items.join(" and ");
+  return `${items.slice(0, -1).join("; ")}; and ${items.at(-1)}`;
+}
+function renderGapAdvice(gaps) {
+  if (gaps.length === 0) return void 0;
+  return `**What would raise the score:** add ${joinAnd(gaps.map((g) => GAP_ADVICE[g]))}.`;
+}
 function escapeMarkdown(text2) {
   return text2.replace(/\r\n?|\n/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/@/g, "&#64;").replace(/([\\`*_{}[\]()#+!|~])/g, "\\$1");
 }
@@ -60233,10 +60382,20 @@ function fmt(n) {
 }
 function renderReport(report, approval, options) {
   const { consensus } = report;
-  const verdict = consensus.approved ? "✅ Approved" : "❌ Not approved";
-  const lines = [REPORT_MARKER, `### Task score: ${fmt(consensus.avgScore)} / 10 · ${verdict}`, ""];
+  const standing = consensus.approved ? "meets the approval bar" : "below the approval bar";
+  const lines = [REPORT_MARKER, `### Task score ${fmt(consensus.avgScore)} / 10 · ${standing}`, ""];
   for (const note of options.notes ?? []) lines.push(`> ⚠️ ${escapeMarkdown(note)}`);
   if (options.notes?.length) lines.push("");
+  const advice = renderGapAdvice(options.gaps ?? findTaskGaps(report.task, report.description));
+  if (advice) lines.push(advice, "");
+  const compact = (options.style ?? "compact") === "compact";
+  if (compact) {
+    lines.push(
+      "<details>",
+      `<summary>Five personas: lowest ${consensus.minScore}, highest ${consensus.maxScore} · approval conditions</summary>`,
+      ""
+    );
+  }
   lines.push("| Persona | Score | Reasoning |", "| --- | :-: | --- |");
   for (const e of report.expertScores) {
     lines.push(
@@ -60248,7 +60407,8 @@ function renderReport(report, approval, options) {
     `**Consensus:** average **${fmt(consensus.avgScore)}**, lowest ${consensus.minScore}, highest ${consensus.maxScore}.`,
     ""
   );
-  for (const c of approval.conditions) lines.push(`- ${c.passed ? "✅" : "❌"} ${c.summary}`);
+  for (const c of approval.conditions) lines.push(`- ${c.passed ? "✅" : "▫️"} ${c.summary}`);
+  if (compact) lines.push("", "</details>");
   const footer = [`Scored by task-scorer (${escapeMarkdown(options.scorer)}) at ${consensus.timestamp}`];
   if (options.hint) footer.push(options.hint);
   lines.push("", `<sub>${footer.join(" · ")}</sub>`, "");
