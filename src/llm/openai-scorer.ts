@@ -55,7 +55,7 @@ export interface OpenAiScorerOptions {
   /** Tried in order when a persona's model keeps failing. */
   fallbackModels?: readonly string[] | undefined;
   timeoutMs?: number | undefined;
-  /** The report's deadline when a caller sets none (ScoreOptions.timeoutMs). */
+  /** The report's deadline when a caller sets none (ScoreOptions.timeoutMs); default 30 s or one call's limit, the longer. */
   reportTimeoutMs?: number | undefined;
   maxRetries?: number | undefined;
   maxConcurrency?: number | undefined;
@@ -211,7 +211,9 @@ export class OpenAiScorer implements Scorer {
 
   constructor(private readonly options: OpenAiScorerOptions) {
     this.timeoutMs = options.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs;
-    this.reportTimeoutMs = options.reportTimeoutMs ?? OPENAI_DEFAULTS.reportTimeoutMs;
+    // A longer per-call limit (a slow local model) gets at least one whole call when no caller sets a deadline.
+    this.reportTimeoutMs =
+      options.reportTimeoutMs ?? Math.max(OPENAI_DEFAULTS.reportTimeoutMs, this.timeoutMs);
     this.maxInputTokens = options.maxInputTokens ?? OPENAI_DEFAULTS.maxInputTokens;
     this.policy = {
       ...DEFAULT_RETRY_POLICY,

@@ -450,6 +450,47 @@ describe("GitHub App: trigger modes", () => {
     expect(service.queue!.stats.completed).toBe(1);
   });
 
+  it("a label event right behind `opened` does not swallow it: the issue is still scored once", async () => {
+    await service.close();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    service = await startService(
+      { APP_QUEUE_CONCURRENCY: "1" },
+      {
+        description: "offline",
+        scorer: {
+          name: "offline",
+          score: async (input) => {
+            if (input.task === "Blocker") await gate;
+            return scoreOffline(input);
+          },
+        },
+      },
+    );
+    mockToken();
+    // Another issue holds the only slot, so `opened` and `labeled` for issue 1 wait together.
+    const blocker = payload("issues", "opened", (p) => {
+      p.issue.number = 99;
+      p.issue.title = "Blocker";
+    });
+    mockConfig();
+    expectNewComment(99);
+    await deliver(service, "issues", blocker);
+    const opened = payload("issues", "opened");
+    const labeled = payload("issues", "opened", (p) => {
+      p.action = "labeled";
+      p.label = { name: "enhancement" };
+      p.issue.labels = [{ name: "enhancement" }];
+    });
+    mockConfig();
+    const posted = expectNewComment(opened.issue.number);
+    await deliver(service, "issues", opened);
+    await deliver(service, "issues", labeled);
+    release();
+    await settle();
+    expect(posted()).toContain("Task score");
+  });
+
   it("trigger: command does not score new issues", async () => {
     mockConfig("trigger: command\n");
     await deliver(service, "issues", payload("issues", "opened"));
@@ -552,6 +593,33 @@ describe("GitHub App: slow and failing scorers", () => {
     release();
     await settle();
     expect(service.queue!.stats.completed).toBe(1);
+  });
+
+  it("gives the scoring the job's deadline (the job limit less 10 s for the writes) and the job's signal", async () => {
+    await service.close();
+    let seen: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined } = {};
+    service = await startService(
+      { APP_JOB_TIMEOUT_SECONDS: "40" },
+      {
+        description: "spy",
+        scorer: {
+          name: "spy",
+          score: async (input, options) => {
+            seen = { timeoutMs: options?.timeoutMs, signal: options?.signal };
+            return scoreOffline(input);
+          },
+        },
+      },
+    );
+    mockToken();
+    const body = payload("issues", "opened");
+    mockConfig();
+    expectNewComment(body.issue.number);
+    await deliver(service, "issues", body);
+    await settle();
+    expect(seen.timeoutMs).toBeGreaterThan(25_000);
+    expect(seen.timeoutMs).toBeLessThanOrEqual(30_000);
+    expect(seen.signal).toBeInstanceOf(AbortSignal);
   });
 
   it("when the scorer fails, the comment says so and how to retry", async () => {
