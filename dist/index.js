@@ -59815,7 +59815,7 @@ var OpenAiScorer = class {
   constructor(options) {
     this.options = options;
     this.timeoutMs = options.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs;
-    this.reportTimeoutMs = options.reportTimeoutMs ?? OPENAI_DEFAULTS.reportTimeoutMs;
+    this.reportTimeoutMs = options.reportTimeoutMs ?? Math.max(OPENAI_DEFAULTS.reportTimeoutMs, this.timeoutMs);
     this.maxInputTokens = options.maxInputTokens ?? OPENAI_DEFAULTS.maxInputTokens;
     this.policy = {
       ...DEFAULT_RETRY_POLICY,
