@@ -28339,102 +28339,102 @@ var JUDGE_MODEL = {
     "language.partial"
   ],
   mean: [
-    0.203791,
-    4739e-6,
-    0.033175,
-    0.052133,
-    0.018957,
-    0.080569,
-    0.118483,
+    0.204762,
+    4762e-6,
+    0.033333,
+    0.052381,
+    0.019048,
+    0.080952,
+    0.119048,
     0,
-    0.222749,
-    0.099526,
-    0.042654,
-    1.767346,
-    3.402617,
-    0.236967,
-    0.417062,
-    0.155208,
-    3.173243,
-    0.225713,
-    0.037915,
-    0.018957,
-    0.090047,
-    0.222749,
+    0.22381,
+    0.1,
+    0.042857,
+    1.772461,
+    3.408918,
+    0.238095,
+    0.419048,
+    0.155947,
+    3.16963,
+    0.222661,
+    0.038095,
+    0.019048,
+    0.090476,
+    0.22381,
     0,
-    0.094787,
-    0.037915,
-    0.104265,
-    0.291576,
+    0.095238,
+    0.038095,
+    0.104762,
+    0.289663,
     0,
-    0.037915
+    0.038095
   ],
   scale: [
-    0.402816,
-    0.06868,
-    0.179094,
-    0.222295,
-    0.136374,
-    0.272172,
-    0.32318,
+    0.403528,
+    0.068842,
+    0.179505,
+    0.222794,
+    0.136692,
+    0.272762,
+    0.323845,
     1,
-    0.416091,
-    0.299367,
-    0.202076,
-    0.443457,
-    0.541974,
-    0.425222,
-    0.493073,
-    0.317864,
-    1.136153,
-    0.298672,
-    0.19099,
-    0.136374,
-    0.28625,
-    0.416091,
+    0.416796,
+    0.3,
+    0.202535,
+    0.438257,
+    0.535498,
+    0.425918,
+    0.493403,
+    0.318439,
+    1.137645,
+    0.296081,
+    0.191426,
+    0.136692,
+    0.286863,
+    0.416796,
     1,
-    0.29292,
-    0.19099,
-    0.305605,
-    0.441274,
+    0.293544,
+    0.191426,
+    0.306246,
+    0.44145,
     1,
-    0.19099
+    0.191426
   ],
   weights: [
-    0.120526,
-    -7197e-6,
-    3822e-6,
-    0.078176,
-    -0.146161,
-    0.210762,
-    0.069225,
+    0.120585,
+    -7219e-6,
+    3734e-6,
+    0.078217,
+    -0.146512,
+    0.21118,
+    0.069222,
     -0.2,
-    9161e-6,
-    6287e-6,
-    -4645e-6,
-    -377e-6,
-    -1198e-6,
-    3751e-6,
-    -0.102248,
-    -5013e-6,
-    -0.018768,
-    -0.301811,
-    0.04779,
-    0.03894,
-    4549e-6,
-    289e-6,
+    8903e-6,
+    6159e-6,
+    -4726e-6,
+    -1336e-6,
+    -2181e-6,
+    3514e-6,
+    -0.102685,
+    -5233e-6,
+    -0.018447,
+    -0.298366,
+    0.047867,
+    0.03901,
+    4429e-6,
+    95e-6,
     0.4,
-    0.077437,
-    0.037803,
-    -581e-6,
-    0.010331,
+    0.077514,
+    0.03781,
+    -71e-5,
+    0.010685,
     -0.5,
-    -3933e-6
+    -4017e-6
   ],
-  intercept: 0.461241,
-  approvalLogit: 0.674841,
+  intercept: 0.473735,
+  approvalLogit: 0.778201,
   lambda: 1e3,
-  trainedOn: 211
+  trainedOn: 210
 };
 
 // src/core/offline/judge-model.ts
@@ -28897,7 +28897,8 @@ function readStructure(title, description, flags) {
     junk = t.tag && b2.ownWords >= 15 ? null : "no_title";
   else if (PLACEHOLDER_TITLE_RE.test(titleWithoutTag)) junk = "placeholder_title";
   else if (unfilled && t.words <= 3) junk = "unfilled_template";
-  else if (t.words <= 1 && !CJK_TEST.test(titleWithoutTag) && (b2.ownWords < 15 || !t.tag && b2.ownWords < 40))
+  else if (t.words <= 1 && !CJK_TEST.test(titleWithoutTag) && // A one-word title over a template's scaffolding says no more than one over nothing.
+  (b2.ownWords < 15 || !t.tag && (b2.ownWords < 40 || b2.templateLines >= 5)))
     junk = "one_word_title";
   else if (t.words <= 2 && b2.ownWords <= 5 && b2.links === 0 && !t.tag) junk = "no_content";
   let kind = t.kind;
@@ -60370,6 +60371,8 @@ var OPENAI_DEFAULTS = {
   baseURL: "https://api.openai.com/v1",
   model: "gpt-4o-mini",
   timeoutMs: 3e4,
+  /** The report's deadline when the caller sets none: the same as the REST default (REQUEST_TIMEOUT_SECONDS). */
+  reportTimeoutMs: 3e4,
   maxRetries: 2,
   maxConcurrency: 10,
   maxInputTokens: 4e3,
@@ -60390,6 +60393,15 @@ var PersonaFailure = class extends Error {
     this.modelsTried = modelsTried;
   }
 };
+function deadlineFailure(model, budget) {
+  return {
+    kind: "timeout",
+    retryable: false,
+    tryOtherModel: false,
+    what: `The model ${model} did not answer within the report's deadline of ${Math.round(budget.budgetMs / 100) / 10} s`,
+    advice: "try again later"
+  };
+}
 var noopLogger2 = { info() {
 }, warn() {
 }, error() {
@@ -60416,6 +60428,7 @@ var OpenAiScorer = class {
   constructor(options) {
     this.options = options;
     this.timeoutMs = options.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs;
+    this.reportTimeoutMs = options.reportTimeoutMs ?? Math.max(OPENAI_DEFAULTS.reportTimeoutMs, this.timeoutMs);
     this.maxInputTokens = options.maxInputTokens ?? OPENAI_DEFAULTS.maxInputTokens;
     this.policy = {
       ...DEFAULT_RETRY_POLICY,
@@ -60461,8 +60474,11 @@ var OpenAiScorer = class {
   random;
   now;
   timeoutMs;
+  reportTimeoutMs;
   maxInputTokens;
   chains;
+  /** Reports being made now, by input: identical concurrent requests share one (single-flight). */
+  flights = /* @__PURE__ */ new Map();
   systemPrompts;
   /** Totals since start, for the benchmark and health views. */
   totals = emptyStats();
@@ -60474,13 +60490,79 @@ var OpenAiScorer = class {
   clearCache() {
     this.cache.clear();
   }
+  /**
+   * Identical concurrent requests share one report: the second waits for the first's five calls
+   * instead of making five more. The shared work is cancelled only when every caller has given up,
+   * and it runs under the first caller's deadline.
+   */
   async score(input2, options = {}) {
+    const key = `${input2.task}\0${input2.description}`;
+    let flight = this.flights.get(key);
+    if (!flight) {
+      const controller = new AbortController();
+      const made = { controller, cancellable: 0, pinned: false, promise: Promise.resolve([]) };
+      made.promise = this.scoreOnce(input2, {
+        signal: controller.signal,
+        ...options.timeoutMs !== void 0 ? { timeoutMs: options.timeoutMs } : {}
+      }).finally(() => this.flights.delete(key));
+      this.flights.set(key, made);
+      flight = made;
+    }
+    const shared = flight;
+    const signal = options.signal;
+    if (!signal) shared.pinned = true;
+    else {
+      shared.cancellable++;
+      const leave = () => {
+        shared.cancellable--;
+        if (shared.cancellable === 0 && !shared.pinned) shared.controller.abort();
+      };
+      if (signal.aborted) leave();
+      else signal.addEventListener("abort", leave, { once: true });
+    }
+    return shared.promise;
+  }
+  async scoreOnce(input2, options) {
     const started = this.now();
     const stats = emptyStats();
-    const settled = await Promise.allSettled(
-      PERSONAS.map((persona) => this.judgePersona(persona, input2, stats, options.signal))
-    );
+    const budgetMs = Math.max(0, options.timeoutMs ?? this.reportTimeoutMs);
+    const deadlineAt = Date.now() + budgetMs;
+    const controller = new AbortController();
+    let deadlineHit = false;
+    const timer = setTimeout(() => {
+      deadlineHit = true;
+      controller.abort();
+    }, budgetMs);
+    const onCallerAbort = () => controller.abort();
+    options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    const budget = {
+      signal: controller.signal,
+      deadlineAt,
+      budgetMs,
+      expired: () => deadlineHit || Date.now() >= deadlineAt
+    };
+    let settled;
+    try {
+      settled = await Promise.allSettled(
+        PERSONAS.map((persona) => this.judgePersona(persona, input2, stats, budget))
+      );
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onCallerAbort);
+    }
     addStats(this.totals, stats);
+    if (budget.expired() && !options.signal?.aborted) {
+      settled = settled.map(
+        (r, i) => r.status === "rejected" && !(r.reason instanceof PersonaFailure) ? {
+          status: "rejected",
+          reason: new PersonaFailure(
+            PERSONAS[i],
+            deadlineFailure(this.chains[PERSONAS[i].id][0], budget),
+            []
+          )
+        } : r
+      );
+    }
     if (options.signal?.aborted || settled.some((r) => r.status === "rejected" && r.reason instanceof CallCancelledError)) {
       this.logReport(stats, started, [], "llm scoring cancelled");
       throw new ScorerTimeoutError(
@@ -60579,7 +60661,7 @@ var OpenAiScorer = class {
       ])
     ).digest("hex");
   }
-  async judgePersona(persona, input2, stats, signal) {
+  async judgePersona(persona, input2, stats, budget) {
     const started = this.now();
     const key = this.cacheKey(persona.id, input2);
     const task = renderTaskMessage(input2, this.maxInputTokens);
@@ -60604,7 +60686,7 @@ var OpenAiScorer = class {
     for (const model of chain) {
       tried.push(model);
       try {
-        const output2 = await this.askModel(persona, model, messages, stats, signal);
+        const output2 = await this.askModel(persona, model, messages, stats, budget);
         this.cache.set(key, { ...output2, model });
         return {
           verdict: { persona: persona.id, score: output2.score, reasoning: output2.reasoning, source: model },
@@ -60628,7 +60710,8 @@ var OpenAiScorer = class {
     throw new PersonaFailure(persona, { ...failure2, what }, tried);
   }
   /** One persona, one model: the retry budget and the single repair attempt live here. */
-  async askModel(persona, model, base, stats, signal) {
+  async askModel(persona, model, base, stats, budget) {
+    const signal = budget.signal;
     let retriesLeft = this.policy.maxRetries;
     let retryIndex = 0;
     let repaired = false;
@@ -60636,9 +60719,12 @@ var OpenAiScorer = class {
     for (; ; ) {
       let completion;
       try {
-        completion = await this.limit.run(() => this.callModel(model, messages, stats, signal), signal);
+        completion = await this.limit.run(() => this.callModel(model, messages, stats, budget), signal);
       } catch (error63) {
-        if (error63 instanceof CallCancelledError) throw error63;
+        if (error63 instanceof CallCancelledError) {
+          if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
+          throw error63;
+        }
         const failure2 = error63;
         if (!failure2.retryable || retriesLeft === 0) throw new ModelFailure(failure2);
         if (failure2.retryAfterMs !== void 0 && failure2.retryAfterMs > this.policy.maxRetryAfterMs) {
@@ -60648,6 +60734,7 @@ var OpenAiScorer = class {
           });
         }
         const delay = failure2.retryAfterMs ?? backoffDelayMs(retryIndex, this.policy, this.random);
+        if (Date.now() + delay >= budget.deadlineAt) throw new ModelFailure(failure2);
         retriesLeft--;
         retryIndex++;
         stats.retries++;
@@ -60662,8 +60749,16 @@ var OpenAiScorer = class {
           },
           "retrying model call"
         );
-        await this.sleep(delay, signal);
-        if (signal?.aborted) throw new CallCancelledError();
+        try {
+          await this.sleep(delay, signal);
+        } catch (error64) {
+          if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
+          throw error64;
+        }
+        if (signal.aborted) {
+          if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
+          throw new CallCancelledError();
+        }
         continue;
       }
       const choice = completion.choices[0];
@@ -60709,16 +60804,24 @@ var OpenAiScorer = class {
     }
   }
   /** One HTTP call with its own timer. Throws a CallFailure (classified) or CallCancelledError. */
-  async callModel(model, messages, stats, signal) {
-    if (signal?.aborted) throw new CallCancelledError();
+  async callModel(model, messages, stats, budget) {
+    const signal = budget.signal;
+    const remaining = budget.deadlineAt - Date.now();
+    if (signal.aborted || remaining <= 0) {
+      if (budget.expired()) throw deadlineFailure(model, budget);
+      throw new CallCancelledError();
+    }
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.timeoutMs);
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort();
+      },
+      Math.min(this.timeoutMs, remaining)
+    );
     const onAbort = () => controller.abort();
-    signal?.addEventListener("abort", onAbort, { once: true });
+    signal.addEventListener("abort", onAbort, { once: true });
     stats.modelCalls++;
     try {
       const completion = await this.client.chat.completions.create(
@@ -60741,11 +60844,12 @@ var OpenAiScorer = class {
       stats.completionTokens += completion.usage?.completion_tokens ?? 0;
       return completion;
     } catch (error63) {
-      if (signal?.aborted && !timedOut) throw new CallCancelledError();
+      if (budget.expired()) throw deadlineFailure(model, budget);
+      if (signal.aborted && !timedOut) throw new CallCancelledError();
       throw classifyCallError(error63, { model, timedOut, timeoutMs: this.timeoutMs, now: this.now() });
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
+      signal.removeEventListener("abort", onAbort);
     }
   }
 };
@@ -60830,9 +60934,55 @@ function createScorer(settings, deps = {}) {
   return { scorer, description };
 }
 
+// src/core/task-gaps.ts
+var MIN_DESCRIPTION_CHARS = 40;
+var BUG_WORDS = /\b(bug|crash(es|ed|ing)?|error|exception|fail(s|ed|ing|ure)?|broken|regression|doesn'?t work|does not work|not working|wrong|incorrect|404|500)\b/i;
+var NUMBERED_STEPS = /^\s*(\d+[.)]|step\s+\d+)\s+\S/im;
+var STEPS_HEADING = /^\s*(#+\s*|\*\*)?(steps to reproduce|repro(duction)?( steps)?|how to reproduce)\b/im;
+var CODE_OR_TRACE = /```|^\s{4}\S|^\s*at \S+ \(|Traceback \(most recent call last\)|^\s*\w*(Error|Exception):/m;
+var CHECKLIST = /^\s*[-*]\s+\[[ xX]\]\s+\S/m;
+var CRITERIA_HEADING = /^\s*(#+\s*|\*\*)?(acceptance criteria|definition of done|done when|success criteria|requirements|expected (behaviou?r|result|outcome))\b/im;
+var DEMAND_WORDS = /\b(customers?|users? (ask|request|want|need|report)|requested|requests? from|upvotes?|votes?|support tickets?|tickets?|churn|revenue|conversion|survey|interviews?|feedback)\b/i;
+var NUMBER = /\d/;
+function stripTemplate(text2) {
+  return text2.replace(/<!--[\s\S]*?-->/g, "").trim();
+}
+function isBugReport(task, description) {
+  if (BUG_WORDS.test(task)) return true;
+  return /^\s*(#+\s*)?(bug|describe the bug|actual behaviou?r)\b/im.test(description);
+}
+function findTaskGaps(task, description) {
+  const body = stripTemplate(description);
+  const gaps = [];
+  if (Array.from(body).length < MIN_DESCRIPTION_CHARS) gaps.push("description");
+  if (isBugReport(task, body)) {
+    const hasSteps = NUMBERED_STEPS.test(body) || STEPS_HEADING.test(body) || CODE_OR_TRACE.test(body);
+    if (!hasSteps) gaps.push("steps_to_reproduce");
+    return gaps;
+  }
+  if (!CHECKLIST.test(body) && !CRITERIA_HEADING.test(body)) gaps.push("acceptance_criteria");
+  if (!DEMAND_WORDS.test(`${task}
+${body}`) && !NUMBER.test(body)) gaps.push("evidence_of_demand");
+  return gaps;
+}
+
 // src/core/render-comment.ts
 var REPORT_MARKER = "<!-- task-scorer:report -->";
 var MAX_REASONING_CHARS = 1200;
+var GAP_ADVICE = {
+  description: "a description of the problem and who has it",
+  steps_to_reproduce: "numbered steps to reproduce, with what you expected and what happened",
+  acceptance_criteria: "acceptance criteria (a checklist of what done means)",
+  evidence_of_demand: "evidence of demand (who asked for it, how many, how often)"
+};
+function joinAnd(items) {
+  if (items.length <= 2) return items.join(" and ");
+  return `${items.slice(0, -1).join("; ")}; and ${items.at(-1)}`;
+}
+function renderGapAdvice(gaps) {
+  if (gaps.length === 0) return void 0;
+  return `**What would raise the score:** add ${joinAnd(gaps.map((g) => GAP_ADVICE[g]))}.`;
+}
 function escapeMarkdown(text2) {
   return text2.replace(/\r\n?|\n/g, " ").replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/@/g, "&#64;").replace(/([\\`*_{}[\]()#+!|~])/g, "\\$1");
 }
@@ -60845,10 +60995,20 @@ function fmt(n) {
 }
 function renderReport(report, approval, options) {
   const { consensus: consensus2 } = report;
-  const verdict = consensus2.approved ? "✅ Approved" : "❌ Not approved";
-  const lines = [REPORT_MARKER, `### Task score: ${fmt(consensus2.avgScore)} / 10 · ${verdict}`, ""];
+  const standing = consensus2.approved ? "meets the approval bar" : "below the approval bar";
+  const lines = [REPORT_MARKER, `### Task score ${fmt(consensus2.avgScore)} / 10 · ${standing}`, ""];
   for (const note of options.notes ?? []) lines.push(`> ⚠️ ${escapeMarkdown(note)}`);
   if (options.notes?.length) lines.push("");
+  const advice = renderGapAdvice(options.gaps ?? findTaskGaps(report.task, report.description));
+  if (advice) lines.push(advice, "");
+  const compact = (options.style ?? "compact") === "compact";
+  if (compact) {
+    lines.push(
+      "<details>",
+      `<summary>Five personas: lowest ${consensus2.minScore}, highest ${consensus2.maxScore} · approval conditions</summary>`,
+      ""
+    );
+  }
   lines.push("| Persona | Score | Reasoning |", "| --- | :-: | --- |");
   for (const e of report.expertScores) {
     lines.push(
@@ -60860,7 +61020,8 @@ function renderReport(report, approval, options) {
     `**Consensus:** average **${fmt(consensus2.avgScore)}**, lowest ${consensus2.minScore}, highest ${consensus2.maxScore}.`,
     ""
   );
-  for (const c of approval.conditions) lines.push(`- ${c.passed ? "✅" : "❌"} ${c.summary}`);
+  for (const c of approval.conditions) lines.push(`- ${c.passed ? "✅" : "▫️"} ${c.summary}`);
+  if (compact) lines.push("", "</details>");
   const footer = [`Scored by task-scorer (${escapeMarkdown(options.scorer)}) at ${consensus2.timestamp}`];
   if (options.hint) footer.push(options.hint);
   lines.push("", `<sub>${footer.join(" · ")}</sub>`, "");

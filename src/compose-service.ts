@@ -46,6 +46,7 @@ export async function composeService(
     queue = new JobQueue({
       concurrency: appSettings.queueConcurrency,
       maxPending: appSettings.queueMaxPending,
+      jobTimeoutMs: appSettings.jobTimeoutMs,
       logger,
     });
     const probot = createProbot(appSettings, logger, options.Octokit);

@@ -1,5 +1,7 @@
-import type { FastifyInstance } from "fastify";
-import { Probot, ProbotOctokit, createNodeMiddleware, type ApplicationFunction } from "probot";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { Probot, ProbotOctokit, type ApplicationFunction } from "probot";
+import type { ErrorCode } from "../core/errors.js";
+import { errorBody } from "../http/http-errors.js";
 import type { Logger } from "pino";
 import type { AppSettings } from "../config/app-env.schema.js";
 
@@ -49,30 +51,128 @@ export function createProbot(
   });
 }
 
+/** GitHub caps a webhook payload at 25 MB; the REST API's 1 MiB limit does not apply here. */
+const MAX_DELIVERY_BYTES = 25 * 1024 * 1024;
+const JSON_TYPE_RE = /^\s*application\/json\s*(;|$)/i;
+
+function sendError(
+  reply: FastifyReply,
+  status: number,
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+) {
+  return reply
+    .code(status)
+    .headers(headers)
+    .type("application/json; charset=utf-8")
+    .send(JSON.stringify(errorBody(code, message)));
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
 /**
- * Probot 14 has no router of its own: its node middleware is mounted on the webhook path of the
- * REST server. The scope drops fastify's body parsers, because Probot must read the raw bytes to
- * verify the signature.
+ * Probot 14 has no router of its own: the app is loaded into Probot, and the webhook path is a
+ * route of the REST server that verifies the signature itself, so a refused delivery gets the API's
+ * error shape (401 `invalid_signature`) and the log says why, instead of Probot's middleware's
+ * `{"error":"Error: [@octokit/webhooks] ..."}` and a bare status. The scope reads the body as raw
+ * bytes: the signature is over the exact bytes GitHub sent.
  */
 export async function probotHost(
   probot: Probot,
   appFn: ApplicationFunction,
   webhookPath: string,
 ): Promise<ProbotHost> {
-  const middleware = await createNodeMiddleware(appFn, { probot, webhooksPath: webhookPath });
+  await probot.load(appFn, { cwd: process.cwd(), addHandler: () => {} });
   const plugin = async (app: FastifyInstance) => {
     app.removeAllContentTypeParsers();
-    app.addContentTypeParser("*", (_request, _payload, done) => done(null));
-    app.post(webhookPath, { schema: { hide: true } }, (request, reply) => {
-      reply.hijack();
-      void Promise.resolve(
-        middleware(request.raw, reply.raw, () => {
-          if (!reply.raw.headersSent) {
-            reply.raw.writeHead(404, { "content-type": "application/json" });
-            reply.raw.end(JSON.stringify({ error: { code: "not_found", message: "Unknown webhook path." } }));
-          }
-        }),
-      );
+    app.addContentTypeParser(
+      "*",
+      { parseAs: "buffer", bodyLimit: MAX_DELIVERY_BYTES },
+      (_request, body, done) => done(null, body),
+    );
+    app.post(
+      webhookPath,
+      { schema: { hide: true }, bodyLimit: MAX_DELIVERY_BYTES },
+      async (request, reply) => {
+        const delivery = header(request, "x-github-delivery");
+        const event = header(request, "x-github-event");
+        const signature = header(request, "x-hub-signature-256");
+        const type = header(request, "content-type");
+        if (!type || !JSON_TYPE_RE.test(type)) {
+          return sendError(
+            reply,
+            415,
+            "unsupported_media_type",
+            "GitHub webhooks must be sent as application/json.",
+          );
+        }
+        if (!signature) {
+          request.log.warn({ delivery, event }, "webhook refused: no X-Hub-Signature-256 header");
+          return sendError(
+            reply,
+            401,
+            "invalid_signature",
+            "The delivery has no X-Hub-Signature-256 header; GitHub signs every delivery when the App has a webhook secret.",
+          );
+        }
+        const raw = Buffer.isBuffer(request.body) ? request.body.toString("utf8") : "";
+        let valid = false;
+        try {
+          valid = await probot.webhooks.verify(raw, signature);
+        } catch {
+          // A malformed signature header: as unverifiable as a wrong one.
+        }
+        if (!valid) {
+          request.log.warn(
+            { delivery, event },
+            "webhook refused: the signature does not match the payload and WEBHOOK_SECRET",
+          );
+          return sendError(
+            reply,
+            401,
+            "invalid_signature",
+            "The X-Hub-Signature-256 signature does not match the payload; check that WEBHOOK_SECRET is the App's webhook secret.",
+          );
+        }
+        if (!event || !delivery) {
+          return sendError(
+            reply,
+            400,
+            "invalid_request",
+            "A GitHub delivery carries X-GitHub-Event and X-GitHub-Delivery headers; this one lacks one.",
+          );
+        }
+        let payload: unknown;
+        try {
+          payload = JSON.parse(raw);
+        } catch {
+          return sendError(reply, 400, "invalid_json", "The delivery body is not valid JSON.");
+        }
+        // Handlers only enqueue, so this returns at once; the work happens in the job queue.
+        await probot.receive({ id: delivery, name: event, payload } as Parameters<Probot["receive"]>[0]);
+        return reply
+          .code(200)
+          .type("application/json; charset=utf-8")
+          .send(JSON.stringify({ ok: true }));
+      },
+    );
+    app.route({
+      method: ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"],
+      url: webhookPath,
+      exposeHeadRoute: false,
+      schema: { hide: true },
+      handler: async (request, reply) =>
+        sendError(
+          reply,
+          405,
+          "method_not_allowed",
+          `GitHub delivers webhooks to ${webhookPath} by POST; ${request.method} is not supported here.`,
+          { allow: "POST" },
+        ),
     });
   };
   return { probot, plugin };

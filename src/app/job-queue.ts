@@ -7,6 +7,10 @@
  *   (only the latest text matters).
  * - A delivery id is accepted once (GitHub redelivers; a person can press "Redeliver").
  * - A job whose content hash equals the last one done for its subject is skipped unless forced.
+ * - Installations take turns: each has its own line, and the next free slot goes to the next
+ *   installation in rotation, so one busy tenant cannot starve the others.
+ * - Every job has a time limit; past it, its signal is aborted and its slot is given to the next
+ *   job (the work is abandoned, not waited for), so one slow tenant cannot block the others.
  */
 export interface Job {
   /** One issue or pull request: `owner/repo#number`. */
@@ -16,13 +20,32 @@ export interface Job {
   contentHash?: string | undefined;
   /** A person asked (`/score`): run even if nothing changed. */
   force?: boolean;
-  run: () => Promise<void>;
+  /** Whose work this is (the GitHub installation): installations take turns. */
+  installation?: string | undefined;
+  /**
+   * Called with another job for the same subject whose work this one takes over (a newer job
+   * replacing a pending one, or a pending one absorbing an unchanged newer one), so the reasons
+   * of both are kept.
+   */
+  absorb?: (older: Job) => void;
+  /** `signal` aborts when the job's time limit is reached. */
+  run: (signal: AbortSignal) => Promise<void>;
 }
+
+/** Default time limit of one job; `APP_JOB_TIMEOUT_SECONDS`. */
+export const DEFAULT_JOB_TIMEOUT_MS = 60_000;
 
 export interface QueueLogger {
   warn: (obj: object, msg?: string) => void;
   error: (obj: object, msg?: string) => void;
   debug: (obj: object, msg?: string) => void;
+}
+
+export class JobTimeoutError extends Error {
+  constructor(readonly limitMs: number) {
+    super(`The job did not finish within its time limit of ${limitMs / 1000} s.`);
+    this.name = "JobTimeoutError";
+  }
 }
 
 export type EnqueueResult = "queued" | "replaced" | "duplicate-delivery" | "unchanged" | "full";
@@ -42,16 +65,27 @@ class BoundedSet {
 
 export class JobQueue {
   private readonly pending = new Map<string, Job>();
-  private readonly order: string[] = [];
+  /** Subjects waiting for a slot, one line per installation, in arrival order. */
+  private readonly lanes = new Map<string, string[]>();
+  /** Installations with waiting subjects; the one served last goes to the back. */
+  private ring: string[] = [];
   private readonly running = new Set<string>();
   private readonly seenDeliveries = new BoundedSet(10_000);
   private readonly lastHash = new Map<string, string>();
   private idle: (() => void)[] = [];
-  readonly stats = { queued: 0, completed: 0, failed: 0, skipped: 0 };
+  readonly stats = { queued: 0, completed: 0, failed: 0, skipped: 0, timedOut: 0 };
+  readonly jobTimeoutMs: number;
 
   constructor(
-    private readonly options: { concurrency: number; maxPending: number; logger?: QueueLogger | undefined },
-  ) {}
+    private readonly options: {
+      concurrency: number;
+      maxPending: number;
+      logger?: QueueLogger | undefined;
+      jobTimeoutMs?: number | undefined;
+    },
+  ) {
+    this.jobTimeoutMs = options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
+  }
 
   get size(): number {
     return this.pending.size + this.running.size;
@@ -70,11 +104,17 @@ export class JobQueue {
     const sameAsDone =
       !this.running.has(job.subject) && job.contentHash && this.lastHash.get(job.subject) === job.contentHash;
     if (!job.force && (sameAsQueued || (!queued && sameAsDone))) {
+      // The pending job will do this work; it still takes this event's reasons along.
+      if (queued) queued.absorb?.(job);
       this.stats.skipped++;
       return "unchanged";
     }
     if (queued) {
-      this.pending.set(job.subject, { ...job, force: Boolean(job.force || queued.force) });
+      // The same object is kept (not a copy): the caller may know its job by identity.
+      job.absorb?.(queued);
+      job.force = Boolean(job.force || queued.force);
+      job.installation ??= queued.installation;
+      this.pending.set(job.subject, job);
       return "replaced";
     }
     if (this.pending.size >= this.options.maxPending) {
@@ -86,7 +126,7 @@ export class JobQueue {
       return "full";
     }
     this.pending.set(job.subject, job);
-    this.order.push(job.subject);
+    this.line(job);
     this.stats.queued++;
     this.pump();
     return "queued";
@@ -98,11 +138,37 @@ export class JobQueue {
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
+  /** Put a waiting job in its installation's line. */
+  private line(job: Job): void {
+    const key = job.installation ?? "";
+    const lane = this.lanes.get(key);
+    if (lane) {
+      if (!lane.includes(job.subject)) lane.push(job.subject);
+    } else {
+      this.lanes.set(key, [job.subject]);
+      this.ring.push(key);
+    }
+  }
+
+  /** The next runnable subject: the first installation in the ring with one, which then goes to the back. */
+  private next(): string | undefined {
+    for (const key of this.ring) {
+      const lane = this.lanes.get(key)!;
+      const index = lane.findIndex((s) => !this.running.has(s));
+      if (index < 0) continue;
+      const subject = lane.splice(index, 1)[0]!;
+      this.ring = this.ring.filter((k) => k !== key);
+      if (lane.length > 0) this.ring.push(key);
+      else this.lanes.delete(key);
+      return subject;
+    }
+    return undefined;
+  }
+
   private pump(): void {
     while (this.running.size < this.options.concurrency) {
-      const index = this.order.findIndex((s) => !this.running.has(s));
-      if (index < 0) break;
-      const subject = this.order.splice(index, 1)[0]!;
+      const subject = this.next();
+      if (subject === undefined) break;
       const job = this.pending.get(subject);
       if (!job) continue;
       this.pending.delete(subject);
@@ -117,17 +183,38 @@ export class JobQueue {
   }
 
   private async execute(job: Job): Promise<void> {
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort(new JobTimeoutError(this.jobTimeoutMs));
+        resolve("timeout");
+      }, this.jobTimeoutMs);
+    });
     try {
-      await job.run();
-      if (job.contentHash) this.lastHash.set(job.subject, job.contentHash);
-      this.stats.completed++;
+      const work = job.run(controller.signal);
+      // Past the limit the work is abandoned; its late failure must not become an unhandled rejection.
+      work.catch(() => {});
+      const outcome = await Promise.race([work.then(() => "done" as const), limit]);
+      if (outcome === "timeout") {
+        this.stats.timedOut++;
+        this.options.logger?.warn(
+          { subject: job.subject, installation: job.installation, limitMs: this.jobTimeoutMs },
+          "job reached its time limit and was abandoned",
+        );
+      } else {
+        if (job.contentHash) this.lastHash.set(job.subject, job.contentHash);
+        this.stats.completed++;
+      }
     } catch (error) {
       this.stats.failed++;
       this.options.logger?.error({ err: error, subject: job.subject }, "job failed");
     } finally {
+      clearTimeout(timer);
       this.running.delete(job.subject);
-      // A job for this subject that arrived while it ran waits in `pending` without a place in `order`.
-      if (this.pending.has(job.subject) && !this.order.includes(job.subject)) this.order.push(job.subject);
+      // A job for this subject that arrived while it ran waits in `pending` without a place in a line.
+      const waiting = this.pending.get(job.subject);
+      if (waiting) this.line(waiting);
       if (this.lastHash.size > 50_000) this.lastHash.delete(this.lastHash.keys().next().value!);
       this.pump();
     }

@@ -1,3 +1,4 @@
+import { RE2JS } from "re2js";
 import { z } from "zod";
 import { ApprovalPolicySchema, type ApprovalPolicy } from "../core/approval.js";
 
@@ -13,22 +14,73 @@ const labelName = z
   .max(50, "GitHub label names are at most 50 characters")
   .refine((s) => s.trim() === s, "must not start or end with spaces");
 
+const TRUE_WORDS = new Set(["true", "yes", "on", "y"]);
+const BOOLEAN_WORDS = /^(true|false|yes|no|on|off|y|n)$/i;
+
+/**
+ * The YAML parser reads `yes`, `no`, `on` and `off` as strings (YAML 1.2), but people write them
+ * meaning booleans (YAML 1.1, GitHub Actions' own docs): accept the usual spellings in any case.
+ */
+const yamlBoolean = z
+  .union([z.boolean(), z.string().regex(BOOLEAN_WORDS, "expected true/false, yes/no or on/off")], {
+    error: "expected true/false, yes/no or on/off",
+  })
+  .transform((v) => (typeof v === "boolean" ? v : TRUE_WORDS.has(v.toLowerCase())));
+
+/**
+ * Repository patterns run in linear time (RE2 semantics through re2js): a pattern such as
+ * `^(a+)+$` cannot backtrack catastrophically and freeze the process for every other tenant.
+ */
+export function compileTitlePattern(pattern: string): RE2JS {
+  return RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+}
+
+const titlePattern = z.string().superRefine((s, ctx) => {
+  try {
+    compileTitlePattern(s);
+  } catch {
+    ctx.addIssue({
+      code: "custom",
+      message: "is not a valid RE2 regular expression (lookarounds and backreferences are not supported)",
+    });
+  }
+});
+
+export const TRIGGER_MODES = ["always", "label", "command"] as const;
+export type TriggerMode = (typeof TRIGGER_MODES)[number];
+
 /**
  * `.github/task-scorer.yml`. Each top-level key is validated on its own: a bad key falls back to its
- * default and is reported in the comment, so one typo never silences the App.
+ * default, except keys that can silence the App, which fail closed (see FAIL_CLOSED).
  */
 export const RepoConfigSchema = z
   .object({
-    enabled: z.boolean().default(true).describe("Set to false to turn the App off for this repository."),
-    comment: z.boolean().default(true).describe("Post (and keep updating) the report comment."),
+    enabled: yamlBoolean
+      .default(true)
+      .describe("Set to false (or no/off) to turn the App off for this repository."),
+    comment: yamlBoolean.default(true).describe("Post (and keep updating) the report comment."),
+    "comment-style": z
+      .enum(["compact", "full"])
+      .default("compact")
+      .describe(
+        "compact: the persona table is folded in <details>; full: the table is shown open. Both show the score, the verdict and what would raise it.",
+      ),
+    trigger: z
+      .enum(TRIGGER_MODES)
+      .default("always")
+      .describe(
+        "always: score on the events in `triggers`; label: only issues and PRs carrying `trigger-label` (adding it scores); command: only on `/score`.",
+      ),
+    "trigger-label": labelName
+      .default("task-scorer")
+      .describe("With `trigger: label`, the label that asks for a score."),
     triggers: z
       .object({
         issues: z.array(IssueTrigger).default(["opened", "reopened", "edited"]),
         "pull-requests": z
           .array(PullRequestTrigger)
           .default(["opened", "reopened", "ready_for_review", "edited"]),
-        "score-command": z
-          .boolean()
+        "score-command": yamlBoolean
           .default(true)
           .describe("Re-score on a `/score` comment from someone with write or triage access."),
       })
@@ -61,64 +113,116 @@ export const RepoConfigSchema = z
     "skip-labels": z
       .array(z.string())
       .default([])
-      .describe("Issues or PRs carrying any of these labels are not scored."),
+      .describe("Issues or PRs carrying any of these labels are not scored; removing one scores."),
     "skip-title-patterns": z
-      .array(
-        z.string().refine((s) => {
-          try {
-            new RegExp(s, "i");
-            return true;
-          } catch {
-            return false;
-          }
-        }, "is not a valid regular expression"),
-      )
+      .array(titlePattern)
       .default([])
       .describe(
-        "Regular expressions (case-insensitive); a title matching any is not scored, e.g. '^wip\\b'.",
+        "RE2 regular expressions (case-insensitive, linear time); a title matching any is not scored, e.g. '^wip\\b'.",
       ),
   })
   .describe("task-scorer repository configuration (.github/task-scorer.yml)");
 
 export type RepoConfig = z.output<typeof RepoConfigSchema>;
+type RepoConfigKey = keyof RepoConfig;
+
+/** A problem with the file, for the log (warn) and for maintainers (the reply to `/score`). */
+export interface ConfigDiagnostic {
+  /** The top-level key, when the problem is one key. */
+  key?: string;
+  message: string;
+  /** 1-based, when known. */
+  line?: number;
+  column?: number;
+}
 
 export interface ParsedRepoConfig {
   config: RepoConfig;
-  /** One sentence per ignored key, shown in the comment. */
-  notes: string[];
+  diagnostics: ConfigDiagnostic[];
+  /** True when a key that can silence the App could not be read, so the App stays quiet. */
+  failedClosed: boolean;
 }
 
 const DEFAULTS: RepoConfig = RepoConfigSchema.parse({});
 
+/**
+ * Keys whose unreadable value could make the App speak where a repository asked it not to. Falling
+ * back to the default ("post everywhere") would fail open; instead they take the quiet value:
+ * unreadable `enabled` turns the App off, `comment` stops comments, and the keys that narrow what is
+ * scored leave only `/score` (so a maintainer can still ask, and the reply says what to fix).
+ */
+const FAIL_CLOSED: Partial<{ [K in RepoConfigKey]: RepoConfig[K] }> = {
+  enabled: false,
+  comment: false,
+  trigger: "command",
+  triggers: { issues: [], "pull-requests": [], "score-command": true },
+  "skip-labels": [],
+  "skip-title-patterns": [],
+};
+/** Keys whose failure also switches automatic scoring off (they list what must not be scored). */
+const NARROWING_KEYS = new Set<string>(["skip-labels", "skip-title-patterns", "triggers"]);
+
+/** The configuration used when the file itself cannot be read: the App stays quiet. */
+export function failClosedConfig(): RepoConfig {
+  return { ...DEFAULTS, enabled: false, comment: false, trigger: "command" };
+}
+
 export function parseRepoConfig(raw: unknown): ParsedRepoConfig {
-  const notes: string[] = [];
-  if (raw === null || raw === undefined) return { config: DEFAULTS, notes };
+  const diagnostics: ConfigDiagnostic[] = [];
+  if (raw === null || raw === undefined) return { config: DEFAULTS, diagnostics, failedClosed: false };
   if (typeof raw !== "object" || Array.isArray(raw)) {
     return {
-      config: DEFAULTS,
-      notes: [`.github/${REPO_CONFIG_FILE} is not a mapping of keys; the defaults are used.`],
+      config: failClosedConfig(),
+      diagnostics: [{ message: "the file is not a mapping of keys; the App stays off until it is fixed" }],
+      failedClosed: true,
     };
   }
   const shape = RepoConfigSchema.shape;
   const config: Record<string, unknown> = { ...DEFAULTS };
+  let failedClosed = false;
+  let narrowingFailed = false;
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     if (key === "_extends") continue;
     const field = shape[key as keyof typeof shape];
     if (!field) {
-      notes.push(`.github/${REPO_CONFIG_FILE}: unknown key \`${key}\` ignored.`);
+      diagnostics.push({ key, message: `unknown key \`${key}\` ignored` });
       continue;
     }
     const parsed = field.safeParse(value);
     if (parsed.success) {
       config[key] = parsed.data;
+      continue;
+    }
+    const why = parsed.error.issues
+      .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
+      .join("; ");
+    if (key in FAIL_CLOSED) {
+      failedClosed = true;
+      config[key] = FAIL_CLOSED[key as RepoConfigKey];
+      if (NARROWING_KEYS.has(key)) narrowingFailed = true;
+      const effect =
+        key === "enabled"
+          ? "the App stays off"
+          : key === "comment"
+            ? "no comment is posted"
+            : "issues are scored only on `/score`";
+      diagnostics.push({
+        key,
+        message: `\`${key}\` could not be read (${why}); ${effect} until it is fixed`,
+      });
     } else {
-      const why = parsed.error.issues
-        .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
-        .join("; ");
-      notes.push(`.github/${REPO_CONFIG_FILE}: \`${key}\` ignored (${why}); the default is used.`);
+      diagnostics.push({ key, message: `\`${key}\` ignored (${why}); the default is used` });
     }
   }
-  return { config: config as RepoConfig, notes };
+  // After the loop: a valid `trigger: always` must not undo a failed skip list.
+  if (narrowingFailed) config.trigger = "command";
+  return { config: config as RepoConfig, diagnostics, failedClosed };
+}
+
+/** "line 3, column 5: `enabled` could not be read (...)" */
+export function formatDiagnostic(d: ConfigDiagnostic): string {
+  const where = d.line !== undefined ? `line ${d.line}, column ${d.column ?? 1}: ` : "";
+  return `.github/${REPO_CONFIG_FILE} ${where}${d.message}.`;
 }
 
 /** The repository's thresholds over the server's. */

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ApplicationFunction, Context, Probot } from "probot";
+import { LineCounter, parseDocument, isMap, isScalar } from "yaml";
 import type { ApprovalPolicy } from "../core/approval.js";
 import { isTaskScorerError } from "../core/errors.js";
 import { REPORT_MARKER, escapeMarkdown, renderReport } from "../core/render-comment.js";
@@ -8,11 +9,16 @@ import { scoreTask } from "../core/score-task.js";
 import { DESCRIPTION_MAX_CHARS, ScoreRequestSchema, TASK_MAX_CHARS } from "../core/task-request.schema.js";
 import { applyApprovalLabels, type LabelsOctokit } from "../github/approval-labels.js";
 import { upsertReportComment, type IssueCommentsOctokit, type IssueRef } from "../github/report-comment.js";
-import type { JobQueue } from "./job-queue.js";
+import type { Job, JobQueue } from "./job-queue.js";
 import {
   REPO_CONFIG_FILE,
+  compileTitlePattern,
+  failClosedConfig,
+  formatDiagnostic,
   parseRepoConfig,
   repoApprovalPolicy,
+  type ConfigDiagnostic,
+  type ParsedRepoConfig,
   type RepoConfig,
 } from "./repo-config.schema.js";
 
@@ -25,10 +31,24 @@ export interface AppDeps {
   clock?: () => Date;
 }
 
+/**
+ * Time kept back from a job's limit for the GitHub writes after scoring (the comment, the labels,
+ * or the note that scoring failed), so a report that hits its deadline can still say so.
+ */
+export const JOB_WRITE_RESERVE_MS = 10_000;
+
+/** The scoring deadline inside a job: the job limit less the write reserve (at least half the limit). */
+export function reportDeadlineForJob(jobTimeoutMs: number): number {
+  return Math.max(jobTimeoutMs / 2, jobTimeoutMs - JOB_WRITE_RESERVE_MS);
+}
+
+/** Why a job looks at a subject. A job can carry several (a newer event absorbs a pending one's). */
 type Trigger =
   | { kind: "issues"; action: "opened" | "reopened" | "edited" }
   | { kind: "pull-requests"; action: "opened" | "reopened" | "ready_for_review" | "edited" }
-  | { kind: "score-command"; commenter: string };
+  | { kind: "label-added"; label: string }
+  | { kind: "label-removed"; label: string }
+  | { kind: "command"; command: "score" | "help"; commenter: string; commentId: number };
 
 interface Subject {
   ref: IssueRef;
@@ -39,10 +59,13 @@ interface Subject {
   labels: string[];
 }
 
-const SCORE_COMMAND = /^\s*\/score\s*$/im;
+/** A line that is exactly `/score` or `/score <word>`; anything after `/score` other than `help` gets the help. */
+const SCORE_COMMAND = /^[ \t]*\/score(?:[ \t]+(\S+))?[ \t]*$/im;
 const HINT = "Comment `/score` to score again.";
 /** Roles that may ask for a re-score: the same people who can label and close issues. */
 const COMMAND_ROLES = new Set(["admin", "maintain", "write", "triage"]);
+/** Marks the App's replies to commands, so they are never mistaken for the report. */
+const REPLY_MARKER = "<!-- task-scorer:reply -->";
 
 function hashText(title: string, body: string): string {
   return createHash("sha256").update(title).update("\u0000").update(body).digest("hex").slice(0, 32);
@@ -53,18 +76,81 @@ function clip(text: string, max: number): string {
   return chars.length <= max ? text : chars.slice(0, max).join("");
 }
 
-async function loadConfig(context: Context): Promise<{ config: RepoConfig; notes: string[] }> {
+type Log = Context["log"];
+
+/** The YAML parser's position of a syntax error (1-based), from the error Probot wraps. */
+function yamlErrorPosition(error: unknown): { line: number; column: number; problem: string } | undefined {
+  const cause = (error as { cause?: unknown })?.cause as
+    { linePos?: { line: number; col: number }[]; message?: string } | undefined;
+  const pos = cause?.linePos?.[0];
+  if (!pos) return undefined;
+  // The parser's message is "<what> at line L, column C:" followed by an excerpt; keep the what.
+  const problem = (cause.message ?? "invalid YAML")
+    .split("\n")[0]!
+    .replace(/ at line \d+, column \d+:?$/, "");
+  return { line: pos.line, column: pos.col, problem };
+}
+
+/**
+ * Where each key-level problem sits in the repository's own file. Read only when there are problems
+ * (rare); a key that came from an `_extends` base is not in this file and keeps no position.
+ */
+async function locateKeys(context: Context, diagnostics: ConfigDiagnostic[]): Promise<void> {
+  if (!diagnostics.some((d) => d.key)) return;
   try {
-    return parseRepoConfig(await context.config(REPO_CONFIG_FILE));
+    const { data } = await context.octokit.request("GET /repos/{owner}/{repo}/contents/{path}", {
+      ...context.repo(),
+      path: `.github/${REPO_CONFIG_FILE}`,
+      mediaType: { format: "raw" },
+    });
+    if (typeof data !== "string") return;
+    const lineCounter = new LineCounter();
+    const doc = parseDocument(data, { lineCounter });
+    if (!isMap(doc.contents)) return;
+    for (const d of diagnostics) {
+      const pair = doc.contents.items.find((p) => isScalar(p.key) && p.key.value === d.key);
+      const offset = pair && isScalar(pair.key) ? pair.key.range?.[0] : undefined;
+      if (offset === undefined) continue;
+      const { line, col } = lineCounter.linePos(offset);
+      d.line = line;
+      d.column = col;
+    }
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split("\n")[0] : "unreadable";
-    context.log.warn({ err: error }, "repository config unreadable; using defaults");
-    const parsed = parseRepoConfig(undefined);
-    return {
-      config: parsed.config,
-      notes: [`.github/${REPO_CONFIG_FILE} could not be read (${reason}); the defaults are used.`],
-    };
+    context.log.debug({ err: error }, "could not locate config problems in the file");
   }
+}
+
+/**
+ * The repository's config, with every problem logged at warn (with line and column). A file that
+ * cannot be read at all might have said `enabled: false`, so the App stays quiet (fails closed).
+ * No problem text ever carries a URL: Probot's own messages (which name the API URL) stay out.
+ */
+async function loadConfig(context: Context, log: Log): Promise<ParsedRepoConfig> {
+  let parsed: ParsedRepoConfig;
+  try {
+    parsed = parseRepoConfig(await context.config(REPO_CONFIG_FILE));
+    await locateKeys(context, parsed.diagnostics);
+  } catch (error) {
+    const pos = yamlErrorPosition(error);
+    const status = (error as { status?: unknown })?.status;
+    const diagnostic: ConfigDiagnostic = pos
+      ? {
+          message: `is not valid YAML (${pos.problem}); the App stays off until it is fixed`,
+          line: pos.line,
+          column: pos.column,
+        }
+      : {
+          message: `could not be read${typeof status === "number" ? ` (GitHub answered ${status})` : ""}; the App stays off until it can be`,
+        };
+    parsed = { config: failClosedConfig(), diagnostics: [diagnostic], failedClosed: true };
+  }
+  for (const d of parsed.diagnostics) {
+    log.warn(
+      { file: `.github/${REPO_CONFIG_FILE}`, key: d.key, line: d.line, column: d.column, problem: d.message },
+      "repository config problem",
+    );
+  }
+  return parsed;
 }
 
 async function canCommand(context: Context, ref: IssueRef, username: string): Promise<boolean> {
@@ -83,40 +169,146 @@ async function canCommand(context: Context, ref: IssueRef, username: string): Pr
   }
 }
 
-function skipReason(config: RepoConfig, trigger: Trigger, subject: Subject): string | undefined {
-  if (!config.enabled) return "disabled by repository config";
-  if (trigger.kind === "score-command") {
-    if (!config.triggers["score-command"]) return "score command disabled";
-  } else {
-    const enabled = config.triggers[trigger.kind] as readonly string[];
-    if (!enabled.includes(trigger.action)) return `trigger ${trigger.kind}.${trigger.action} disabled`;
-    if (subject.draft && config.drafts === "skip") return "draft pull request";
+/** A reaction is a receipt, not the work: failing to add one must not stop the job. */
+async function react(context: Context, ref: IssueRef, commentId: number, content: "eyes" | "confused") {
+  try {
+    await context.octokit.rest.reactions.createForIssueComment({
+      owner: ref.owner,
+      repo: ref.repo,
+      comment_id: commentId,
+      content,
+    });
+  } catch (error) {
+    context.log.warn({ err: error, commentId, content }, "could not add a reaction");
   }
+}
+
+async function reply(context: Context, ref: IssueRef, lines: string[]): Promise<void> {
+  await context.octokit.rest.issues.createComment({ ...ref, body: [REPLY_MARKER, ...lines, ""].join("\n") });
+}
+
+/**
+ * Problems as a plain-text block: nothing in it is rendered (no links, no @mentions), and the
+ * file's own words (a key name) cannot close the block early.
+ */
+function diagnosticLines(diagnostics: readonly ConfigDiagnostic[]): string[] {
+  const text = diagnostics.map((d) => formatDiagnostic(d).replace(/`{3,}/g, "'''"));
+  return ["```text", ...text, "```"];
+}
+
+function helpText(config: ParsedRepoConfig): string[] {
+  const c = config.config;
+  const mode =
+    c.trigger === "always"
+      ? "every new issue and pull request is scored"
+      : c.trigger === "label"
+        ? `issues and pull requests are scored when they carry the label \`${escapeMarkdown(c["trigger-label"])}\``
+        : "issues and pull requests are scored only on `/score`";
+  const lines = [
+    "**task-scorer commands** (from people with triage, write, maintain or admin access):",
+    "",
+    "- `/score`: score this issue or pull request now, even if nothing changed. 👀 means it was accepted.",
+    "- `/score help`: this help.",
+    "",
+    `In this repository ${c.enabled ? mode : "the App is turned off"} (\`.github/${REPO_CONFIG_FILE}\`).`,
+  ];
+  if (config.diagnostics.length > 0) {
+    lines.push("", "Problems in the configuration:", ...diagnosticLines(config.diagnostics));
+  } else {
+    lines.push("The configuration has no problems.");
+  }
+  return lines;
+}
+
+function skippedBy(config: RepoConfig, subject: Subject): string | undefined {
   const skipLabel = subject.labels.find((l) => config["skip-labels"].includes(l));
   if (skipLabel) return `skip label ${skipLabel}`;
-  const pattern = config["skip-title-patterns"].find((p) => new RegExp(p, "i").test(subject.title));
+  const pattern = config["skip-title-patterns"].find((p) =>
+    compileTitlePattern(p).matcher(subject.title).find(),
+  );
   if (pattern) return `title matches skip pattern ${pattern}`;
   return undefined;
 }
 
-/** Score one issue or PR and write the comment and labels. Runs in the queue, never in the webhook request. */
-async function scoreSubject(
+/** Why this trigger does not score the subject under this config, or undefined when it does. */
+function skipReason(config: RepoConfig, trigger: Trigger, subject: Subject): string | undefined {
+  if (!config.enabled) return "disabled by repository config";
+  const hasTriggerLabel = subject.labels.includes(config["trigger-label"]);
+  switch (trigger.kind) {
+    case "command":
+      if (!config.triggers["score-command"]) return "score command disabled";
+      break;
+    case "label-added":
+      if (config.trigger !== "label" || trigger.label !== config["trigger-label"])
+        return `label ${trigger.label} does not ask for a score`;
+      break;
+    case "label-removed":
+      if (!config["skip-labels"].includes(trigger.label)) return `label ${trigger.label} is not a skip label`;
+      if (config.trigger === "command") return "trigger mode command";
+      if (config.trigger === "label" && !hasTriggerLabel) return "trigger label absent";
+      break;
+    default: {
+      if (config.trigger === "command") return "trigger mode command";
+      if (config.trigger === "label" && !hasTriggerLabel) return "trigger label absent";
+      const enabled = config.triggers[trigger.kind] as readonly string[];
+      if (!enabled.includes(trigger.action)) return `trigger ${trigger.kind}.${trigger.action} disabled`;
+    }
+  }
+  if (trigger.kind !== "command" && subject.draft && config.drafts === "skip") return "draft pull request";
+  return skippedBy(config, subject);
+}
+
+/**
+ * One job for one subject: answer commands (a receipt or a refusal), then score when any reason
+ * holds under the repository's config, and write the comment and labels. Runs in the queue, never
+ * in the webhook request; `signal` aborts at the job's time limit.
+ */
+async function runJob(
   context: Context,
   deps: AppDeps,
-  trigger: Trigger,
+  triggers: readonly Trigger[],
   subject: Subject,
+  signal: AbortSignal,
 ): Promise<void> {
   const log = context.log.child({
     subject: `${subject.ref.owner}/${subject.ref.repo}#${subject.ref.issue_number}`,
   });
-  if (trigger.kind === "score-command" && !(await canCommand(context, subject.ref, trigger.commenter))) {
-    log.info({ commenter: trigger.commenter }, "/score from someone without write or triage access ignored");
-    return;
+  const started = Date.now();
+  let scoreAsked = false;
+  let helpAsked = false;
+  for (const t of triggers) {
+    if (t.kind !== "command") continue;
+    if (!(await canCommand(context, subject.ref, t.commenter))) {
+      log.info({ commenter: t.commenter }, "/score from someone without write or triage access refused");
+      await react(context, subject.ref, t.commentId, "confused");
+      continue;
+    }
+    await react(context, subject.ref, t.commentId, "eyes");
+    if (t.command === "help") helpAsked = true;
+    else scoreAsked = true;
   }
-  const { config, notes } = await loadConfig(context);
-  const reason = skipReason(config, trigger, subject);
-  if (reason) {
-    log.info({ reason }, "not scored");
+  const reasons = triggers.filter((t) => t.kind !== "command" || (t.command === "score" && scoreAsked));
+  if (reasons.length === 0 && !helpAsked) return;
+
+  const loaded = await loadConfig(context, log);
+  const { config, diagnostics } = loaded;
+  if (helpAsked) await reply(context, subject.ref, helpText(loaded));
+  // Configuration problems are for maintainers: they go with the answer to a maintainer's `/score`,
+  // never into the report on a contributor's issue.
+  const tellMaintainer = async () => {
+    if (scoreAsked && !helpAsked && diagnostics.length > 0) {
+      await reply(context, subject.ref, [
+        "task-scorer found problems in the repository configuration:",
+        "",
+        ...diagnosticLines(diagnostics),
+      ]);
+    }
+  };
+
+  const why = reasons.map((t) => skipReason(config, t, subject));
+  if (!why.some((r) => r === undefined)) {
+    if (reasons.length > 0) log.info({ reasons: why }, "not scored");
+    await tellMaintainer();
     return;
   }
 
@@ -126,14 +318,15 @@ async function scoreSubject(
   });
   const policy = repoApprovalPolicy(config, deps.policy);
   const octokit = context.octokit as unknown as IssueCommentsOctokit & LabelsOctokit;
+  const timeoutMs = reportDeadlineForJob(deps.queue.jobTimeoutMs) - (Date.now() - started);
 
   let outcome;
   try {
-    outcome = await scoreTask(input, {
-      scorer: deps.scorer,
-      policy,
-      ...(deps.clock ? { clock: deps.clock } : {}),
-    });
+    outcome = await scoreTask(
+      input,
+      { scorer: deps.scorer, policy, ...(deps.clock ? { clock: deps.clock } : {}) },
+      { signal, timeoutMs },
+    );
   } catch (error) {
     if (!isTaskScorerError(error)) throw error;
     log.warn({ code: error.code, message: error.message }, "scoring failed");
@@ -149,14 +342,15 @@ async function scoreSubject(
       ].join("\n");
       await upsertReportComment(octokit, subject.ref, body);
     }
+    await tellMaintainer();
     return;
   }
 
   if (config.comment) {
     const body = renderReport(outcome.report, outcome.approval, {
       scorer: deps.scorerDescription,
-      notes,
       hint: HINT,
+      style: config["comment-style"],
     });
     const result = await upsertReportComment(octokit, subject.ref, body);
     log.info(
@@ -178,6 +372,7 @@ async function scoreSubject(
       subject.labels,
     );
   }
+  await tellMaintainer();
 }
 
 function labelsOf(item: { labels?: unknown }): string[] {
@@ -193,14 +388,24 @@ function labelsOf(item: { labels?: unknown }): string[] {
  */
 export function taskScorerApp(deps: AppDeps): ApplicationFunction {
   return (app: Probot) => {
+    const reasonsOf = new WeakMap<Job, Trigger[]>();
     const enqueue = (context: Context, trigger: Trigger, subject: Subject) => {
-      const result = deps.queue.enqueue({
+      const triggers: Trigger[] = [trigger];
+      const job: Job = {
         subject: `${subject.ref.owner}/${subject.ref.repo}#${subject.ref.issue_number}`,
         deliveryId: context.id,
         contentHash: hashText(subject.title, subject.body),
-        force: trigger.kind === "score-command",
-        run: () => scoreSubject(context, deps, trigger, subject),
-      });
+        // A person asked, or a label changed: the text may be the same, the answer may not.
+        force:
+          trigger.kind === "command" || trigger.kind === "label-added" || trigger.kind === "label-removed",
+        installation: String((context.payload as { installation?: { id?: number } }).installation?.id ?? ""),
+        // A pending job for the same subject is replaced by this newer one: keep its reasons too, so a
+        // `labeled` event right after `opened` does not drop the `opened`.
+        absorb: (other) => triggers.unshift(...(reasonsOf.get(other) ?? [])),
+        run: (signal) => runJob(context, deps, triggers, subject, signal),
+      };
+      reasonsOf.set(job, triggers);
+      const result = deps.queue.enqueue(job);
       context.log.debug({ delivery: context.id, result }, "enqueued");
     };
     const fromBot = (context: Context) => context.payload.sender?.type === "Bot";
@@ -220,6 +425,12 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
       draft: Boolean(kind.draft),
       labels: labelsOf(item),
     });
+    const labelTrigger = (action: string, label: { name?: string } | undefined): Trigger | undefined =>
+      label?.name
+        ? action === "labeled"
+          ? { kind: "label-added", label: label.name }
+          : { kind: "label-removed", label: label.name }
+        : undefined;
 
     app.on(["issues.opened", "issues.reopened", "issues.edited"], async (context) => {
       const { payload } = context;
@@ -229,6 +440,13 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
         { kind: "issues", action: payload.action },
         subjectOf(context, payload.issue, { isPullRequest: false }),
       );
+    });
+
+    app.on(["issues.labeled", "issues.unlabeled"], async (context) => {
+      const { payload } = context;
+      const trigger = labelTrigger(payload.action, payload.label);
+      if (fromBot(context) || !trigger) return;
+      enqueue(context, trigger, subjectOf(context, payload.issue, { isPullRequest: false }));
     });
 
     app.on(
@@ -250,13 +468,27 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
       },
     );
 
+    app.on(["pull_request.labeled", "pull_request.unlabeled"], async (context) => {
+      const { payload } = context;
+      const trigger = labelTrigger(payload.action, payload.label);
+      if (fromBot(context) || !trigger) return;
+      const pr = payload.pull_request;
+      enqueue(context, trigger, subjectOf(context, pr, { isPullRequest: true, draft: pr.draft }));
+    });
+
     app.on("issue_comment.created", async (context) => {
       const { payload } = context;
-      if (fromBot(context) || !SCORE_COMMAND.test(payload.comment.body ?? "")) return;
+      const match = SCORE_COMMAND.exec(payload.comment.body ?? "");
+      if (fromBot(context) || !match) return;
       const commenter = payload.comment.user?.login ?? payload.sender.login;
       enqueue(
         context,
-        { kind: "score-command", commenter },
+        {
+          kind: "command",
+          command: match[1] === undefined ? "score" : "help",
+          commenter,
+          commentId: payload.comment.id,
+        },
         subjectOf(context, payload.issue, { isPullRequest: Boolean(payload.issue.pull_request) }),
       );
     });

@@ -11,6 +11,7 @@ export type ErrorCode =
   | "payload_too_large"
   | "unsupported_media_type"
   | "rate_limited"
+  | "invalid_signature"
   | "scorer_failed"
   | "scorer_unavailable"
   | "scorer_timeout"

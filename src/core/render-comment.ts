@@ -1,5 +1,6 @@
 import type { ApprovalResult } from "./approval.js";
 import type { ScoreReport } from "./score-report.schema.js";
+import { findTaskGaps, type TaskGap } from "./task-gaps.js";
 
 /**
  * The hidden marker that identifies the one report comment on an issue or pull request. The App and
@@ -17,6 +18,35 @@ export interface RenderOptions {
   notes?: readonly string[];
   /** Hint shown in the footer, e.g. "Comment `/score` to score again." (trusted Markdown). */
   hint?: string;
+  /**
+   * compact (the default): the persona table and the approval conditions are folded in `<details>`;
+   * full: they are shown open. Both show the score, where it stands and what would raise it.
+   */
+  style?: CommentStyle;
+  /** What the task leaves out; computed from the report's text when not given. */
+  gaps?: readonly TaskGap[];
+}
+
+export type CommentStyle = "compact" | "full";
+
+/** What to add for each gap: the one line that says what would raise the score. */
+const GAP_ADVICE: Record<TaskGap, string> = {
+  description: "a description of the problem and who has it",
+  steps_to_reproduce: "numbered steps to reproduce, with what you expected and what happened",
+  acceptance_criteria: "acceptance criteria (a checklist of what done means)",
+  evidence_of_demand: "evidence of demand (who asked for it, how many, how often)",
+};
+
+/** "a and b", "a; b; and c" (the items carry commas of their own). */
+function joinAnd(items: readonly string[]): string {
+  if (items.length <= 2) return items.join(" and ");
+  return `${items.slice(0, -1).join("; ")}; and ${items.at(-1)}`;
+}
+
+/** The one line on what would raise the score, or nothing when the text lacks nothing we look for. */
+export function renderGapAdvice(gaps: readonly TaskGap[]): string | undefined {
+  if (gaps.length === 0) return undefined;
+  return `**What would raise the score:** add ${joinAnd(gaps.map((g) => GAP_ADVICE[g]))}.`;
 }
 
 /**
@@ -42,15 +72,30 @@ function fmt(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
 
-/** The report as Markdown: the same text for the App's comment and the Action's comment and job summary. */
+/**
+ * The report as Markdown: the same text for the App's comment and the Action's comment and job
+ * summary. It is posted on other people's issues, so the heading is neutral (where the score stands
+ * against the approval bar, not a red cross) and the first thing after it is what would raise it.
+ */
 export function renderReport(report: ScoreReport, approval: ApprovalResult, options: RenderOptions): string {
   const { consensus } = report;
-  const verdict = consensus.approved ? "✅ Approved" : "❌ Not approved";
-  const lines: string[] = [REPORT_MARKER, `### Task score: ${fmt(consensus.avgScore)} / 10 · ${verdict}`, ""];
+  const standing = consensus.approved ? "meets the approval bar" : "below the approval bar";
+  const lines: string[] = [REPORT_MARKER, `### Task score ${fmt(consensus.avgScore)} / 10 · ${standing}`, ""];
 
   for (const note of options.notes ?? []) lines.push(`> ⚠️ ${escapeMarkdown(note)}`);
   if (options.notes?.length) lines.push("");
 
+  const advice = renderGapAdvice(options.gaps ?? findTaskGaps(report.task, report.description));
+  if (advice) lines.push(advice, "");
+
+  const compact = (options.style ?? "compact") === "compact";
+  if (compact) {
+    lines.push(
+      "<details>",
+      `<summary>Five personas: lowest ${consensus.minScore}, highest ${consensus.maxScore} · approval conditions</summary>`,
+      "",
+    );
+  }
   lines.push("| Persona | Score | Reasoning |", "| --- | :-: | --- |");
   for (const e of report.expertScores) {
     lines.push(
@@ -62,7 +107,8 @@ export function renderReport(report: ScoreReport, approval: ApprovalResult, opti
     `**Consensus:** average **${fmt(consensus.avgScore)}**, lowest ${consensus.minScore}, highest ${consensus.maxScore}.`,
     "",
   );
-  for (const c of approval.conditions) lines.push(`- ${c.passed ? "✅" : "❌"} ${c.summary}`);
+  for (const c of approval.conditions) lines.push(`- ${c.passed ? "✅" : "▫️"} ${c.summary}`);
+  if (compact) lines.push("", "</details>");
   const footer = [`Scored by task-scorer (${escapeMarkdown(options.scorer)}) at ${consensus.timestamp}`];
   if (options.hint) footer.push(options.hint);
   lines.push("", `<sub>${footer.join(" · ")}</sub>`, "");

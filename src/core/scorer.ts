@@ -14,6 +14,12 @@ export interface PersonaVerdict {
 export interface ScoreOptions {
   /** Aborted when the caller no longer needs the result (client gone, shutdown deadline). */
   signal?: AbortSignal;
+  /**
+   * The report's deadline, in ms from the call: one budget for every model call, retry and backoff
+   * of this report. Past it the scorer gives up with a ScorerTimeoutError (504). Unset: the
+   * scorer's own default. Scorers that answer at once (offline) ignore it.
+   */
+  timeoutMs?: number;
 }
 
 /**

@@ -48,9 +48,10 @@ export interface ServerDeps {
  * working for a client that has gone away, but one that never looks (the offline scorer) should not
  * pay for a controller and a close listener on every request.
  */
-function abortWhenClientLeaves(res: ServerResponse): ScoreOptions {
+function abortWhenClientLeaves(res: ServerResponse, timeoutMs: number): ScoreOptions {
   let controller: AbortController | undefined;
   return {
+    timeoutMs,
     get signal() {
       if (!controller) {
         const made = new AbortController();
@@ -87,6 +88,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     // Slow clients (slowloris) are cut off instead of holding a socket forever: the whole request
     // must arrive within requestTimeout, the headers sooner, and node checks often enough to notice.
     requestTimeout,
+    // An idle connection is cut 5 s after the report deadline (requestTimeout, below), so a client
+    // always receives the JSON 504 first.
     connectionTimeout: requestTimeout + 5_000,
     keepAliveTimeout: 5_000,
     http: {
@@ -234,7 +237,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       done();
     },
     handler: async (request, reply) => {
-      const outcome = await scoreTask(request.body, scoreDeps, abortWhenClientLeaves(reply.raw));
+      // One deadline for the whole report (every model call, retry and backoff): REQUEST_TIMEOUT_SECONDS.
+      const outcome = await scoreTask(
+        request.body,
+        scoreDeps,
+        abortWhenClientLeaves(reply.raw, requestTimeout),
+      );
       reply.header("x-scorer", outcome.scorer);
       return outcome.report;
     },

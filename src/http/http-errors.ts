@@ -18,6 +18,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  invalid_signature: 401,
   scorer_failed: 502,
   scorer_unavailable: 503,
   scorer_timeout: 504,

@@ -55,6 +55,8 @@ export interface OpenAiScorerOptions {
   /** Tried in order when a persona's model keeps failing. */
   fallbackModels?: readonly string[] | undefined;
   timeoutMs?: number | undefined;
+  /** The report's deadline when a caller sets none (ScoreOptions.timeoutMs); default 30 s or one call's limit, the longer. */
+  reportTimeoutMs?: number | undefined;
   maxRetries?: number | undefined;
   maxConcurrency?: number | undefined;
   maxInputTokens?: number | undefined;
@@ -76,6 +78,8 @@ export const OPENAI_DEFAULTS = {
   baseURL: "https://api.openai.com/v1",
   model: "gpt-4o-mini",
   timeoutMs: 30_000,
+  /** The report's deadline when the caller sets none: the same as the REST default (REQUEST_TIMEOUT_SECONDS). */
+  reportTimeoutMs: 30_000,
   maxRetries: 2,
   maxConcurrency: 10,
   maxInputTokens: 4_000,
@@ -125,6 +129,36 @@ class PersonaFailure extends Error {
   }
 }
 
+/** One report's budget: every call, retry and backoff of every persona shares it. */
+interface ReportBudget {
+  /** Aborted at the deadline, or when the caller gives up. */
+  signal: AbortSignal;
+  /** Date.now() value past which no call starts and every running call is cut. */
+  deadlineAt: number;
+  budgetMs: number;
+  expired: () => boolean;
+}
+
+/** A persona's call cut by the report's deadline: not retried, not tried on another model. */
+function deadlineFailure(model: string, budget: ReportBudget): CallFailure {
+  return {
+    kind: "timeout",
+    retryable: false,
+    tryOtherModel: false,
+    what: `The model ${model} did not answer within the report's deadline of ${Math.round(budget.budgetMs / 100) / 10} s`,
+    advice: "try again later",
+  };
+}
+
+interface Flight {
+  promise: Promise<PersonaVerdict[]>;
+  controller: AbortController;
+  /** Callers still interested that could give up (callers without a signal never do). */
+  cancellable: number;
+  /** A caller without a signal waits to the end, so the flight is never cancelled. */
+  pinned: boolean;
+}
+
 const noopLogger: LlmLogger = { info() {}, warn() {}, error() {}, debug() {} };
 
 /** "The Revenue Expert", "the Revenue Expert and UX Designer", "all five personas". */
@@ -166,14 +200,20 @@ export class OpenAiScorer implements Scorer {
   private readonly random: () => number;
   private readonly now: () => number;
   private readonly timeoutMs: number;
+  private readonly reportTimeoutMs: number;
   private readonly maxInputTokens: number;
   private readonly chains: Readonly<Record<PersonaId, readonly string[]>>;
+  /** Reports being made now, by input: identical concurrent requests share one (single-flight). */
+  private readonly flights = new Map<string, Flight>();
   private readonly systemPrompts: Readonly<Record<PersonaId, string>>;
   /** Totals since start, for the benchmark and health views. */
   readonly totals: ReportStats = emptyStats();
 
   constructor(private readonly options: OpenAiScorerOptions) {
     this.timeoutMs = options.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs;
+    // A longer per-call limit (a slow local model) gets at least one whole call when no caller sets a deadline.
+    this.reportTimeoutMs =
+      options.reportTimeoutMs ?? Math.max(OPENAI_DEFAULTS.reportTimeoutMs, this.timeoutMs);
     this.maxInputTokens = options.maxInputTokens ?? OPENAI_DEFAULTS.maxInputTokens;
     this.policy = {
       ...DEFAULT_RETRY_POLICY,
@@ -223,13 +263,84 @@ export class OpenAiScorer implements Scorer {
     this.cache.clear();
   }
 
+  /**
+   * Identical concurrent requests share one report: the second waits for the first's five calls
+   * instead of making five more. The shared work is cancelled only when every caller has given up,
+   * and it runs under the first caller's deadline.
+   */
   async score(input: TaskInput, options: ScoreOptions = {}): Promise<PersonaVerdict[]> {
+    const key = `${input.task}\u0000${input.description}`;
+    let flight = this.flights.get(key);
+    if (!flight) {
+      const controller = new AbortController();
+      const made: Flight = { controller, cancellable: 0, pinned: false, promise: Promise.resolve([]) };
+      made.promise = this.scoreOnce(input, {
+        signal: controller.signal,
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      }).finally(() => this.flights.delete(key));
+      this.flights.set(key, made);
+      flight = made;
+    }
+    const shared = flight;
+    const signal = options.signal;
+    if (!signal) shared.pinned = true;
+    else {
+      shared.cancellable++;
+      const leave = () => {
+        shared.cancellable--;
+        if (shared.cancellable === 0 && !shared.pinned) shared.controller.abort();
+      };
+      if (signal.aborted) leave();
+      else signal.addEventListener("abort", leave, { once: true });
+    }
+    return shared.promise;
+  }
+
+  private async scoreOnce(input: TaskInput, options: ScoreOptions): Promise<PersonaVerdict[]> {
     const started = this.now();
     const stats = emptyStats();
-    const settled = await Promise.allSettled(
-      PERSONAS.map((persona) => this.judgePersona(persona, input, stats, options.signal)),
-    );
+    const budgetMs = Math.max(0, options.timeoutMs ?? this.reportTimeoutMs);
+    const deadlineAt = Date.now() + budgetMs;
+    const controller = new AbortController();
+    let deadlineHit = false;
+    const timer = setTimeout(() => {
+      deadlineHit = true;
+      controller.abort();
+    }, budgetMs);
+    const onCallerAbort = () => controller.abort();
+    options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    const budget: ReportBudget = {
+      signal: controller.signal,
+      deadlineAt,
+      budgetMs,
+      expired: () => deadlineHit || Date.now() >= deadlineAt,
+    };
+    let settled: PromiseSettledResult<PersonaResult>[];
+    try {
+      settled = await Promise.allSettled(
+        PERSONAS.map((persona) => this.judgePersona(persona, input, stats, budget)),
+      );
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onCallerAbort);
+    }
     addStats(this.totals, stats);
+
+    // Past the deadline, a persona cut while waiting (for a slot or a backoff) failed by the clock.
+    if (budget.expired() && !options.signal?.aborted) {
+      settled = settled.map((r, i) =>
+        r.status === "rejected" && !(r.reason instanceof PersonaFailure)
+          ? {
+              status: "rejected",
+              reason: new PersonaFailure(
+                PERSONAS[i]!,
+                deadlineFailure(this.chains[PERSONAS[i]!.id][0]!, budget),
+                [],
+              ),
+            }
+          : r,
+      );
+    }
 
     if (
       options.signal?.aborted ||
@@ -354,7 +465,7 @@ export class OpenAiScorer implements Scorer {
     persona: Persona,
     input: TaskInput,
     stats: ReportStats,
-    signal: AbortSignal | undefined,
+    budget: ReportBudget,
   ): Promise<PersonaResult> {
     const started = this.now();
     const key = this.cacheKey(persona.id, input);
@@ -381,7 +492,7 @@ export class OpenAiScorer implements Scorer {
     for (const model of chain) {
       tried.push(model);
       try {
-        const output = await this.askModel(persona, model, messages, stats, signal);
+        const output = await this.askModel(persona, model, messages, stats, budget);
         this.cache.set(key, { ...output, model });
         return {
           verdict: { persona: persona.id, score: output.score, reasoning: output.reasoning, source: model },
@@ -412,8 +523,9 @@ export class OpenAiScorer implements Scorer {
     model: string,
     base: ChatCompletionMessageParam[],
     stats: ReportStats,
-    signal: AbortSignal | undefined,
+    budget: ReportBudget,
   ): Promise<PersonaVerdictOutput> {
+    const signal = budget.signal;
     let retriesLeft = this.policy.maxRetries;
     let retryIndex = 0;
     let repaired = false;
@@ -421,9 +533,12 @@ export class OpenAiScorer implements Scorer {
     for (;;) {
       let completion: ChatCompletion;
       try {
-        completion = await this.limit.run(() => this.callModel(model, messages, stats, signal), signal);
+        completion = await this.limit.run(() => this.callModel(model, messages, stats, budget), signal);
       } catch (error) {
-        if (error instanceof CallCancelledError) throw error;
+        if (error instanceof CallCancelledError) {
+          if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
+          throw error;
+        }
         const failure = error as CallFailure;
         if (!failure.retryable || retriesLeft === 0) throw new ModelFailure(failure);
         if (failure.retryAfterMs !== undefined && failure.retryAfterMs > this.policy.maxRetryAfterMs) {
@@ -433,6 +548,8 @@ export class OpenAiScorer implements Scorer {
           });
         }
         const delay = failure.retryAfterMs ?? backoffDelayMs(retryIndex, this.policy, this.random);
+        // A retry that could not even start before the deadline is not worth waiting for.
+        if (Date.now() + delay >= budget.deadlineAt) throw new ModelFailure(failure);
         retriesLeft--;
         retryIndex++;
         stats.retries++;
@@ -447,8 +564,16 @@ export class OpenAiScorer implements Scorer {
           },
           "retrying model call",
         );
-        await this.sleep(delay, signal);
-        if (signal?.aborted) throw new CallCancelledError();
+        try {
+          await this.sleep(delay, signal);
+        } catch (error) {
+          if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
+          throw error;
+        }
+        if (signal.aborted) {
+          if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
+          throw new CallCancelledError();
+        }
         continue;
       }
 
@@ -503,17 +628,26 @@ export class OpenAiScorer implements Scorer {
     model: string,
     messages: ChatCompletionMessageParam[],
     stats: ReportStats,
-    signal: AbortSignal | undefined,
+    budget: ReportBudget,
   ): Promise<ChatCompletion> {
-    if (signal?.aborted) throw new CallCancelledError();
+    const signal = budget.signal;
+    const remaining = budget.deadlineAt - Date.now();
+    if (signal.aborted || remaining <= 0) {
+      if (budget.expired()) throw deadlineFailure(model, budget);
+      throw new CallCancelledError();
+    }
     const controller = new AbortController();
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, this.timeoutMs);
+    // The call's own limit, never past the report's deadline.
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        controller.abort();
+      },
+      Math.min(this.timeoutMs, remaining),
+    );
     const onAbort = () => controller.abort();
-    signal?.addEventListener("abort", onAbort, { once: true });
+    signal.addEventListener("abort", onAbort, { once: true });
     stats.modelCalls++;
     try {
       const completion = await this.client.chat.completions.create(
@@ -536,11 +670,12 @@ export class OpenAiScorer implements Scorer {
       stats.completionTokens += completion.usage?.completion_tokens ?? 0;
       return completion;
     } catch (error) {
-      if (signal?.aborted && !timedOut) throw new CallCancelledError();
+      if (budget.expired()) throw deadlineFailure(model, budget);
+      if (signal.aborted && !timedOut) throw new CallCancelledError();
       throw classifyCallError(error, { model, timedOut, timeoutMs: this.timeoutMs, now: this.now() });
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
+      signal.removeEventListener("abort", onAbort);
     }
   }
 }

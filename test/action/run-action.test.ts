@@ -101,7 +101,7 @@ describe("runAction: scoring and outputs", () => {
     setInputs({ "min-average": "1", "min-score": "1", "min-supporters": "0" });
     await runAction(deps());
     expect(outputs().approved).toBe("true");
-    expect(summaries.at(-1)).toContain("✅ Approved");
+    expect(summaries.at(-1)).toContain("meets the approval bar");
   });
 
   it("hands the scorer inputs to createScorer and shows its description in the report", async () => {

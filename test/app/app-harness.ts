@@ -48,6 +48,7 @@ export function sign(body: string): string {
 export async function startService(
   env: Record<string, string> = {},
   scorer?: CreatedScorer,
+  logger: pino.Logger = pino({ level: "silent" }),
 ): Promise<Service> {
   return composeService(
     {
@@ -58,7 +59,7 @@ export async function startService(
       SCORER: "offline",
       ...env,
     },
-    { logger: pino({ level: "silent" }), Octokit: TestOctokit, ...(scorer ? { scorer } : {}) },
+    { logger, Octokit: TestOctokit, ...(scorer ? { scorer } : {}) },
   );
 }
 
@@ -83,4 +84,14 @@ export async function deliver(
     },
     payload: raw,
   });
+}
+
+/** A logger that keeps its JSON lines, to check what an operator would read. */
+export function capturingLogger(): { logger: pino.Logger; lines: Record<string, any>[] } {
+  const lines: Record<string, any>[] = [];
+  const logger = pino(
+    { level: "debug" },
+    { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, any>) },
+  );
+  return { logger, lines };
 }

@@ -109,8 +109,8 @@ describe("npm start with GitHub App credentials", () => {
       },
       body: raw,
     });
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.status).toBeLessThan(500);
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("invalid_signature");
     expect(github.comments).toHaveLength(1);
   });
 

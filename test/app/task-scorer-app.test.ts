@@ -4,7 +4,7 @@ import type { Service } from "../../src/compose-service.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { ScorerUnavailableError } from "../../src/core/errors.js";
 import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
-import { INSTALLATION_ID, deliver, payload, sign, startService } from "./app-harness.js";
+import { INSTALLATION_ID, capturingLogger, deliver, payload, sign, startService } from "./app-harness.js";
 
 const API = "https://api.github.com";
 const OWNER = "Codertocat";
@@ -93,7 +93,7 @@ describe("GitHub App: new issues get one report comment", () => {
     ]) {
       expect(posted()).toContain(name);
     }
-    expect(posted()).toMatch(/Approved|Not approved/);
+    expect(posted()).toMatch(/Task score [\d.]+ \/ 10 · (meets|below) the approval bar/);
     expect(posted()).toContain("task-scorer (offline)");
   });
 
@@ -207,33 +207,91 @@ describe("GitHub App: pull requests", () => {
 });
 
 describe("GitHub App: /score command", () => {
-  function scoreComment(login: string) {
+  function scoreComment(login: string, text = "/score") {
     return payload("issue_comment", "created", (p) => {
-      p.comment.body = "/score";
+      p.comment.body = text;
       p.comment.user = { ...p.comment.user, login, type: "User" };
       p.sender = { ...p.sender, login, type: "User" };
     });
   }
-
-  it("is ignored from someone without write or triage access (the permission is checked, not just the text)", async () => {
-    const body = scoreComment("outsider");
+  function expectPermission(login: string, permission: string, role: string) {
     github()
-      .get(`/repos/${OWNER}/${REPO}/collaborators/outsider/permission`)
-      .reply(200, { permission: "read", role_name: "read", user: { login: "outsider" } });
+      .get(`/repos/${OWNER}/${REPO}/collaborators/${login}/permission`)
+      .reply(200, { permission, role_name: role, user: { login } });
+  }
+  function expectReaction(commentId: number, content: string) {
+    github()
+      .post(`/repos/${OWNER}/${REPO}/issues/comments/${commentId}/reactions`, { content })
+      .reply(201, { id: 1, content });
+  }
+
+  it("from someone without write or triage access: a 😕 reaction and no comment (the permission is checked, not just the text)", async () => {
+    const body = scoreComment("outsider");
+    expectPermission("outsider", "read", "read");
+    expectReaction(body.comment.id, "confused");
     await deliver(service, "issue_comment", body);
     await settle();
+    // No other request was made: nock would have refused it, and pending mocks are checked after each test.
   });
 
-  it("re-scores for a maintainer, even when the text has not changed", async () => {
+  it("re-scores for a maintainer, even when the text has not changed, with a 👀 reaction as the receipt", async () => {
     const body = scoreComment("maintainer");
-    github()
-      .get(`/repos/${OWNER}/${REPO}/collaborators/maintainer/permission`)
-      .reply(200, { permission: "write", role_name: "maintain", user: { login: "maintainer" } });
+    expectPermission("maintainer", "write", "maintain");
+    expectReaction(body.comment.id, "eyes");
     mockConfig();
     mockComments(body.issue.number, [{ id: 3, body: `${REPORT_MARKER}\nold` }]);
     github().patch(`/repos/${OWNER}/${REPO}/issues/comments/3`).reply(200, { id: 3 });
     await deliver(service, "issue_comment", body);
     await settle();
+  });
+
+  it("`/score help` answers a maintainer with a comment explaining the commands", async () => {
+    const body = scoreComment("maintainer", "/score help");
+    expectPermission("maintainer", "write", "write");
+    expectReaction(body.comment.id, "eyes");
+    mockConfig("trigger: command\n");
+    let reply = "";
+    github()
+      .post(`/repos/${OWNER}/${REPO}/issues/${body.issue.number}/comments`, (b) => {
+        reply = b.body;
+        return true;
+      })
+      .reply(201, { id: 9 });
+    await deliver(service, "issue_comment", body);
+    await settle();
+    expect(reply).toContain("`/score`");
+    expect(reply).toContain("`/score help`");
+    expect(reply).toContain("scored only on `/score`");
+    expect(reply).not.toContain(REPORT_MARKER);
+  });
+
+  it("tells the maintainer who asked about configuration problems, with line and column and no URL", async () => {
+    const body = scoreComment("maintainer");
+    expectPermission("maintainer", "admin", "admin");
+    expectReaction(body.comment.id, "eyes");
+    const yaml = "drafts: sometimes\n";
+    mockConfig(yaml);
+    mockConfig(yaml);
+    mockComments(body.issue.number, [{ id: 3, body: `${REPORT_MARKER}\nold` }]);
+    let report = "";
+    github()
+      .patch(`/repos/${OWNER}/${REPO}/issues/comments/3`, (b) => {
+        report = b.body;
+        return true;
+      })
+      .reply(200, { id: 3 });
+    let reply = "";
+    github()
+      .post(`/repos/${OWNER}/${REPO}/issues/${body.issue.number}/comments`, (b) => {
+        reply = b.body;
+        return true;
+      })
+      .reply(201, { id: 9 });
+    await deliver(service, "issue_comment", body);
+    await settle();
+    expect(report).not.toContain("drafts");
+    expect(reply).toContain(".github/task-scorer.yml line 1, column 1: `drafts` ignored (");
+    expect(reply).not.toMatch(/https?:/);
   });
 
   it("ignores comments that merely mention /score in a sentence", async () => {
@@ -268,17 +326,77 @@ describe("GitHub App: repository configuration and labels", () => {
     expect(created.name).toBe("score: rejected");
   });
 
-  it("an invalid config still scores, with defaults, and the comment says which key was ignored and why", async () => {
+  it("an invalid key still scores with its default; the problem goes to the log with its line and column, not into the comment", async () => {
+    await service.close();
+    const { logger, lines } = capturingLogger();
+    service = await startService({}, undefined, logger);
+    mockToken();
     const body = payload("issues", "opened");
     const number = body.issue.number;
-    mockConfig("approval:\n  min-average: 42\nlabelz: true\ncomment: true\n");
+    const yaml = "comment: true\napproval:\n  min-average: 42\nlabelz: true\n";
+    mockConfig(yaml);
+    mockConfig(yaml); // read again, raw, to place each problem on its line
     const posted = expectNewComment(number);
     await deliver(service, "issues", body);
     await settle();
-    // Notes are escaped like any text that reaches a comment: the backticks show literally.
-    expect(posted()).toMatch(/approval\\` ignored \\\(min-average: Too big/);
-    expect(posted()).toMatch(/unknown key \\`labelz\\` ignored/);
     expect(posted()).toContain("Revenue Expert");
+    expect(posted()).not.toMatch(/ignored|task-scorer\.yml/);
+    const warnings = lines.filter((l) => l.level === 40 && l.msg === "repository config problem");
+    expect(warnings.map((w) => [w.key, w.line, w.column])).toEqual([
+      ["approval", 2, 1],
+      ["labelz", 4, 1],
+    ]);
+    expect(warnings[0]!.problem).toMatch(/`approval` ignored \(min-average: Too big/);
+  });
+
+  it("`enabled: no` turns the App off (YAML booleans in their usual spellings)", async () => {
+    mockConfig("enabled: no\n");
+    await deliver(service, "issues", payload("issues", "opened"));
+    await settle();
+    expect(service.queue!.stats.completed).toBe(1);
+  });
+
+  it("an unreadable `enabled` fails closed: nothing is posted", async () => {
+    mockConfig("enabled: maybe\n");
+    mockConfig("enabled: maybe\n");
+    await deliver(service, "issues", payload("issues", "opened"));
+    await settle();
+    expect(service.queue!.stats.completed).toBe(1);
+  });
+
+  it("invalid YAML fails closed, and the log gives the line and column without any URL", async () => {
+    await service.close();
+    const { logger, lines } = capturingLogger();
+    service = await startService({}, undefined, logger);
+    mockToken();
+    mockConfig("enabled: true\nlabels: [unclosed\n");
+    await deliver(service, "issues", payload("issues", "opened"));
+    await settle();
+    const warning = lines.find((l) => l.msg === "repository config problem")!;
+    expect(warning.level).toBe(40);
+    expect(warning.line).toBeGreaterThan(0);
+    expect(warning.column).toBeGreaterThan(0);
+    expect(warning.problem).toMatch(/not valid YAML/);
+    expect(JSON.stringify(warning)).not.toMatch(/https?:/);
+  });
+
+  it("comment-style: full shows the persona table open", async () => {
+    const body = payload("issues", "opened");
+    mockConfig("comment-style: full\n");
+    const posted = expectNewComment(body.issue.number);
+    await deliver(service, "issues", body);
+    await settle();
+    expect(posted()).toContain("| 💼 Revenue Expert |");
+    expect(posted()).not.toContain("<details>");
+  });
+
+  it("comment-style defaults to compact: the persona table folded in <details>", async () => {
+    const body = payload("issues", "opened");
+    mockConfig();
+    const posted = expectNewComment(body.issue.number);
+    await deliver(service, "issues", body);
+    await settle();
+    expect(posted()).toMatch(/<details>[\s\S]*Revenue Expert[\s\S]*<\/details>/);
   });
 
   it("respects skip labels and skip title patterns", async () => {
@@ -292,17 +410,118 @@ describe("GitHub App: repository configuration and labels", () => {
   });
 });
 
+describe("GitHub App: trigger modes", () => {
+  it("trigger: label does not score a new issue without the label", async () => {
+    mockConfig("trigger: label\ntrigger-label: needs-score\n");
+    await deliver(service, "issues", payload("issues", "opened"));
+    await settle();
+    expect(service.queue!.stats.completed).toBe(1);
+  });
+
+  it("trigger: label scores the issue when the label is added", async () => {
+    const body = payload("issues", "labeled", (p) => {
+      p.label = { name: "needs-score" };
+      p.issue.labels = [{ name: "needs-score" }];
+    });
+    mockConfig("trigger: label\ntrigger-label: needs-score\n");
+    const posted = expectNewComment(body.issue.number);
+    await deliver(service, "issues", body);
+    await settle();
+    expect(posted()).toContain("Task score");
+  });
+
+  it("removing a skip label scores the issue", async () => {
+    const body = payload("issues", "unlabeled", (p) => {
+      p.label = { name: "wontfix" };
+      p.issue.labels = [];
+    });
+    mockConfig("skip-labels: [wontfix]\n");
+    const posted = expectNewComment(body.issue.number);
+    await deliver(service, "issues", body);
+    await settle();
+    expect(posted()).toContain("Task score");
+  });
+
+  it("adding or removing another label scores nothing", async () => {
+    mockConfig();
+    await deliver(
+      service,
+      "issues",
+      payload("issues", "labeled", (p) => (p.label = { name: "enhancement" })),
+    );
+    await settle();
+    expect(service.queue!.stats.completed).toBe(1);
+  });
+
+  it("a label event right behind `opened` does not swallow it: the issue is still scored once", async () => {
+    await service.close();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    service = await startService(
+      { APP_QUEUE_CONCURRENCY: "1" },
+      {
+        description: "offline",
+        scorer: {
+          name: "offline",
+          score: async (input) => {
+            if (input.task === "Blocker") await gate;
+            return scoreOffline(input);
+          },
+        },
+      },
+    );
+    mockToken();
+    // Another issue holds the only slot, so `opened` and `labeled` for issue 1 wait together.
+    const blocker = payload("issues", "opened", (p) => {
+      p.issue.number = 99;
+      p.issue.title = "Blocker";
+    });
+    mockConfig();
+    expectNewComment(99);
+    await deliver(service, "issues", blocker);
+    const opened = payload("issues", "opened");
+    const labeled = payload("issues", "opened", (p) => {
+      p.action = "labeled";
+      p.label = { name: "enhancement" };
+      p.issue.labels = [{ name: "enhancement" }];
+    });
+    mockConfig();
+    const posted = expectNewComment(opened.issue.number);
+    await deliver(service, "issues", opened);
+    await deliver(service, "issues", labeled);
+    release();
+    await settle();
+    expect(posted()).toContain("Task score");
+  });
+
+  it("trigger: command does not score new issues", async () => {
+    mockConfig("trigger: command\n");
+    await deliver(service, "issues", payload("issues", "opened"));
+    await settle();
+    expect(service.queue!.stats.completed).toBe(1);
+  });
+});
+
 describe("GitHub App: webhook delivery", () => {
-  it("rejects a delivery with a bad signature and changes nothing", async () => {
+  it("a bad signature gets 401 invalid_signature in the API's error shape, a log line saying why, and changes nothing", async () => {
+    await service.close();
+    const { logger, lines } = capturingLogger();
+    service = await startService({}, undefined, logger);
     const body = payload("issues", "opened");
     const res = await deliver(service, "issues", body, "bad-sig", sign(JSON.stringify(body) + "tampered"));
-    expect(res.statusCode).toBeGreaterThanOrEqual(400);
-    expect(res.statusCode).toBeLessThan(500);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({
+      error: { code: "invalid_signature", message: expect.stringMatching(/does not match the payload/) },
+    });
+    expect(res.body).not.toMatch(/@octokit|Error:/);
+    const line = lines.find((l) => l.delivery === "bad-sig")!;
+    expect(line.level).toBe(40);
+    expect(line.msg).toMatch(/signature does not match/);
     await settle();
     expect(service.queue!.stats.queued).toBe(0);
   });
 
-  it("rejects a delivery without a signature", async () => {
+  it("a delivery without a signature gets 401 invalid_signature", async () => {
     const res = await service.server.inject({
       method: "POST",
       url: "/api/github/webhooks",
@@ -313,8 +532,20 @@ describe("GitHub App: webhook delivery", () => {
       },
       payload: JSON.stringify(payload("issues", "opened")),
     });
-    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBe(401);
+    expect(res.json().error.code).toBe("invalid_signature");
+    expect(res.json().error.message).toMatch(/no X-Hub-Signature-256/);
     expect(service.queue!.stats.queued).toBe(0);
+  });
+
+  it("GET on the webhook path gets 405 saying GitHub delivers there by POST", async () => {
+    const res = await service.server.inject({ method: "GET", url: "/api/github/webhooks" });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe("POST");
+    expect(res.json().error).toEqual({
+      code: "method_not_allowed",
+      message: "GitHub delivers webhooks to /api/github/webhooks by POST; GET is not supported here.",
+    });
   });
 
   it("still serves the REST API from the same process", async () => {
@@ -365,6 +596,33 @@ describe("GitHub App: slow and failing scorers", () => {
     release();
     await settle();
     expect(service.queue!.stats.completed).toBe(1);
+  });
+
+  it("gives the scoring the job's deadline (the job limit less 10 s for the writes) and the job's signal", async () => {
+    await service.close();
+    let seen: { timeoutMs?: number | undefined; signal?: AbortSignal | undefined } = {};
+    service = await startService(
+      { APP_JOB_TIMEOUT_SECONDS: "40" },
+      {
+        description: "spy",
+        scorer: {
+          name: "spy",
+          score: async (input, options) => {
+            seen = { timeoutMs: options?.timeoutMs, signal: options?.signal };
+            return scoreOffline(input);
+          },
+        },
+      },
+    );
+    mockToken();
+    const body = payload("issues", "opened");
+    mockConfig();
+    expectNewComment(body.issue.number);
+    await deliver(service, "issues", body);
+    await settle();
+    expect(seen.timeoutMs).toBeGreaterThan(25_000);
+    expect(seen.timeoutMs).toBeLessThanOrEqual(30_000);
+    expect(seen.signal).toBeInstanceOf(AbortSignal);
   });
 
   it("when the scorer fails, the comment says so and how to retry", async () => {

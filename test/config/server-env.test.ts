@@ -53,6 +53,15 @@ describe("server environment", () => {
     expect(s?.privateKey).toBe("a\nb");
   });
 
+  it("gives App jobs a 60 s time limit by default, configurable, and refuses nonsense", () => {
+    const base = { APP_ID: "1", PRIVATE_KEY: "k", WEBHOOK_SECRET: "s" };
+    expect(appSettingsFromEnv(base)?.jobTimeoutMs).toBe(60_000);
+    expect(appSettingsFromEnv({ ...base, APP_JOB_TIMEOUT_SECONDS: "150" })?.jobTimeoutMs).toBe(150_000);
+    expect(() => appSettingsFromEnv({ ...base, APP_JOB_TIMEOUT_SECONDS: "0" })).toThrow(
+      /APP_JOB_TIMEOUT_SECONDS/,
+    );
+  });
+
   it("stops the server at start with a message naming a bad variable, and exit code 1", () => {
     const run = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
       cwd: new URL("../..", import.meta.url).pathname,

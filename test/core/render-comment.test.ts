@@ -5,21 +5,52 @@ import { buildReport } from "../../src/core/score-task.js";
 import { REPORT_MARKER, renderReport } from "../../src/core/render-comment.js";
 
 const now = new Date("2026-11-22T10:00:00.000Z");
+const DESCRIPTION = "Customers keep asking to pay by card; today they must email us for an invoice.";
 
-function reportWith(scores: number[], reasoning: (i: number) => string) {
+function reportWith(scores: number[], reasoning: (i: number) => string, description = "") {
   const verdicts = PERSONAS.map((p, i) => ({ persona: p.id, score: scores[i]!, reasoning: reasoning(i) }));
-  return buildReport({ task: "Add Stripe checkout", description: "" }, verdicts, now);
+  return buildReport({ task: "Add Stripe checkout", description }, verdicts, now);
 }
 
 describe("renderReport", () => {
-  it("renders the five personas, the consensus and each approval condition", () => {
-    const { report, approval } = reportWith([9, 6, 5, 8, 7], (i) => `Reason number ${i + 1}.`);
+  it("compact (the default): a neutral heading, what would raise the score, the personas folded", () => {
+    const { report, approval } = reportWith([6, 4, 5, 5, 4], (i) => `Reason number ${i + 1}.`, DESCRIPTION);
     const md = renderReport(report, approval, {
       scorer: "offline",
       hint: "Comment `/score` to score again.",
     });
     expect(md).toMatchSnapshot();
     expect(md.startsWith(REPORT_MARKER)).toBe(true);
+    expect(md).toContain("### Task score 4.8 / 10 · below the approval bar");
+    expect(md).not.toMatch(/❌|Not approved/);
+    expect(md).toMatch(/<details>[\s\S]*Revenue Expert[\s\S]*<\/details>/);
+  });
+
+  it("full: the same report with the persona table open", () => {
+    const { report, approval } = reportWith([9, 6, 5, 8, 7], (i) => `Reason number ${i + 1}.`, DESCRIPTION);
+    const md = renderReport(report, approval, {
+      scorer: "offline",
+      hint: "Comment `/score` to score again.",
+      style: "full",
+    });
+    expect(md).toMatchSnapshot();
+    expect(md).toContain("### Task score 7 / 10 · meets the approval bar");
+    expect(md).not.toContain("<details>");
+  });
+
+  it("says what would raise the score from what the task leaves out, and nothing when it lacks nothing", () => {
+    const { report, approval } = reportWith([5, 5, 5, 5, 5], () => "x");
+    expect(renderReport(report, approval, { scorer: "offline", gaps: ["steps_to_reproduce"] })).toContain(
+      "**What would raise the score:** add numbered steps to reproduce, with what you expected and what happened.",
+    );
+    const complete = reportWith(
+      [8, 8, 8, 8, 8],
+      () => "x",
+      "Forty customers asked for card payments last quarter.\n\n- [ ] Checkout works with Visa\n- [ ] Receipts are emailed",
+    );
+    expect(renderReport(complete.report, complete.approval, { scorer: "offline" })).not.toContain(
+      "What would raise",
+    );
   });
 
   it("keeps hostile text from breaking the table, pinging people or faking the marker", () => {
@@ -39,11 +70,11 @@ describe("renderReport", () => {
     for (const row of rows.slice(2)) expect(row.split(/(?<!\\)\|/).length).toBe(5);
   });
 
-  it("names the failed condition when not approved", () => {
+  it("names the unmet condition when below the bar", () => {
     const scores = [10, 10, 5, 5, 5];
     const { report } = reportWith(scores, () => "x");
     const md = renderReport(report, evaluateApproval(scores), { scorer: "offline" });
-    expect(md).toContain("❌ Not approved");
-    expect(md).toContain("- ❌ 2 of 5 personas score 7 or more (3 needed)");
+    expect(md).toContain("below the approval bar");
+    expect(md).toContain("- ▫️ 2 of 5 personas score 7 or more (3 needed)");
   });
 });

@@ -87,4 +87,33 @@ describe("LLM provider faults", () => {
       expect(healed.json.expertScores.map((e: { score: number }) => e.score)).toEqual([8, 8, 8, 8, 8]);
     }
   }, 30_000);
+
+  it("the REST deadline comes from REQUEST_TIMEOUT_SECONDS: a hung provider with a long per-call timeout still gets a JSON 504", async () => {
+    mode = "hang";
+    const addr = provider.address();
+    const port = typeof addr === "object" && addr ? addr.port : 0;
+    const { scorer } = createScorer({
+      scorer: "openai",
+      openaiApiKey: KEY,
+      openaiBaseUrl: `http://127.0.0.1:${port}/v1`,
+      model: "test-model",
+      timeoutSeconds: 30,
+      maxRetries: 2,
+      cacheSize: 0,
+    });
+    const server = await buildServer({ scorer, policy: DEFAULT_APPROVAL_POLICY, requestTimeoutMs: 500 });
+    try {
+      const res = await server.inject({
+        method: "POST",
+        url: "/score-task",
+        payload: { task: "Add dark mode" },
+      });
+      expect(res.statusCode).toBe(504);
+      expect(res.json().error.code).toBe("scorer_timeout");
+      expect(res.json().error.message).toMatch(/deadline of 0.5 s/);
+    } finally {
+      mode = "ok";
+      await server.close();
+    }
+  });
 });

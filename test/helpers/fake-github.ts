@@ -53,6 +53,8 @@ export class FakeGitHub {
    */
   llmScore = 8;
   llmFailStatus: number | undefined;
+  /** `.github/task-scorer.yml` of each repository, by "owner/repo"; absent means no file. */
+  readonly configFiles = new Map<string, string>();
   /** Faults still to be served, matched in order. */
   readonly faults: Fault[] = [];
   /** Delay every response by this many ms (benchmarks). */
@@ -91,6 +93,7 @@ export class FakeGitHub {
     this.comments.length = 0;
     this.issueLabels.clear();
     this.repoLabels.clear();
+    this.configFiles.clear();
     this.faults.length = 0;
     this.delayMs = 0;
     this.llmScore = 8;
@@ -176,8 +179,16 @@ export class FakeGitHub {
     const rest = path.slice(4);
     const input = (body ?? {}) as Record<string, unknown>;
 
-    // Repository files: none, so the App reads its defaults.
-    if (rest[0] === "contents" && method === "GET") return send(404, { message: "Not Found" });
+    // Repository files: only the App's config, when a test set one (served raw, as GitHub does).
+    if (rest[0] === "contents" && method === "GET") {
+      const config = this.configFiles.get(repoKey);
+      if (config === undefined || rest.slice(1).join("/") !== ".github/task-scorer.yml")
+        return send(404, { message: "Not Found" });
+      if (fault) return fail(fault);
+      res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+      res.end(config);
+      return;
+    }
 
     // Issue comments
     if (rest[0] === "issues" && rest[2] === "comments" && rest.length === 3) {

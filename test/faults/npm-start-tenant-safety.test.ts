@@ -1,0 +1,130 @@
+import { createServer, type Server } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { PRIVATE_KEY, payload, sign } from "../app/app-harness.js";
+import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import { npmStart, type NpmStart } from "../helpers/npm-start.js";
+
+/**
+ * Two faults as a user meets them, against the real `npm start` process (it compiles, then serves):
+ * a tenant's hostile title pattern must not freeze the service for everyone, and a model provider
+ * that hangs must still get REST clients the documented JSON 504 under the default settings.
+ * Both stand-ins (GitHub, the model provider) run on loopback.
+ */
+
+async function timedScore(base: string): Promise<{ status: number; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(`${base}/score-task`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ task: `Add dark mode ${Math.random()}` }),
+  });
+  await res.arrayBuffer();
+  return { status: res.status, ms: performance.now() - started };
+}
+
+describe("npm start: a repository's hostile skip-title pattern", () => {
+  let github: FakeGitHub;
+  let server: NpmStart;
+
+  beforeAll(async () => {
+    github = await startFakeGitHub();
+    // Catastrophic backtracking for a backtracking engine: 2^40 paths on this title.
+    github.configFiles.set("Codertocat/Hello-World", "skip-title-patterns: ['^(a+)+$']\n");
+    server = await npmStart({
+      APP_ID: "123",
+      PRIVATE_KEY,
+      WEBHOOK_SECRET: "test-webhook-secret",
+      GHE_HOST: github.host,
+      GHE_PROTOCOL: "http",
+      SCORER: "offline",
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await github?.close();
+  });
+
+  it("the REST API keeps answering within a second while the pattern is evaluated on issue after issue", async () => {
+    const issues = 5;
+    const title = `${"a".repeat(40)}!`;
+    for (let n = 1; n <= issues; n++) {
+      const body = JSON.stringify(
+        payload("issues", "opened", (p) => {
+          p.issue.number = n;
+          p.issue.title = title;
+        }),
+      );
+      const res = await fetch(`${server.base}/api/github/webhooks`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-github-event": "issues",
+          "x-github-delivery": `hostile-${n}`,
+          "x-hub-signature-256": sign(body),
+        },
+        body,
+      });
+      expect(res.status).toBe(200);
+    }
+    // Probe the REST API while the App works through the deliveries, until every issue has its
+    // report (the title does not match the pattern, so each one is scored).
+    // (Octokit paces writes to GitHub at one a second, so this takes a few seconds.)
+    const probes: { status: number; ms: number }[] = [];
+    const giveUpAt = Date.now() + 45_000;
+    while (github.comments.length < issues && Date.now() < giveUpAt) {
+      probes.push(await timedScore(server.base));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    probes.push(await timedScore(server.base));
+    probes.push(await timedScore(server.base));
+    expect(github.comments).toHaveLength(issues);
+    expect(probes.every((p) => p.status === 200)).toBe(true);
+    expect(Math.max(...probes.map((p) => p.ms))).toBeLessThan(1000);
+    // Each job read the config with the hostile pattern.
+    expect(github.requests.filter((r) => r.path.includes("/contents/")).length).toBeGreaterThanOrEqual(
+      issues,
+    );
+  }, 60_000);
+});
+
+describe("npm start: a model provider that hangs, with the default settings", () => {
+  let provider: Server;
+  let server: NpmStart;
+  let calls = 0;
+
+  beforeAll(async () => {
+    provider = createServer((req) => {
+      calls++;
+      req.resume(); // read the request, never answer
+    });
+    await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
+    const addr = provider.address();
+    const port = typeof addr === "object" && addr ? addr.port : 0;
+    // Only what is needed to reach the stand-in: every timeout, retry and deadline is the default.
+    server = await npmStart({
+      OPENAI_API_KEY: "sk-test-not-a-real-key",
+      OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    provider?.closeAllConnections();
+    await new Promise<void>((resolve) => provider.close(() => resolve()));
+  });
+
+  it("gets the REST client a JSON 504 scorer_timeout, not a dropped connection", async () => {
+    const res = await fetch(`${server.base}/score-task`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ task: "Add Stripe checkout" }),
+    });
+    expect(res.status).toBe(504);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("scorer_timeout");
+    expect(body.error.message).toMatch(/deadline of 30 s/);
+    expect(calls).toBe(5);
+  }, 90_000);
+});
