@@ -46,7 +46,7 @@ describe("renderReport", () => {
     const complete = reportWith(
       [8, 8, 8, 8, 8],
       () => "x",
-      "Forty customers asked for card payments last quarter.\n\n- [ ] Checkout works with Visa\n- [ ] Receipts are emailed",
+      "40 customers asked for card payments last quarter.\n\n- [ ] Checkout works with Visa\n- [ ] Receipts are emailed",
     );
     expect(renderReport(complete.report, complete.approval, { scorer: "offline" })).not.toContain(
       "What would raise",
