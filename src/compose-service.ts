@@ -9,6 +9,10 @@ import { createScorer, type CreatedScorer } from "./config/create-scorer.js";
 import { scorerSettingsFromEnv } from "./config/llm-env.schema.js";
 import { approvalPolicyFromEnv, parseServerEnv, type ServerEnv } from "./config/env.schema.js";
 import { buildServer } from "./http/build-server.js";
+import { AccountStore } from "./accounts/account-store.js";
+import { KeyAccess } from "./accounts/key-access.js";
+import { needsDatabase, parseStorageEnv } from "./config/storage-env.schema.js";
+import { openDatabase, type Database } from "./storage/database.js";
 
 export interface Service {
   server: FastifyInstance;
@@ -25,6 +29,8 @@ export interface ComposeOptions {
   Octokit?: typeof ProbotOctokit;
   /** Tests and benchmarks swap in a slow or failing scorer. */
   scorer?: CreatedScorer;
+  /** Tests pass the clock that decides the billing month. */
+  clock?: () => Date;
 }
 
 /** Everything `npm start` runs, wired from the environment: the REST API, and the GitHub App when configured. */
@@ -70,7 +76,25 @@ export async function composeService(
     );
   }
 
+  const storageEnv = parseStorageEnv(processEnv);
+  let database: Database | undefined;
+  let access: KeyAccess | undefined;
+  if (needsDatabase(storageEnv)) {
+    database = await openDatabase({
+      url: storageEnv.DATABASE_URL,
+      dataDir: storageEnv.DATA_DIR ?? "data",
+    });
+    logger.info(
+      { engine: database.engine, auth: storageEnv.AUTH },
+      database.engine === "postgres"
+        ? "storage: PostgreSQL (DATABASE_URL)"
+        : `storage: embedded PGlite in ${storageEnv.DATA_DIR ?? "data"} (one process; not safe against power loss)`,
+    );
+    if (storageEnv.AUTH === "keys") access = new KeyAccess(new AccountStore(database.db), options.clock);
+  }
+
   const server = await buildServer({
+    ...(access ? { access } : {}),
     scorer,
     policy,
     loggerInstance: logger,
@@ -95,6 +119,7 @@ export async function composeService(
         if (queue.size > 0)
           logger.warn({ jobs: queue.size }, "shutdown deadline reached with webhook jobs unfinished");
       }
+      await database?.close();
     },
   };
 }

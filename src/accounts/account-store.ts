@@ -24,7 +24,12 @@ export interface KeyRecord {
 const newId = (prefix: string) => `${prefix}_${randomBytes(9).toString("base64url")}`;
 
 function toAccount(row: { id: string; name: string; plan: string; github_login: string | null }): Account {
-  return { id: row.id, name: row.name, plan: isPlanId(row.plan) ? row.plan : "free", githubLogin: row.github_login };
+  return {
+    id: row.id,
+    name: row.name,
+    plan: isPlanId(row.plan) ? row.plan : "free",
+    githubLogin: row.github_login,
+  };
 }
 
 /** Accounts, keys, usage and reports on one database (PostgreSQL or PGlite, the same SQL). */
@@ -53,12 +58,20 @@ export class AccountStore {
       .values({ id: newId("acct"), name: login, plan: "free", github_login: login })
       .onConflict((oc) => oc.column("github_login").doNothing())
       .execute();
-    const row = await this.db.selectFrom("accounts").selectAll().where("github_login", "=", login).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom("accounts")
+      .selectAll()
+      .where("github_login", "=", login)
+      .executeTakeFirstOrThrow();
     return toAccount(row);
   }
 
   async setPlan(accountId: string, plan: PlanId): Promise<boolean> {
-    const r = await this.db.updateTable("accounts").set({ plan }).where("id", "=", accountId).executeTakeFirst();
+    const r = await this.db
+      .updateTable("accounts")
+      .set({ plan })
+      .where("id", "=", accountId)
+      .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
@@ -208,7 +221,11 @@ export class AccountStore {
             .where("account_id", "=", input.account.id)
             .where("idempotency_key", "=", input.idempotencyKey)
             .executeTakeFirstOrThrow();
-          return { outcome: "duplicate" as const, reportId: prior.report_id, requestHash: prior.request_hash };
+          return {
+            outcome: "duplicate" as const,
+            reportId: prior.report_id,
+            requestHash: prior.request_hash,
+          };
         }
         await tx
           .insertInto("usage_counters")

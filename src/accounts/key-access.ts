@@ -18,7 +18,9 @@ const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
 function unauthorized(message: string, description?: string): AccessError {
   return new AccessError("unauthorized", message, {
-    "www-authenticate": description ? `${REALM}, error="invalid_token", error_description="${description}"` : REALM,
+    "www-authenticate": description
+      ? `${REALM}, error="invalid_token", error_description="${description}"`
+      : REALM,
   });
 }
 
@@ -44,7 +46,8 @@ export class KeyAccess {
   async authenticate(authorization: string | undefined, scope: Scope): Promise<Principal> {
     if (!authorization) throw unauthorized("This API needs a key: send `Authorization: Bearer tsk_…`.");
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!m) throw unauthorized("Send the key as `Authorization: Bearer tsk_…`.", "malformed authorization header");
+    if (!m)
+      throw unauthorized("Send the key as `Authorization: Bearer tsk_…`.", "malformed authorization header");
     const key = m[1]!;
     if (!isWellFormedKey(key))
       throw unauthorized(
@@ -52,7 +55,8 @@ export class KeyAccess {
         "malformed key",
       );
     const row = await this.store.keyByHash(hashKey(key));
-    if (!row) throw unauthorized("This API key is not known; create a new one with the admin CLI.", "unknown key");
+    if (!row)
+      throw unauthorized("This API key is not known; create a new one with the admin CLI.", "unknown key");
     const now = this.clock();
     if (row.revoked_at)
       throw unauthorized(
@@ -66,9 +70,13 @@ export class KeyAccess {
       );
     const scopes = row.scopes.filter(isScope);
     if (!scopes.includes(scope))
-      throw new AccessError("forbidden", `This key does not have the \`${scope}\` scope; create a key that does.`, {
-        "www-authenticate": `${REALM}, error="insufficient_scope", scope="${scope}"`,
-      });
+      throw new AccessError(
+        "forbidden",
+        `This key does not have the \`${scope}\` scope; create a key that does.`,
+        {
+          "www-authenticate": `${REALM}, error="insufficient_scope", scope="${scope}"`,
+        },
+      );
     const plan = PLANS[isPlanId(row.plan) ? row.plan : "free"];
     return {
       account: { id: row.accountId, name: row.name, plan: plan.id, githubLogin: row.github_login },
@@ -126,7 +134,8 @@ export class KeyAccess {
       if (replay) return replay;
     }
     const allowance = p.plan.allowancePerMonth;
-    if (allowance !== null && (await this.store.used(p.account.id, period)) >= allowance) throw this.overAllowance(p);
+    if (allowance !== null && (await this.store.used(p.account.id, period)) >= allowance)
+      throw this.overAllowance(p);
 
     const report = await produce();
     const charged = await this.store.charge({
@@ -143,7 +152,10 @@ export class KeyAccess {
       // The same key arrived twice at once and the other request counted first: answer with its report.
       const replay = await this.replay(p, idempotencyKey!, requestHash, period);
       if (replay) return replay;
-      throw new AccessError("idempotency_key_reused", "This Idempotency-Key is in use by a request still running.");
+      throw new AccessError(
+        "idempotency_key_reused",
+        "This Idempotency-Key is in use by a request still running.",
+      );
     }
     return {
       report,
@@ -173,7 +185,11 @@ export class KeyAccess {
       report: stored.report as ScoreReport,
       reportId: stored.id,
       replayed: true,
-      headers: { ...this.limitHeaders(p.plan, used), location: `/reports/${stored.id}`, "idempotent-replayed": "true" },
+      headers: {
+        ...this.limitHeaders(p.plan, used),
+        location: `/reports/${stored.id}`,
+        "idempotent-replayed": "true",
+      },
     };
   }
 

@@ -2,7 +2,12 @@ import { isUtf8 } from "node:buffer";
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import fastifySwagger from "@fastify/swagger";
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from "fastify";
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -16,6 +21,8 @@ import { ErrorBodySchema, ScoreReportSchema } from "../core/score-report.schema.
 import type { ScoreOptions, Scorer } from "../core/scorer.js";
 import { scoreTask } from "../core/score-task.js";
 import { ScoreRequestSchema } from "../core/task-request.schema.js";
+import type { KeyAccess, Principal } from "../accounts/key-access.js";
+import { registerAccountRoutes } from "./account-routes.js";
 import { errorBody, toHttpError } from "./http-errors.js";
 import { FixedWindowLimiter } from "./rate-limit.js";
 
@@ -41,6 +48,8 @@ export interface ServerDeps {
   version?: string;
   /** Extra routes hosted by the same server (the GitHub App's webhook path). */
   plugins?: ((app: FastifyInstance) => Promise<void> | void)[];
+  /** API keys and plans (AUTH=keys): every POST /score-task needs a key and counts against its plan. */
+  access?: KeyAccess;
 }
 
 /**
@@ -152,6 +161,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     } else if (mapped.status >= 500) {
       request.log.warn({ code: mapped.body.error.code, message: mapped.body.error.message }, "scorer error");
     }
+    if (mapped.headers) reply.headers(mapped.headers);
     return reply
       .code(mapped.status)
       .type("application/json; charset=utf-8")
@@ -197,6 +207,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     504: ErrorBodySchema,
   };
 
+  const access = deps.access;
+  const principals = new WeakMap<FastifyRequest, Principal>();
+  if (access)
+    Object.assign(errorResponses, {
+      401: ErrorBodySchema,
+      403: ErrorBodySchema,
+      422: ErrorBodySchema,
+      429: ErrorBodySchema,
+    });
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const scoreDeps = {
     scorer: deps.scorer,
@@ -236,15 +255,36 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       }
       done();
     },
+    // With keys on, the key is checked before the body is read: a caller without one costs nothing.
+    ...(access
+      ? {
+          preParsing: async (request: FastifyRequest) => {
+            principals.set(request, await access.authenticate(request.headers.authorization, "score"));
+          },
+        }
+      : {}),
     handler: async (request, reply) => {
       // One deadline for the whole report (every model call, retry and backoff): REQUEST_TIMEOUT_SECONDS.
-      const outcome = await scoreTask(
+      const run = () => scoreTask(request.body, scoreDeps, abortWhenClientLeaves(reply.raw, requestTimeout));
+      const principal = access && principals.get(request);
+      if (!access || !principal) {
+        const outcome = await run();
+        reply.header("x-scorer", outcome.scorer);
+        return outcome.report;
+      }
+      const idempotencyKey = request.headers["idempotency-key"];
+      const metered = await access.meteredScore(
+        principal,
+        typeof idempotencyKey === "string" ? idempotencyKey : undefined,
         request.body,
-        scoreDeps,
-        abortWhenClientLeaves(reply.raw, requestTimeout),
+        async () => {
+          const outcome = await run();
+          reply.header("x-scorer", outcome.scorer);
+          return outcome.report;
+        },
       );
-      reply.header("x-scorer", outcome.scorer);
-      return outcome.report;
+      reply.headers({ ...metered.headers, "x-report-id": metered.reportId });
+      return metered.report;
     },
   });
 
@@ -279,6 +319,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   typed.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());
 
+  if (access) registerAccountRoutes(typed, access);
   for (const plugin of deps.plugins ?? []) await app.register(async (scope) => plugin(scope));
 
   await app.ready();

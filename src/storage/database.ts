@@ -1,4 +1,13 @@
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Kysely, PostgresDialect, sql, type ColumnType, type Generated, type PostgresPool } from "kysely";
@@ -119,14 +128,22 @@ function pglitePool(pg: PgliteLike): PostgresPool {
  * PGlite takes no lock on its folder, and two processes writing to one folder lose rows silently
  * (measured). So: an exclusive lock file holding our pid; a live holder stops the start.
  */
+const lockedHere = new Set<string>();
+
 function lockFolder(dir: string): () => void {
   const path = join(dir, ".task-scorer.lock");
+  if (lockedHere.has(dir))
+    throw new StorageError(
+      `The data folder ${dir} is already open in this process; open it once and share it.`,
+    );
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, "wx");
       writeSync(fd, String(process.pid));
       closeSync(fd);
+      lockedHere.add(dir);
       return () => {
+        lockedHere.delete(dir);
         try {
           unlinkSync(path);
         } catch {
@@ -238,7 +255,9 @@ export async function migrate(db: Db): Promise<string[]> {
   for (const name of files) {
     await db.transaction().execute(async (tx) => {
       await sql`SELECT pg_advisory_xact_lock(734001)`.execute(tx);
-      const done = await sql<{ name: string }>`SELECT name FROM schema_migrations WHERE name = ${name}`.execute(tx);
+      const done = await sql<{
+        name: string;
+      }>`SELECT name FROM schema_migrations WHERE name = ${name}`.execute(tx);
       if (done.rows.length > 0) return;
       await sql.raw(readFileSync(join(dir, name), "utf8")).execute(tx);
       await sql`INSERT INTO schema_migrations (name) VALUES (${name})`.execute(tx);

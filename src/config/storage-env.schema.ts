@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { ConfigError } from "../core/errors.js";
+import { formatIssues } from "./env.schema.js";
+
+/**
+ * Storage, keys and the fleet. With none of these set the service is as it always was: an open API that
+ * stores nothing and needs no database.
+ */
+export const StorageEnvSchema = z.object({
+  /** `open` (the default): no credential. `keys`: every POST /score-task needs an API key and counts against its plan. */
+  AUTH: z.enum(["open", "keys"]).default("open"),
+  /** PostgreSQL, for several instances (a fleet). Without it, keys and plans use the embedded PGlite in DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "expected a postgres:// or postgresql:// URL")
+    .optional(),
+  /** PGlite's data folder (one process at a time: it is locked). */
+  DATA_DIR: z.string().min(1).optional(),
+  /** Redis, for the fleet's webhook queue (BullMQ). Needs DATABASE_URL too. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL")
+    .optional(),
+});
+
+export type StorageEnv = z.output<typeof StorageEnvSchema>;
+
+export function parseStorageEnv(env: Record<string, string | undefined>): StorageEnv {
+  const parsed = StorageEnvSchema.safeParse(env);
+  if (!parsed.success)
+    throw new ConfigError(
+      `Invalid environment: ${formatIssues(parsed.error)}. Fix the variable(s) and start again.`,
+    );
+  if (parsed.data.REDIS_URL && !parsed.data.DATABASE_URL)
+    throw new ConfigError(
+      "REDIS_URL is set without DATABASE_URL: a fleet shares its delivery records and usage in PostgreSQL. Set DATABASE_URL too.",
+    );
+  return parsed.data;
+}
+
+/** Whether this configuration needs a database at all (the open default needs none). */
+export function needsDatabase(env: StorageEnv): boolean {
+  return env.AUTH === "keys" || env.DATABASE_URL !== undefined || env.DATA_DIR !== undefined;
+}

@@ -1,0 +1,91 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import type { KeyAccess } from "../accounts/key-access.js";
+import { TaskScorerError } from "../core/errors.js";
+import { ErrorBodySchema, ScoreReportSchema } from "../core/score-report.schema.js";
+
+export const UsageSchema = z.object({
+  account: z.string(),
+  plan: z.string(),
+  period: z.string().describe("Calendar month, UTC (YYYY-MM)."),
+  periodEnds: z.string(),
+  tasksUsed: z.number().int(),
+  allowance: z.number().int().nullable().describe("Tasks per month; null means unlimited."),
+  remaining: z.number().int().nullable(),
+  amountDueUsd: z.number().describe("What the period costs under the plan so far."),
+});
+
+const StoredReportSchema = z.object({
+  id: z.string(),
+  visibility: z.enum(["public", "private"]),
+  createdAt: z.string(),
+  report: ScoreReportSchema,
+});
+
+const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
+
+/** The keyed API's own routes (AUTH=keys): usage for the key holder, and stored reports. */
+export function registerAccountRoutes(app: FastifyInstance, access: KeyAccess): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.get(
+    "/usage",
+    {
+      schema: {
+        summary: "Usage this month",
+        description:
+          "Tasks counted this calendar month (UTC), the plan's allowance and the amount due so far.",
+        response: { 200: UsageSchema, ...errors },
+      },
+    },
+    async (request) => access.usage(await access.authenticate(request.headers.authorization, "usage:read")),
+  );
+
+  typed.get(
+    "/reports/:id",
+    {
+      schema: {
+        summary: "A stored report",
+        description:
+          "Reports of Free accounts are public: anyone with the link can read them. Other accounts' reports need a key of the same account with the `reports:read` scope.",
+        params: z.object({ id: z.string().max(64) }),
+        response: { 200: StoredReportSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const stored = await access.readReport(request.params.id, request.headers.authorization);
+      // Another account's private report is "not found", not "forbidden": its existence is private too.
+      if (!stored)
+        throw new TaskScorerError("not_found", `There is no report ${request.params.id} for you to read.`);
+      return {
+        id: stored.id,
+        visibility: stored.visibility === "public" ? ("public" as const) : ("private" as const),
+        createdAt: new Date(stored.created_at).toISOString(),
+        report: stored.report as z.infer<typeof ScoreReportSchema>,
+      };
+    },
+  );
+
+  typed.get(
+    "/reports",
+    {
+      schema: {
+        summary: "This account's reports (Pro: API access)",
+        response: {
+          200: z.object({
+            reports: z.array(z.object({ id: z.string(), visibility: z.string(), createdAt: z.string() })),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => ({
+      reports: (await access.listReports(request.headers.authorization)).map((r) => ({
+        id: r.id,
+        visibility: r.visibility,
+        createdAt: new Date(r.created_at).toISOString(),
+      })),
+    }),
+  );
+}
