@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
-import { isPlanId, PLANS, type Plan, type PlanId } from "../core/plans.js";
+import { isPlanId, type Plan, type PlanId } from "../core/plans.js";
 import type { Db } from "../storage/database.js";
 import { generateKey, hashKey, isScope, keyHint, type Scope } from "./api-keys.js";
 
