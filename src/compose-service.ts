@@ -13,6 +13,25 @@ import { AccountStore } from "./accounts/account-store.js";
 import { KeyAccess } from "./accounts/key-access.js";
 import { needsDatabase, parseStorageEnv } from "./config/storage-env.schema.js";
 import { openDatabase, type Database } from "./storage/database.js";
+import { AppMetering } from "./accounts/app-metering.js";
+import {
+  DatabaseDeliveries,
+  RedisDeliveries,
+  type DeliveryHandler,
+  type DeliveryIntake,
+} from "./fleet/delivery-queues.js";
+import { DeliveryStore } from "./fleet/delivery-store.js";
+
+/** The issue or pull request a delivery is about, as the job queue names it: "owner/repo#number". */
+function subjectOfPayload(payload: unknown): string | undefined {
+  const p = payload as {
+    repository?: { full_name?: string };
+    issue?: { number?: number };
+    pull_request?: { number?: number };
+  };
+  const number = p.issue?.number ?? p.pull_request?.number;
+  return p.repository?.full_name && number !== undefined ? `${p.repository.full_name}#${number}` : undefined;
+}
 
 export interface Service {
   server: FastifyInstance;
@@ -45,37 +64,6 @@ export async function composeService(
     options.scorer ?? createScorer(scorerSettingsFromEnv(processEnv), { logger });
   logger.info({ scorer: description, policy }, "approval policy");
 
-  const appSettings = appSettingsFromEnv(processEnv);
-  let queue: JobQueue | undefined;
-  const plugins: ((app: FastifyInstance) => Promise<void>)[] = [];
-  if (appSettings) {
-    queue = new JobQueue({
-      concurrency: appSettings.queueConcurrency,
-      maxPending: appSettings.queueMaxPending,
-      jobTimeoutMs: appSettings.jobTimeoutMs,
-      logger,
-    });
-    const probot = createProbot(appSettings, logger, options.Octokit);
-    const host = await probotHost(
-      probot,
-      taskScorerApp({ scorer, scorerDescription: description, policy, queue }),
-      appSettings.webhookPath,
-    );
-    plugins.push(host.plugin);
-    logger.info(
-      {
-        appId: appSettings.appId,
-        webhookPath: appSettings.webhookPath,
-        githubApi: appSettings.baseUrl ?? "https://api.github.com",
-      },
-      `GitHub App enabled: webhooks on POST ${appSettings.webhookPath}`,
-    );
-  } else {
-    logger.info(
-      "GitHub App disabled: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET are not set; serving the REST API only",
-    );
-  }
-
   const storageEnv = parseStorageEnv(processEnv);
   let database: Database | undefined;
   let access: KeyAccess | undefined;
@@ -93,6 +81,75 @@ export async function composeService(
     if (storageEnv.AUTH === "keys") access = new KeyAccess(new AccountStore(database.db), options.clock);
   }
 
+  const appSettings = appSettingsFromEnv(processEnv);
+  let intake: DeliveryIntake | undefined;
+  let queue: JobQueue | undefined;
+  const plugins: ((app: FastifyInstance) => Promise<void>)[] = [];
+  if (appSettings) {
+    queue = new JobQueue({
+      concurrency: appSettings.queueConcurrency,
+      maxPending: appSettings.queueMaxPending,
+      jobTimeoutMs: appSettings.jobTimeoutMs,
+      logger,
+    });
+    const probot = createProbot(appSettings, logger, options.Octokit);
+    if (database) {
+      const appQueue = queue;
+      const handle: DeliveryHandler = async (d, attempt) => {
+        // A retry gets its own id: the in-process queue accepts a delivery id once.
+        await probot.receive({
+          id: attempt > 1 ? `${d.guid}#${attempt}` : d.guid,
+          name: d.event,
+          payload: d.payload,
+        } as Parameters<typeof probot.receive>[0]);
+        const subject = subjectOfPayload(d.payload);
+        if (subject) await appQueue.idleFor(subject);
+      };
+      const deliveries = new DeliveryStore(database.db);
+      intake = storageEnv.REDIS_URL
+        ? new RedisDeliveries(deliveries, handle, logger, {
+            redisUrl: storageEnv.REDIS_URL,
+            prefix: storageEnv.REDIS_PREFIX,
+            concurrency: appSettings.queueConcurrency,
+            jobsPerSecond: storageEnv.FLEET_JOBS_PER_SECOND,
+            lockMs: storageEnv.FLEET_LOCK_SECONDS * 1000,
+            attempts: storageEnv.FLEET_ATTEMPTS,
+          })
+        : new DatabaseDeliveries(deliveries, handle, logger);
+      logger.info(
+        { deliveries: intake.kind },
+        intake.kind === "redis"
+          ? "webhook deliveries: stored in the database, queued in Redis (BullMQ) for every instance"
+          : "webhook deliveries: stored in the database before they are acknowledged",
+      );
+    }
+    const host = await probotHost(
+      probot,
+      taskScorerApp({
+        scorer,
+        scorerDescription: description,
+        policy,
+        queue,
+        ...(database ? { metering: new AppMetering(new AccountStore(database.db), options.clock) } : {}),
+      }),
+      appSettings.webhookPath,
+      intake,
+    );
+    plugins.push(host.plugin);
+    logger.info(
+      {
+        appId: appSettings.appId,
+        webhookPath: appSettings.webhookPath,
+        githubApi: appSettings.baseUrl ?? "https://api.github.com",
+      },
+      `GitHub App enabled: webhooks on POST ${appSettings.webhookPath}`,
+    );
+  } else {
+    logger.info(
+      "GitHub App disabled: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET are not set; serving the REST API only",
+    );
+  }
+
   const server = await buildServer({
     ...(access ? { access } : {}),
     scorer,
@@ -104,12 +161,15 @@ export async function composeService(
     ...(env.RATE_LIMIT_PER_MINUTE ? { rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE } : {}),
   });
 
+  await intake?.start();
+
   return {
     server,
     env,
     queue,
     close: async (graceMs = 25_000) => {
       await server.close();
+      await intake?.close(graceMs);
       if (queue && queue.size > 0) {
         logger.info({ jobs: queue.size }, "draining the webhook queue");
         let timer: NodeJS.Timeout | undefined;

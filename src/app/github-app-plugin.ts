@@ -4,6 +4,7 @@ import type { ErrorCode } from "../core/errors.js";
 import { errorBody } from "../http/http-errors.js";
 import type { Logger } from "pino";
 import type { AppSettings } from "../config/app-env.schema.js";
+import type { DeliveryIntake } from "../fleet/delivery-queues.js";
 
 export interface ProbotHost {
   probot: Probot;
@@ -85,6 +86,8 @@ export async function probotHost(
   probot: Probot,
   appFn: ApplicationFunction,
   webhookPath: string,
+  /** With a database: deliveries are stored before the 200 and handled from there (see fleet/). */
+  intake?: DeliveryIntake,
 ): Promise<ProbotHost> {
   await probot.load(appFn, { cwd: process.cwd(), addHandler: () => {} });
   const plugin = async (app: FastifyInstance) => {
@@ -151,6 +154,16 @@ export async function probotHost(
           payload = JSON.parse(raw);
         } catch {
           return sendError(reply, 400, "invalid_json", "The delivery body is not valid JSON.");
+        }
+        if (intake) {
+          // Acknowledged only once stored: a crash after this loses nothing GitHub was told had arrived.
+          // Hook id + GUID: every hook of one event shares the GUID, and a redelivery reuses it.
+          const hook = header(request, "x-github-hook-id") ?? "0";
+          const outcome = await intake.accept({ id: `${hook}:${delivery}`, guid: delivery, event, payload });
+          return reply
+            .code(200)
+            .type("application/json; charset=utf-8")
+            .send(JSON.stringify(outcome === "duplicate" ? { ok: true, duplicate: true } : { ok: true }));
         }
         // Handlers only enqueue, so this returns at once; the work happens in the job queue.
         await probot.receive({ id: delivery, name: event, payload } as Parameters<Probot["receive"]>[0]);

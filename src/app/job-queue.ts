@@ -73,6 +73,7 @@ export class JobQueue {
   private readonly seenDeliveries = new BoundedSet(10_000);
   private readonly lastHash = new Map<string, string>();
   private idle: (() => void)[] = [];
+  private readonly subjectWaiters = new Map<string, (() => void)[]>();
   readonly stats = { queued: 0, completed: 0, failed: 0, skipped: 0, timedOut: 0 };
   readonly jobTimeoutMs: number;
 
@@ -136,6 +137,27 @@ export class JobQueue {
   drain(): Promise<void> {
     if (this.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  /**
+   * Resolves when nothing is queued or running for this subject: the latest event for it has been
+   * handled (a durable delivery is finished only then).
+   */
+  idleFor(subject: string): Promise<void> {
+    if (!this.pending.has(subject) && !this.running.has(subject)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const list = this.subjectWaiters.get(subject);
+      if (list) list.push(resolve);
+      else this.subjectWaiters.set(subject, [resolve]);
+    });
+  }
+
+  private wakeSubject(subject: string): void {
+    if (this.pending.has(subject) || this.running.has(subject)) return;
+    const waiters = this.subjectWaiters.get(subject);
+    if (!waiters) return;
+    this.subjectWaiters.delete(subject);
+    for (const resolve of waiters) resolve();
   }
 
   /** Put a waiting job in its installation's line. */
@@ -217,6 +239,7 @@ export class JobQueue {
       if (waiting) this.line(waiting);
       if (this.lastHash.size > 50_000) this.lastHash.delete(this.lastHash.keys().next().value!);
       this.pump();
+      this.wakeSubject(job.subject);
     }
   }
 }

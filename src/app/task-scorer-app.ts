@@ -9,6 +9,7 @@ import { scoreTask } from "../core/score-task.js";
 import { DESCRIPTION_MAX_CHARS, ScoreRequestSchema, TASK_MAX_CHARS } from "../core/task-request.schema.js";
 import { applyApprovalLabels, type LabelsOctokit } from "../github/approval-labels.js";
 import { upsertReportComment, type IssueCommentsOctokit, type IssueRef } from "../github/report-comment.js";
+import type { AppMetering } from "../accounts/app-metering.js";
 import type { Job, JobQueue } from "./job-queue.js";
 import {
   REPO_CONFIG_FILE,
@@ -29,6 +30,8 @@ export interface AppDeps {
   policy: ApprovalPolicy;
   queue: JobQueue;
   clock?: () => Date;
+  /** With a database: reports are counted per GitHub account against its plan (see accounts/). */
+  metering?: AppMetering;
 }
 
 /**
@@ -319,6 +322,21 @@ async function runJob(
   const policy = repoApprovalPolicy(config, deps.policy);
   const octokit = context.octokit as unknown as IssueCommentsOctokit & LabelsOctokit;
   const timeoutMs = reportDeadlineForJob(deps.queue.jobTimeoutMs) - (Date.now() - started);
+  // A Free account over its allowance gets a short note in place of a report: not an error, and no
+  // model time spent on a report it will not get.
+  const allowanceNote = async () => {
+    log.info({ account: subject.ref.owner }, "monthly allowance used: note instead of a report");
+    if (config.comment && deps.metering)
+      await upsertReportComment(
+        octokit,
+        subject.ref,
+        [REPORT_MARKER, "### Task score: paused for this month", "", deps.metering.allowanceNote(), ""].join(
+          "\n",
+        ),
+      );
+    await tellMaintainer();
+  };
+  if (deps.metering && !(await deps.metering.hasAllowance(subject.ref.owner))) return allowanceNote();
 
   let outcome;
   try {
@@ -345,6 +363,14 @@ async function runJob(
     await tellMaintainer();
     return;
   }
+
+  // Counted once per delivery (a redelivery is the same task); the last task of the month can be taken
+  // by another instance between the check above and here, and then this one gets the note too.
+  if (
+    deps.metering &&
+    (await deps.metering.charge(subject.ref.owner, context.id, outcome.report)) === "over_allowance"
+  )
+    return allowanceNote();
 
   if (config.comment) {
     const body = renderReport(outcome.report, outcome.approval, {
@@ -474,6 +500,13 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
       if (fromBot(context) || !trigger) return;
       const pr = payload.pull_request;
       enqueue(context, trigger, subjectOf(context, pr, { isPullRequest: true, draft: pr.draft }));
+    });
+
+    // GitHub Marketplace: a purchase, a change or a cancellation sets the account's plan.
+    app.on("marketplace_purchase", async (context) => {
+      if (!deps.metering) return;
+      const set = await deps.metering.onMarketplacePurchase(context.payload as never);
+      if (set) context.log.info(set, "plan set from GitHub Marketplace");
     });
 
     app.on("issue_comment.created", async (context) => {

@@ -1,0 +1,139 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Service } from "../../src/compose-service.js";
+import { REPORT_MARKER } from "../../src/core/render-comment.js";
+import { DeliveryStore } from "../../src/fleet/delivery-store.js";
+import { openDatabase } from "../../src/storage/database.js";
+import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import { payload, sign, startService } from "./app-harness.js";
+
+/**
+ * The App with a database (DATA_DIR): deliveries are stored before the 200, repeats are recognised, and the
+ * reports are metered per GitHub account against its plan.
+ */
+let github: FakeGitHub;
+let service: Service | undefined;
+beforeAll(async () => {
+  github = await startFakeGitHub();
+});
+afterAll(async () => github.close());
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+});
+
+const env = (dataDir: string) => ({ GHE_HOST: github.host, GHE_PROTOCOL: "http", DATA_DIR: dataDir });
+
+async function deliver(event: string, body: Record<string, unknown>, id: string, hook = "77") {
+  const raw = JSON.stringify(body);
+  return service!.server.inject({
+    method: "POST",
+    url: "/api/github/webhooks",
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": event,
+      "x-github-delivery": id,
+      "x-github-hook-id": hook,
+      "x-hub-signature-256": sign(raw),
+    },
+    payload: raw,
+  });
+}
+
+let issueNumber = 5000;
+function opened(owner: string, title = "Add CSV export to the reports page") {
+  const n = ++issueNumber;
+  return {
+    key: `${owner}/Hello-World#${n}`,
+    body: payload("issues", "opened", (p) => {
+      p.issue.number = n;
+      p.issue.title = title;
+      p.issue.body = "Users copy tables by hand. Add an Export CSV button that downloads the current table.";
+      p.repository.owner.login = owner;
+      p.repository.name = "Hello-World";
+      p.repository.full_name = `${owner}/Hello-World`;
+    }),
+  };
+}
+
+async function waitFor(check: () => boolean, what: string) {
+  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("the App with a database", () => {
+  it("stores a delivery before acknowledging it, and handles a repeat once", async () => {
+    service = await startService(env("memory://"));
+    const issue = opened("acme");
+    const first = await deliver("issues", issue.body, "guid-1");
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ ok: true });
+    const again = await deliver("issues", issue.body, "guid-1");
+    expect(again.json()).toEqual({ ok: true, duplicate: true });
+    await waitFor(() => github.commentsOn(issue.key).length === 1, "the report");
+    await service.queue!.drain();
+    expect(github.commentsOn(issue.key)).toHaveLength(1);
+    expect(github.commentsOn(issue.key)[0]!.body).toContain(REPORT_MARKER);
+  });
+
+  it("a Free account gets 10 reports a month, then a short, polite note instead of a report", async () => {
+    service = await startService(env("memory://"));
+    const issues = Array.from({ length: 11 }, () => opened("free-org"));
+    for (const [i, issue] of issues.entries()) await deliver("issues", issue.body, `free-${i}`);
+    await waitFor(() => issues.every((i) => github.commentsOn(i.key).length === 1), "11 comments");
+    const bodies = issues.map((i) => github.commentsOn(i.key)[0]!.body);
+    expect(bodies.filter((b) => b.includes("Task score") && !b.includes("paused"))).toHaveLength(10);
+    const notes = bodies.filter((b) => b.includes("paused for this month"));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/used the 10 task scores included in the Free plan/);
+    expect(notes[0]).not.toMatch(/error|fail/i);
+  });
+
+  it("a GitHub Marketplace purchase of Pro lifts the limit; a cancellation brings it back", async () => {
+    service = await startService(env("memory://"));
+    const market = (action: string, plan: object) => ({
+      action,
+      effective_date: "2026-11-01T00:00:00Z",
+      sender: { login: "pro-org", type: "User" },
+      marketplace_purchase: { account: { login: "pro-org", type: "Organization", id: 9 }, plan },
+    });
+    await deliver(
+      "marketplace_purchase",
+      market("purchased", { name: "Pro", price_model: "FLAT_RATE" }),
+      "mp-1",
+    );
+    const issues = Array.from({ length: 12 }, () => opened("pro-org"));
+    for (const [i, issue] of issues.entries()) await deliver("issues", issue.body, `pro-${i}`);
+    await waitFor(() => issues.every((i) => github.commentsOn(i.key).length === 1), "12 comments");
+    expect(issues.filter((i) => github.commentsOn(i.key)[0]!.body.includes("paused"))).toHaveLength(0);
+
+    await deliver(
+      "marketplace_purchase",
+      market("cancelled", { name: "Pro", price_model: "FLAT_RATE" }),
+      "mp-2",
+    );
+    const after = opened("pro-org");
+    await deliver("issues", after.body, "pro-after");
+    await waitFor(() => github.commentsOn(after.key).length === 1, "the note");
+    expect(github.commentsOn(after.key)[0]!.body).toContain("paused for this month");
+  });
+
+  it("handles at start what a previous process accepted but never finished", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ts-durable-"));
+    const issue = opened("crash-org");
+    // As if a process stored the delivery, answered 200 and died before handling it.
+    const db = await openDatabase({ dataDir: join(dir, "data") });
+    await new DeliveryStore(db.db).accept({
+      id: "77:lost-1",
+      guid: "lost-1",
+      event: "issues",
+      payload: issue.body,
+    });
+    await db.close();
+    service = await startService(env(join(dir, "data")));
+    await waitFor(() => github.commentsOn(issue.key).length === 1, "the recovered report");
+    expect(github.commentsOn(issue.key)[0]!.body).toContain(REPORT_MARKER);
+  }, 30_000);
+});
