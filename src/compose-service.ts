@@ -92,7 +92,17 @@ export async function composeService(
       jobTimeoutMs: appSettings.jobTimeoutMs,
       logger,
     });
-    const probot = createProbot(appSettings, logger, options.Octokit);
+    const probot = createProbot(
+      appSettings,
+      logger,
+      options.Octokit ??
+        (storageEnv.GITHUB_THROTTLE === "off"
+          ? ProbotOctokit.defaults((o: { throttle?: object }) => ({
+              ...o,
+              throttle: { ...o.throttle, enabled: false },
+            }))
+          : undefined),
+    );
     if (database) {
       const appQueue = queue;
       const handle: DeliveryHandler = async (d, attempt) => {
@@ -130,7 +140,10 @@ export async function composeService(
         scorerDescription: description,
         policy,
         queue,
-        ...(database ? { metering: new AppMetering(new AccountStore(database.db), options.clock) } : {}),
+        // Plans are part of the keyed service: with AUTH=keys the App meters each GitHub account too.
+        ...(database && storageEnv.AUTH === "keys"
+          ? { metering: new AppMetering(new AccountStore(database.db), options.clock) }
+          : {}),
       }),
       appSettings.webhookPath,
       intake,

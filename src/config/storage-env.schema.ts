@@ -22,11 +22,19 @@ export const StorageEnvSchema = z.object({
     .regex(/^rediss?:\/\//, "expected a redis:// or rediss:// URL")
     .optional(),
   /** Key prefix of the fleet's queue in Redis (several deployments can share one Redis). */
-  REDIS_PREFIX: z.string().regex(/^[\w-]{1,64}$/).default("task-scorer"),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[\w-]{1,64}$/)
+    .default("task-scorer"),
   /** Webhook jobs started per second across the whole fleet (GitHub's write limits are per App). */
   FLEET_JOBS_PER_SECOND: z.coerce.number().positive().default(2),
   /** Seconds a worker's claim on a job lasts; after a crash, another instance retries the job after this. */
   FLEET_LOCK_SECONDS: z.coerce.number().positive().default(30),
+  /**
+   * Octokit's own pacing of GitHub writes (one a second; three seconds between writes that notify
+   * people). Keep it on against github.com; `off` is for a stand-in GitHub in tests and benchmarks.
+   */
+  GITHUB_THROTTLE: z.enum(["on", "off"]).default("on"),
   /** Tries per delivery, with exponential backoff from 2 s. */
   FLEET_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
 });

@@ -160,7 +160,11 @@ export class RedisDeliveries implements DeliveryIntake {
         connection: await this.connection(),
         prefix: this.options.prefix,
         concurrency: this.options.concurrency,
-        limiter: { max: this.options.jobsPerSecond, duration: 1000 },
+        // Shared by every worker of the queue (kept in Redis): the fleet's pace, not each instance's.
+        limiter:
+          this.options.jobsPerSecond >= 1
+            ? { max: Math.round(this.options.jobsPerSecond), duration: 1000 }
+            : { max: 1, duration: Math.round(1000 / this.options.jobsPerSecond) },
         lockDuration: this.options.lockMs,
         stalledInterval: Math.max(1000, Math.floor(this.options.lockMs / 2)),
         maxStalledCount: 3,

@@ -24,7 +24,13 @@ afterEach(async () => {
   service = undefined;
 });
 
-const env = (dataDir: string) => ({ GHE_HOST: github.host, GHE_PROTOCOL: "http", DATA_DIR: dataDir });
+const env = (dataDir: string) => ({
+  GHE_HOST: github.host,
+  GHE_PROTOCOL: "http",
+  DATA_DIR: dataDir,
+  // Accounts and plans on: the App meters each GitHub account.
+  AUTH: "keys",
+});
 
 async function deliver(event: string, body: Record<string, unknown>, id: string, hook = "77") {
   const raw = JSON.stringify(body);
