@@ -4,7 +4,12 @@ import { ProbotOctokit } from "probot";
 import { taskScorerApp } from "./app/task-scorer-app.js";
 import { JobQueue } from "./app/job-queue.js";
 import { createProbot, probotHost } from "./app/github-app-plugin.js";
-import { appSettingsFromEnv } from "./config/app-env.schema.js";
+import { AppEnvSchema, appSettingsFromEnv } from "./config/app-env.schema.js";
+import { registrationPlugin, registrationTarget } from "./app/manifest-registration.js";
+import { checkAppIdentity } from "./app/startup-check.js";
+import { envFilePath } from "./config/load-env-file.js";
+import { createMetrics, type ServiceMetrics } from "./http/metrics.js";
+import { OpenAiScorer } from "./llm/openai-scorer.js";
 import { createScorer, type CreatedScorer } from "./config/create-scorer.js";
 import { scorerSettingsFromEnv } from "./config/llm-env.schema.js";
 import { approvalPolicyFromEnv, parseServerEnv, type ServerEnv } from "./config/env.schema.js";
@@ -14,6 +19,8 @@ export interface Service {
   server: FastifyInstance;
   env: ServerEnv;
   queue?: JobQueue | undefined;
+  /** Where the App receives deliveries, when it runs. */
+  webhookPath?: string | undefined;
   /** Stop accepting, finish in-flight requests, then finish queued webhook work (bounded by `graceMs`). */
   close: (graceMs?: number) => Promise<void>;
 }
@@ -25,6 +32,9 @@ export interface ComposeOptions {
   Octokit?: typeof ProbotOctokit;
   /** Tests and benchmarks swap in a slow or failing scorer. */
   scorer?: CreatedScorer;
+  /** Where App registration writes the credentials; default `.env` in the working directory. */
+  envFile?: string;
+  metrics?: ServiceMetrics;
 }
 
 /** Everything `npm start` runs, wired from the environment: the REST API, and the GitHub App when configured. */
@@ -35,8 +45,12 @@ export async function composeService(
   const { logger } = options;
   const env = parseServerEnv(processEnv);
   const policy = approvalPolicyFromEnv(env);
-  const { scorer, description } =
-    options.scorer ?? createScorer(scorerSettingsFromEnv(processEnv), { logger });
+  const created = options.scorer ?? createScorer(scorerSettingsFromEnv(processEnv), { logger });
+  const metrics = options.metrics ?? createMetrics({ processMetrics: true });
+  // Timed once here, so REST and App scoring both show in the latency histogram.
+  const scorer = metrics.instrumentScorer(created.scorer);
+  const { description } = created;
+  metrics.setSources({ llmTotals: created.scorer instanceof OpenAiScorer ? created.scorer.totals : undefined });
   logger.info({ scorer: description, policy }, "approval policy");
 
   const appSettings = appSettingsFromEnv(processEnv);
@@ -55,6 +69,8 @@ export async function composeService(
       appSettings.webhookPath,
     );
     plugins.push(host.plugin);
+    metrics.setSources({ queue });
+    if (env.APP_STARTUP_CHECK === "true") await checkAppIdentity(probot, logger);
     logger.info(
       {
         appId: appSettings.appId,
@@ -65,7 +81,21 @@ export async function composeService(
     );
   } else {
     logger.info(
-      "GitHub App disabled: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET are not set; serving the REST API only",
+      "GitHub App disabled: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET are not set; serving the REST API only (register it from the start page)",
+    );
+  }
+  // Without credentials, the start page offers to register the App (GitHub's manifest flow).
+  const appEnv = AppEnvSchema.parse(processEnv);
+  const ghe = appEnv.GHE_HOST ? { host: appEnv.GHE_HOST.trim(), protocol: appEnv.GHE_PROTOCOL } : undefined;
+  if (!appSettings) {
+    plugins.push(
+      await registrationPlugin({
+        envFile: options.envFile ?? envFilePath(),
+        ghe,
+        webhookPath: appEnv.WEBHOOK_PATH,
+        webhookProxyUrl: env.WEBHOOK_PROXY_URL,
+        logger,
+      }),
     );
   }
 
@@ -76,6 +106,11 @@ export async function composeService(
     version: options.version ?? "0.0.0",
     requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
     plugins,
+    trustProxy: env.TRUST_PROXY,
+    corsOrigins: env.CORS_ORIGINS,
+    metrics,
+    appEnabled: appSettings !== undefined,
+    webPage: { scorer: description, registration: appSettings ? undefined : { target: registrationTarget(ghe) } },
     ...(env.RATE_LIMIT_PER_MINUTE ? { rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE } : {}),
   });
 
@@ -83,6 +118,7 @@ export async function composeService(
     server,
     env,
     queue,
+    webhookPath: appSettings?.webhookPath,
     close: async (graceMs = 25_000) => {
       await server.close();
       if (queue && queue.size > 0) {
