@@ -51,6 +51,7 @@ const ASSETS: Record<string, string> = {
   "try-it.js": "text/javascript; charset=utf-8",
   "try-it.css": "text/css; charset=utf-8",
   "setup.js": "text/javascript; charset=utf-8",
+  "favicon.svg": "image/svg+xml",
 };
 
 /** The start page (try it, and register the App when it is off) and its static files, read once at start. */
