@@ -28,7 +28,7 @@ score options:
   -t, --title <text>             the task's title (required)
   -d, --description <text>       the description
   -f, --description-file <file>  read the description from a file ("-" for standard input)
-                                 (without either, piped standard input is the description)
+                                 (without either, a shell pipe or redirect "< file" is the description)
       --json                     print the report as JSON, the same as POST /score-task returns
       --fail-on-reject           exit with 1 when the task is not approved
 
@@ -43,7 +43,10 @@ class UsageError extends Error {}
 interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  /** The description from standard input, when it is piped or redirected from a file (never a terminal). */
+    /**
+   * The description from standard input when it is a shell pipe or a redirected file. Never a terminal,
+   * and not a program's socket pair, which may stay open unwritten: "-f -" reads those explicitly.
+   */
   readStdin: () => string | undefined;
 }
 
