@@ -54,7 +54,7 @@ function safeParse(v: string): URL | undefined {
  * start instead of failing every delivery later.
  */
 export function parsePrivateKey(raw: string, variable: string): string {
-  let pem = raw.trim().replace(/\\n/g, "\n");
+  let pem = raw.replace(/\\n/g, "\n").trim();
   if (!pem.includes("-----BEGIN")) {
     const decoded = Buffer.from(pem, "base64").toString("utf8");
     if (decoded.includes("-----BEGIN")) pem = decoded.trim();
