@@ -43,7 +43,7 @@ class UsageError extends Error {}
 interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-    /**
+  /**
    * The description from standard input when it is a shell pipe or a redirected file. Never a terminal,
    * and not a program's socket pair, which may stay open unwritten: "-f -" reads those explicitly.
    */
@@ -72,7 +72,9 @@ function renderText(outcome: ScoreOutcome): string {
   const lines = [
     `${report.task}`,
     "",
-    ...report.expertScores.map((e) => `${e.icon}  ${e.expert.padEnd(20)} ${String(e.score).padStart(2)}/10  ${e.reasoning}`),
+    ...report.expertScores.map(
+      (e) => `${e.icon}  ${e.expert.padEnd(20)} ${String(e.score).padStart(2)}/10  ${e.reasoning}`,
+    ),
     "",
     `${c.approved ? "✅ Approved" : "❌ Not approved"}: average ${Number(c.avgScore.toFixed(2))}, lowest ${c.minScore}, highest ${c.maxScore}`,
     ...approval.conditions.map((cond) => `  ${cond.passed ? "✅" : "❌"} ${cond.summary}`),
@@ -111,7 +113,9 @@ async function score(args: string[], env: Record<string, string | undefined>, io
   // The core's request schema is the authority on a valid task, as for the API.
   const parsed = ScoreRequestSchema.safeParse({ task: values.title, description: description ?? "" });
   if (!parsed.success) {
-    const reason = parsed.error.issues.map((i) => `${i.path.join(".") === "task" ? "title" : "description"}: ${i.message.replace(/\.$/, "")}`);
+    const reason = parsed.error.issues.map(
+      (i) => `${i.path.join(".") === "task" ? "title" : "description"}: ${i.message.replace(/\.$/, "")}`,
+    );
     throw new UsageError(`The task cannot be scored: ${reason.join("; ")}.`);
   }
 

@@ -50,7 +50,9 @@ export async function composeService(
   // Timed once here, so REST and App scoring both show in the latency histogram.
   const scorer = metrics.instrumentScorer(created.scorer);
   const { description } = created;
-  metrics.setSources({ llmTotals: created.scorer instanceof OpenAiScorer ? created.scorer.totals : undefined });
+  metrics.setSources({
+    llmTotals: created.scorer instanceof OpenAiScorer ? created.scorer.totals : undefined,
+  });
   logger.info({ scorer: description, policy }, "approval policy");
 
   const appSettings = appSettingsFromEnv(processEnv);
@@ -110,7 +112,10 @@ export async function composeService(
     corsOrigins: env.CORS_ORIGINS,
     metrics,
     appEnabled: appSettings !== undefined,
-    webPage: { scorer: description, registration: appSettings ? undefined : { target: registrationTarget(ghe) } },
+    webPage: {
+      scorer: description,
+      registration: appSettings ? undefined : { target: registrationTarget(ghe) },
+    },
     ...(env.RATE_LIMIT_PER_MINUTE ? { rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE } : {}),
   });
 

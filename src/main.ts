@@ -17,7 +17,8 @@ const logger = createLogger(process.env.LOG_LEVEL ?? "info");
 
 async function main(): Promise<void> {
   if (envError) throw envError;
-  if (envLoaded) logger.info({ envFile: envFilePath() }, "loaded .env (variables already set take precedence)");
+  if (envLoaded)
+    logger.info({ envFile: envFilePath() }, "loaded .env (variables already set take precedence)");
   const service = await composeService(process.env, { logger, version: packageVersion() });
   const { env, server } = service;
   await server.listen({ port: env.PORT, host: env.HOST });
@@ -29,7 +30,11 @@ async function main(): Promise<void> {
   );
   const relay =
     env.WEBHOOK_PROXY_URL && service.webhookPath
-      ? await startWebhookRelay(env.WEBHOOK_PROXY_URL, `http://127.0.0.1:${port}${service.webhookPath}`, logger)
+      ? await startWebhookRelay(
+          env.WEBHOOK_PROXY_URL,
+          `http://127.0.0.1:${port}${service.webhookPath}`,
+          logger,
+        )
       : undefined;
 
   let closing = false;

@@ -48,7 +48,11 @@ function showReport(data) {
   const c = data.consensus;
   const consensus = document.getElementById("consensus");
   consensus.replaceChildren(
-    el("p", `verdict ${c.approved ? "approved" : "rejected"}`, c.approved ? "✅ Approved" : "❌ Not approved"),
+    el(
+      "p",
+      `verdict ${c.approved ? "approved" : "rejected"}`,
+      c.approved ? "✅ Approved" : "❌ Not approved",
+    ),
     el("p", "", `Average ${fmt(c.avgScore)} · lowest ${c.minScore} · highest ${c.maxScore}`),
   );
   const list = document.getElementById("conditions");

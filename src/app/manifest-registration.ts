@@ -108,9 +108,10 @@ export async function registrationPlugin(options: RegistrationOptions) {
 
   function manifestFor(baseUrl: string): string {
     const setup = new ManifestCreationImpl();
-    const manifest = JSON.parse(
-      setup.getManifest({ pkg, baseUrl, readFileSync: () => appYml }),
-    ) as Record<string, unknown> & { hook_attributes?: Record<string, unknown> };
+    const manifest = JSON.parse(setup.getManifest({ pkg, baseUrl, readFileSync: () => appYml })) as Record<
+      string,
+      unknown
+    > & { hook_attributes?: Record<string, unknown> };
     // app.yml carries a placeholder webhook URL; this server's own URLs replace it (and Probot's
     // /probot/setup callback, which this server does not serve).
     manifest.hook_attributes = {

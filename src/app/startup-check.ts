@@ -11,7 +11,9 @@ export async function checkAppIdentity(probot: Probot, logger: Logger, timeoutMs
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   try {
     const octokit = await probot.auth();
-    const { data } = await octokit.request("GET /app", { request: { signal: controller.signal, retries: 0 } });
+    const { data } = await octokit.request("GET /app", {
+      request: { signal: controller.signal, retries: 0 },
+    });
     const app = data as { name?: string; slug?: string; html_url?: string } | null;
     logger.info(
       { app: app?.name, slug: app?.slug, url: app?.html_url },

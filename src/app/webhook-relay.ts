@@ -22,7 +22,10 @@ export async function startWebhookRelay(
   const client = new SmeeClient({
     source,
     target,
-    logger: { info: (...a: unknown[]) => logger.debug(a.join(" ")), error: (...a: unknown[]) => logger.warn(a.join(" ")) },
+    logger: {
+      info: (...a: unknown[]) => logger.debug(a.join(" ")),
+      error: (...a: unknown[]) => logger.warn(a.join(" ")),
+    },
   });
   await client.start();
   logger.info({ source, target }, "relaying webhooks from WEBHOOK_PROXY_URL");

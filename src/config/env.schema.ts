@@ -42,7 +42,9 @@ export const ServerEnvSchema = z.object({
   /** Log the App's name at start from GitHub's GET /app (or why that failed). */
   APP_STARTUP_CHECK: z.enum(["true", "false"], { error: "expected true or false" }).default("false"),
   /** A smee.io channel relaying webhooks to this server in local development (Probot's convention). */
-  WEBHOOK_PROXY_URL: z.url({ protocol: /^https?$/, error: "expected a URL such as https://smee.io/abc123" }).optional(),
+  WEBHOOK_PROXY_URL: z
+    .url({ protocol: /^https?$/, error: "expected a URL such as https://smee.io/abc123" })
+    .optional(),
   /** Origins allowed to call the API from a browser; unset means no CORS headers (same-origin only). */
   CORS_ORIGINS: z
     .string()
@@ -60,7 +62,12 @@ function parseTrustProxy(value: string | undefined, ctx: z.RefinementCtx): boole
   if (v === "true") return true;
   if (/^\d+$/.test(v)) return Number(v);
   const list = v.split(",").map((s) => s.trim());
-  if (list.every((s) => /^[\da-fA-F.:]+(\/\d{1,3})?$/.test(s) || s === "loopback" || s === "linklocal" || s === "uniquelocal"))
+  if (
+    list.every(
+      (s) =>
+        /^[\da-fA-F.:]+(\/\d{1,3})?$/.test(s) || s === "loopback" || s === "linklocal" || s === "uniquelocal",
+    )
+  )
     return list;
   ctx.addIssue({
     code: "custom",

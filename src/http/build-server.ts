@@ -86,7 +86,9 @@ function abortWhenClientLeaves(res: ServerResponse): ScoreOptions {
 const OTHER_METHODS = ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"] as const;
 
 /** A number of hops becomes fastify's function form (its types take no number). */
-function trustProxyOption(value: ServerDeps["trustProxy"]): boolean | string[] | ((a: string, hop: number) => boolean) {
+function trustProxyOption(
+  value: ServerDeps["trustProxy"],
+): boolean | string[] | ((a: string, hop: number) => boolean) {
   if (typeof value === "number") return (_address, hop) => hop < value;
   return value ?? false;
 }

@@ -78,7 +78,11 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Servi
       this.inc({ result: "failed" }, sources.queue?.stats.failed ?? 0);
     },
   });
-  mirrored("task_scorer_model_calls_total", "Calls to the model provider", () => sources.llmTotals?.modelCalls ?? 0);
+  mirrored(
+    "task_scorer_model_calls_total",
+    "Calls to the model provider",
+    () => sources.llmTotals?.modelCalls ?? 0,
+  );
   new Counter({
     name: "task_scorer_model_tokens_total",
     help: "Model tokens used, by kind (prompt or completion)",

@@ -69,18 +69,14 @@ export function webPagePlugin(options: WebPageOptions) {
 
   return async (app: FastifyInstance) => {
     app.get("/", { schema: { hide: true } }, (_request, reply) => sendHtml(reply, page));
-    app.get<{ Params: { name: string } }>(
-      "/assets/:name",
-      { schema: { hide: true } },
-      (request, reply) => {
-        const asset = assets.get(request.params.name);
-        if (!asset) return reply.callNotFound();
-        return reply
-          .header("x-content-type-options", "nosniff")
-          .header("cache-control", "public, max-age=300")
-          .type(asset.type)
-          .send(asset.body);
-      },
-    );
+    app.get<{ Params: { name: string } }>("/assets/:name", { schema: { hide: true } }, (request, reply) => {
+      const asset = assets.get(request.params.name);
+      if (!asset) return reply.callNotFound();
+      return reply
+        .header("x-content-type-options", "nosniff")
+        .header("cache-control", "public, max-age=300")
+        .type(asset.type)
+        .send(asset.body);
+    });
   };
 }

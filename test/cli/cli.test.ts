@@ -11,11 +11,15 @@ import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 async function cli(argv: string[], env: Record<string, string> = {}, stdin?: string) {
   let stdout = "";
   let stderr = "";
-  const code = await runCli(argv, { SCORER: "offline", ...env }, {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    readStdin: () => stdin,
-  });
+  const code = await runCli(
+    argv,
+    { SCORER: "offline", ...env },
+    {
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+      readStdin: () => stdin,
+    },
+  );
   return { code, stdout, stderr };
 }
 
@@ -34,7 +38,9 @@ describe("task-scorer CLI", () => {
     expect(code).toBe(0);
     expect(stdout).toContain('task-scorer score --title "<title>"');
     expect(stdout).toContain("task-scorer serve");
-    expect(stdout).toContain("Exit codes: 0 scored, 1 not approved (with --fail-on-reject), 2 bad input, 3 the scorer failed.");
+    expect(stdout).toContain(
+      "Exit codes: 0 scored, 1 not approved (with --fail-on-reject), 2 bad input, 3 the scorer failed.",
+    );
   });
 
   it("score --json prints the same report as the API", async () => {
@@ -56,7 +62,9 @@ describe("task-scorer CLI", () => {
     writeFileSync(file, "Let free users upgrade to Pro with Stripe checkout.");
     const fromFile = JSON.parse((await cli(["score", "-t", "Add checkout", "-f", file, "--json"])).stdout);
     expect(fromFile.description).toBe("Let free users upgrade to Pro with Stripe checkout.");
-    const fromStdin = JSON.parse((await cli(["score", "-t", "Add checkout", "--json"], {}, "piped text")).stdout);
+    const fromStdin = JSON.parse(
+      (await cli(["score", "-t", "Add checkout", "--json"], {}, "piped text")).stdout,
+    );
     expect(fromStdin.description).toBe("piped text");
   });
 
@@ -80,7 +88,9 @@ describe("task-scorer CLI", () => {
     expect(empty.stderr).toContain("must not be empty");
     expect((await cli(["score"])).stderr).toContain("--title is required");
     expect((await cli(["score", "--title", "x", "--bogus"])).code).toBe(2);
-    expect((await cli(["score", "--title", "x", "-f", join(dir, "missing.md")])).stderr).toContain("cannot be read");
+    expect((await cli(["score", "--title", "x", "-f", join(dir, "missing.md")])).stderr).toContain(
+      "cannot be read",
+    );
     expect((await cli(["frobnicate"])).code).toBe(2);
     const badEnv = await cli(["score", "--title", "x"], { APPROVAL_MIN_AVERAGE: "eleven" });
     expect(badEnv.code).toBe(2);
@@ -105,7 +115,9 @@ describe("task-scorer CLI", () => {
       github.llmFailStatus = undefined;
       const { code, stdout } = await cli(["score", "--title", "Add CSV export", "--json"], llm());
       expect(code).toBe(0);
-      expect(JSON.parse(stdout).expertScores.every((e: { score: number }) => e.score === github.llmScore)).toBe(true);
+      expect(
+        JSON.parse(stdout).expertScores.every((e: { score: number }) => e.score === github.llmScore),
+      ).toBe(true);
     });
 
     it("exits 3 when the scorer fails, and never prints the key", async () => {
@@ -123,7 +135,10 @@ describe("task-scorer CLI", () => {
     const env = { PATH: process.env.PATH, SCORER: "offline", ...LENIENT };
     const piped = spawnSync(
       "sh",
-      ["-c", `printf 'Export the table as CSV.' | "${process.execPath}" --import tsx src/cli.ts score --title "Add CSV export" --json --fail-on-reject`],
+      [
+        "-c",
+        `printf 'Export the table as CSV.' | "${process.execPath}" --import tsx src/cli.ts score --title "Add CSV export" --json --fail-on-reject`,
+      ],
       { cwd: root, env, encoding: "utf8" },
     );
     expect(piped.status).toBe(0);

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pino from "pino";
 import { composeService } from "../../src/compose-service.js";
 import { appSettingsFromEnv } from "../../src/config/app-env.schema.js";
-import { loadEnvFile } from "../../src/config/load-env-file.js";
 import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET } from "../app/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 
@@ -26,7 +25,9 @@ describe("GHE_HOST", () => {
     expect(() => app({ GHE_HOST: "http://ghe.example.com" })).toThrow(
       "GHE_HOST: must be a host name only, without a scheme or path: use GHE_HOST=ghe.example.com GHE_PROTOCOL=http",
     );
-    expect(() => app({ GHE_HOST: "https://ghe.example.com:8443/api/v3" })).toThrow(/use GHE_HOST=ghe\.example\.com:8443\.$/);
+    expect(() => app({ GHE_HOST: "https://ghe.example.com:8443/api/v3" })).toThrow(
+      /use GHE_HOST=ghe\.example\.com:8443\.$/,
+    );
     expect(() => app({ GHE_HOST: "ghe.example.com/api/v3" })).toThrow(/use GHE_HOST=ghe\.example\.com\b/);
   });
 
@@ -53,7 +54,13 @@ describe("the App's private key", () => {
   it("stops `npm start` with exit code 1 and a message, never echoing the value", () => {
     const run = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
       cwd: new URL("../..", import.meta.url).pathname,
-      env: { PATH: process.env.PATH, PORT: "0", APP_ID: "1", PRIVATE_KEY: "s3cret-garbage", WEBHOOK_SECRET: "w" },
+      env: {
+        PATH: process.env.PATH,
+        PORT: "0",
+        APP_ID: "1",
+        PRIVATE_KEY: "s3cret-garbage",
+        WEBHOOK_SECRET: "w",
+      },
       encoding: "utf8",
     });
     expect(run.status).toBe(1);
@@ -94,7 +101,12 @@ describe("APP_STARTUP_CHECK", () => {
   }
 
   it("logs the App's name from GET /app", async () => {
-    github.faults.push({ method: "GET", path: /^\/app$/, status: 200, body: { name: "Task Scorer (test)", slug: "ts" } });
+    github.faults.push({
+      method: "GET",
+      path: /^\/app$/,
+      status: 200,
+      body: { name: "Task Scorer (test)", slug: "ts" },
+    });
     expect(await startWithCheck()).toContain('GitHub App check: authenticated as "Task Scorer (test)"');
     expect(github.requests.find((r) => r.path === "/app")?.authorization).toMatch(/^bearer /i);
   });
@@ -130,6 +142,11 @@ describe(".env", () => {
         encoding: "utf8",
       },
     );
-    expect(JSON.parse(run.stdout)).toEqual({ found: true, absent: false, FROM_FILE: "file", ALREADY_SET: "process" });
+    expect(JSON.parse(run.stdout)).toEqual({
+      found: true,
+      absent: false,
+      FROM_FILE: "file",
+      ALREADY_SET: "process",
+    });
   });
 });

@@ -77,7 +77,8 @@ describe("the production image's steps (built tree, production dependencies only
   it("serves /healthz, the API, the try-it page, Swagger UI and metrics", async () => {
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
-    const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
+    const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string })
+      .version;
     expect(await health.json()).toEqual({ status: "ok", version, scorer: "offline", app: false });
 
     const scored = await fetch(`${base}/score-task`, {
@@ -88,7 +89,13 @@ describe("the production image's steps (built tree, production dependencies only
     expect(scored.status).toBe(200);
     ScoreReportSchema.parse(await scored.json());
 
-    for (const path of ["/", "/assets/try-it.js", "/assets/try-it.css", "/docs/static/index.html", "/metrics"])
+    for (const path of [
+      "/",
+      "/assets/try-it.js",
+      "/assets/try-it.css",
+      "/docs/static/index.html",
+      "/metrics",
+    ])
       expect([path, (await fetch(`${base}${path}`)).status]).toEqual([path, 200]);
   });
 
@@ -98,7 +105,9 @@ describe("the production image's steps (built tree, production dependencies only
   });
 
   it("runs the CLI from the built tree", () => {
-    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { bin: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      bin: Record<string, string>;
+    };
     const bin = join(dir, pkg.bin["task-scorer"]!);
     expect(readFileSync(bin, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
     const out = execFileSync(process.execPath, [bin, "score", "--title", "Add CSV export", "--json"], {
@@ -123,7 +132,8 @@ describe("Dockerfile", () => {
 
   it("copies only files that exist, and .dockerignore keeps secrets and local installs out", () => {
     for (const [, sources] of dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm))
-      for (const source of sources!.split(" ")) expect([source, existsSync(join(root, source))]).toEqual([source, true]);
+      for (const source of sources!.split(" "))
+        expect([source, existsSync(join(root, source))]).toEqual([source, true]);
     const ignore = readFileSync(join(root, ".dockerignore"), "utf8").split("\n");
     for (const entry of ["node_modules", ".env", "*.pem", "build"]) expect(ignore).toContain(entry);
   });

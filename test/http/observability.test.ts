@@ -45,11 +45,19 @@ describe("/metrics (Prometheus)", () => {
       await score(service, {}, "");
       await service.server.inject({ method: "GET", url: "/no/such/path" });
       const text = await metrics(service);
-      expect(sample(text, 'task_scorer_http_requests_total{method="POST",route="/score-task",status="200"}')).toBe(1);
-      expect(sample(text, 'task_scorer_http_requests_total{method="POST",route="/score-task",status="400"}')).toBe(1);
+      expect(
+        sample(text, 'task_scorer_http_requests_total{method="POST",route="/score-task",status="200"}'),
+      ).toBe(1);
+      expect(
+        sample(text, 'task_scorer_http_requests_total{method="POST",route="/score-task",status="400"}'),
+      ).toBe(1);
       // Unknown paths share one label, so a scanner cannot blow up the series count.
-      expect(sample(text, 'task_scorer_http_requests_total{method="GET",route="(no route)",status="404"}')).toBe(1);
-      expect(sample(text, 'task_scorer_scoring_duration_seconds_count{scorer="offline",outcome="ok"}')).toBe(1);
+      expect(
+        sample(text, 'task_scorer_http_requests_total{method="GET",route="(no route)",status="404"}'),
+      ).toBe(1);
+      expect(sample(text, 'task_scorer_scoring_duration_seconds_count{scorer="offline",outcome="ok"}')).toBe(
+        1,
+      );
       expect(text).toContain("process_resident_memory_bytes");
     } finally {
       await service.close();
@@ -69,7 +77,9 @@ describe("/metrics (Prometheus)", () => {
       expect(sample(text, 'task_scorer_model_tokens_total{kind="prompt"}')).toBe(5 * 300);
       expect(sample(text, 'task_scorer_model_tokens_total{kind="completion"}')).toBe(5 * 40);
       expect(sample(text, "task_scorer_cache_hits_total")).toBe(5);
-      expect(sample(text, 'task_scorer_scoring_duration_seconds_count{scorer="openai",outcome="ok"}')).toBe(2);
+      expect(sample(text, 'task_scorer_scoring_duration_seconds_count{scorer="openai",outcome="ok"}')).toBe(
+        2,
+      );
     } finally {
       await service.close();
     }
@@ -163,7 +173,9 @@ describe("TRUST_PROXY", () => {
   });
 
   it("refuses a value that is not true, false, hops or addresses", async () => {
-    await expect(composeService({ TRUST_PROXY: "yes please" }, { logger: silent })).rejects.toThrow(/TRUST_PROXY/);
+    await expect(composeService({ TRUST_PROXY: "yes please" }, { logger: silent })).rejects.toThrow(
+      /TRUST_PROXY/,
+    );
   });
 });
 

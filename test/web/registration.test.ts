@@ -23,7 +23,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function serve(env: Record<string, string>, envFile: string): Promise<{ service: Service; base: string }> {
+async function serve(
+  env: Record<string, string>,
+  envFile: string,
+): Promise<{ service: Service; base: string }> {
   const service = await composeService({ SCORER: "offline", ...env }, { logger: silent, envFile });
   await service.server.listen({ port: 0, host: "127.0.0.1" });
   const { port } = service.server.server.address() as { port: number };
@@ -83,7 +86,9 @@ describeInChromium("registering the GitHub App in the browser (manifest flow)", 
 
     const written = readFileSync(envFile, "utf8");
     // Other lines are kept as they were; APP_ID is replaced, not duplicated.
-    expect(written).toMatch(/^# my settings\nPORT=3000\nOPENAI_MODEL=gpt-4o-mini\nAPP_ID=4242\n\nLOG_LEVEL=debug\n/);
+    expect(written).toMatch(
+      /^# my settings\nPORT=3000\nOPENAI_MODEL=gpt-4o-mini\nAPP_ID=4242\n\nLOG_LEVEL=debug\n/,
+    );
     expect(written.match(/^APP_ID=/gm)).toHaveLength(1);
     const vars = parseEnv(written);
     expect(vars.WEBHOOK_SECRET).toBe(github.webhookSecret);
@@ -118,13 +123,17 @@ describe("registration pages (no browser)", () => {
 
       const personal = await service.server.inject(form({ account: "personal" }));
       expect(personal.statusCode).toBe(200);
-      expect(personal.body).toMatch(/action="https:\/\/github\.com\/settings\/apps\/new\?state=[0-9a-f]{32}"/);
+      expect(personal.body).toMatch(
+        /action="https:\/\/github\.com\/settings\/apps\/new\?state=[0-9a-f]{32}"/,
+      );
       expect(personal.headers["content-security-policy"]).toContain("form-action 'self' https://github.com");
       expect(personal.headers["content-security-policy"]).toContain("script-src 'self'");
       expect(personal.body).not.toMatch(/<script>/);
 
       const org = await service.server.inject(form({ account: "organization", org: "acme-inc" }));
-      expect(org.body).toMatch(/action="https:\/\/github\.com\/organizations\/acme-inc\/settings\/apps\/new\?state=/);
+      expect(org.body).toMatch(
+        /action="https:\/\/github\.com\/organizations\/acme-inc\/settings\/apps\/new\?state=/,
+      );
 
       const bad = await service.server.inject(form({ account: "organization", org: "not an org!" }));
       expect(bad.statusCode).toBe(400);
@@ -139,7 +148,10 @@ describe("registration pages (no browser)", () => {
     try {
       const res = await service.server.inject(form({ account: "personal" }));
       const manifest = JSON.parse(
-        res.body.match(/name="manifest" value="([^"]*)"/)![1]!.replace(/&quot;/g, '"').replace(/&amp;/g, "&"),
+        res.body
+          .match(/name="manifest" value="([^"]*)"/)![1]!
+          .replace(/&quot;/g, '"')
+          .replace(/&amp;/g, "&"),
       );
       expect(manifest.hook_attributes.url).toBe("https://smee.io/abc123");
     } finally {

@@ -46,19 +46,25 @@ describeInChromium("the try-it page in a browser", () => {
     await page.getByLabel("Title").focus();
     await page.keyboard.type("Add Stripe checkout so teams can upgrade to Pro");
     await page.keyboard.press("Tab");
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("description");
+    expect(await page.evaluate("document.activeElement?.id")).toBe("description");
     await page.keyboard.type(
       "Problem: teams on the free plan cannot pay. Acceptance criteria: a checkout page, webhooks update the plan.",
     );
     await page.keyboard.press("Tab");
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe("score-button");
+    expect(await page.evaluate("document.activeElement?.id")).toBe("score-button");
     await page.keyboard.press("Enter");
 
     const cards = page.locator("#personas article");
     await cards.nth(4).waitFor();
     expect(await cards.count()).toBe(5);
     const texts = await cards.allTextContents();
-    const names = ["Revenue Expert", "Technical Architect", "UX Designer", "Product Manager", "Marketing Strategist"];
+    const names = [
+      "Revenue Expert",
+      "Technical Architect",
+      "UX Designer",
+      "Product Manager",
+      "Marketing Strategist",
+    ];
     const icons = ["💼", "🏗️", "🎨", "📊", "📢"];
     texts.forEach((text, i) => {
       expect(text).toContain(icons[i]);
@@ -89,7 +95,8 @@ describeInChromium("the try-it page in a browser", () => {
     expect(conditions[1]).toMatch(/^[✅❌] Lowest score/);
     expect(conditions[2]).toMatch(/^[✅❌] \d of 5 personas score 7 or more \(3 needed\)/);
 
-    if (process.env.TRY_IT_SCREENSHOT) await page.screenshot({ path: process.env.TRY_IT_SCREENSHOT, fullPage: true });
+    if (process.env.TRY_IT_SCREENSHOT)
+      await page.screenshot({ path: process.env.TRY_IT_SCREENSHOT, fullPage: true });
     expect(foreign).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });
@@ -113,7 +120,7 @@ describeInChromium("the try-it page in a browser", () => {
 
     await page.getByLabel("Title").fill("   ");
     await page.getByLabel("Title").press("Enter");
-    await page.waitForFunction(() => document.getElementById("error")?.textContent?.includes("empty"));
+    await page.waitForFunction(`document.getElementById("error")?.textContent?.includes("empty")`);
     expect(consoleErrors).toEqual([]);
   });
 
