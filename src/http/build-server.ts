@@ -211,7 +211,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   // Swagger UI's files come from the package itself (no CDN), with the plugin's own CSP for its page.
-  await app.register(fastifySwaggerUi, { routePrefix: "/docs", staticCSP: true });
+  // Its CSP is the plugin's (hashes for Swagger UI's own inline bits) minus what an offline page on
+  // plain HTTP must not have: outside sources and `upgrade-insecure-requests`, which would send the
+  // page's own files to https:// on a LAN address.
+  await app.register(fastifySwaggerUi, {
+    routePrefix: "/docs",
+    staticCSP: true,
+    transformStaticCSP: (header: string) =>
+      header.replace(/ https:| validator\.swagger\.io/g, "").replace(/\s*upgrade-insecure-requests;?/, ""),
+  });
   if (deps.corsOrigins) corsHook(app, deps.corsOrigins);
 
   const limiter = deps.rateLimitPerMinute ? new FixedWindowLimiter(deps.rateLimitPerMinute) : undefined;

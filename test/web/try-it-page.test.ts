@@ -125,7 +125,10 @@ describeInChromium("the try-it page in a browser", () => {
   });
 
   it("serves Swagger UI at /docs from this server", async () => {
-    await page.goto(`${base}/docs`);
+    const res = await page.goto(`${base}/docs`);
+    const csp = res!.headers()["content-security-policy"];
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/https:|upgrade-insecure-requests/);
     await page.getByText("/score-task").first().waitFor();
     expect(foreign).toEqual([]);
   });
