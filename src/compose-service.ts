@@ -10,6 +10,7 @@ import { checkAppIdentity } from "./app/startup-check.js";
 import { envFilePath } from "./config/load-env-file.js";
 import { createMetrics, type ServiceMetrics } from "./http/metrics.js";
 import { OpenAiScorer } from "./llm/openai-scorer.js";
+import type { MemoizedScorer } from "./core/memoize-scorer.js";
 import { createScorer, type CreatedScorer } from "./config/create-scorer.js";
 import { scorerSettingsFromEnv } from "./config/llm-env.schema.js";
 import { approvalPolicyFromEnv, parseServerEnv, type ServerEnv } from "./config/env.schema.js";
@@ -52,6 +53,7 @@ export async function composeService(
   const { description } = created;
   metrics.setSources({
     llmTotals: created.scorer instanceof OpenAiScorer ? created.scorer.totals : undefined,
+    memo: "stats" in created.scorer ? (created.scorer as MemoizedScorer) : undefined,
   });
   logger.info({ scorer: description, policy }, "approval policy");
 

@@ -8,6 +8,8 @@ export interface MetricSources {
   queue?: { readonly size: number; readonly stats: { completed: number; failed: number } } | undefined;
   /** The LLM scorer's totals since start (model calls, tokens, cache hits). */
   llmTotals?: Readonly<ReportStats> | undefined;
+  /** The offline scorer's memo (repeated tasks answered without scoring again). */
+  memo?: { readonly stats: { hits: number } } | undefined;
 }
 
 export interface ServiceMetrics {
@@ -94,11 +96,17 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Servi
       this.inc({ kind: "completion" }, sources.llmTotals?.completionTokens ?? 0);
     },
   });
-  mirrored(
-    "task_scorer_cache_hits_total",
-    "Persona verdicts answered from the LLM scorer's cache instead of a model call",
-    () => sources.llmTotals?.cacheHits ?? 0,
-  );
+  new Counter({
+    name: "task_scorer_cache_hits_total",
+    help: "Answers from a cache instead of scoring: llm = persona verdicts from the LLM scorer's cache, offline = reports from the offline scorer's memo",
+    labelNames: ["cache"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ cache: "llm" }, sources.llmTotals?.cacheHits ?? 0);
+      this.inc({ cache: "offline" }, sources.memo?.stats.hits ?? 0);
+    },
+  });
 
   return {
     registry,

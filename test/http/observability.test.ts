@@ -41,13 +41,14 @@ describe("/metrics (Prometheus)", () => {
   it("counts requests by route and status, and times scoring", async () => {
     const service = await composeService({ SCORER: "offline" }, { logger: silent });
     try {
-      await score(service);
+      await score(service, {}, "Add a CSV export to the metrics test");
+      await score(service, {}, "Add a CSV export to the metrics test");
       await score(service, {}, "");
       await service.server.inject({ method: "GET", url: "/no/such/path" });
       const text = await metrics(service);
       expect(
         sample(text, 'task_scorer_http_requests_total{method="POST",route="/score-task",status="200"}'),
-      ).toBe(1);
+      ).toBe(2);
       expect(
         sample(text, 'task_scorer_http_requests_total{method="POST",route="/score-task",status="400"}'),
       ).toBe(1);
@@ -56,8 +57,10 @@ describe("/metrics (Prometheus)", () => {
         sample(text, 'task_scorer_http_requests_total{method="GET",route="(no route)",status="404"}'),
       ).toBe(1);
       expect(sample(text, 'task_scorer_scoring_duration_seconds_count{scorer="offline",outcome="ok"}')).toBe(
-        1,
+        2,
       );
+      // The second, identical task came from the offline scorer's memo (one per process, so at least 1).
+      expect(sample(text, 'task_scorer_cache_hits_total{cache="offline"}')).toBeGreaterThanOrEqual(1);
       expect(text).toContain("process_resident_memory_bytes");
     } finally {
       await service.close();
@@ -76,7 +79,7 @@ describe("/metrics (Prometheus)", () => {
       expect(sample(text, "task_scorer_model_calls_total")).toBe(5);
       expect(sample(text, 'task_scorer_model_tokens_total{kind="prompt"}')).toBe(5 * 300);
       expect(sample(text, 'task_scorer_model_tokens_total{kind="completion"}')).toBe(5 * 40);
-      expect(sample(text, "task_scorer_cache_hits_total")).toBe(5);
+      expect(sample(text, 'task_scorer_cache_hits_total{cache="llm"}')).toBe(5);
       expect(sample(text, 'task_scorer_scoring_duration_seconds_count{scorer="openai",outcome="ok"}')).toBe(
         2,
       );
@@ -102,6 +105,9 @@ describe("/metrics (Prometheus)", () => {
       await service.queue!.drain();
       const text = await metrics(service);
       expect(sample(text, 'task_scorer_webhook_jobs_total{result="done"}')).toBe(1);
+      expect(
+        sample(text, 'task_scorer_http_requests_total{method="POST",route="/api/github/webhooks",status="200"}'),
+      ).toBe(1);
       expect(sample(text, 'task_scorer_webhook_jobs_total{result="failed"}')).toBe(0);
       expect(sample(text, "task_scorer_webhook_queue_depth")).toBe(0);
     } finally {
