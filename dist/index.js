@@ -7,7 +7,7 @@ var __getOwnPropNames = Object.getOwnPropertyNames;
 var __getProtoOf = Object.getPrototypeOf;
 var __hasOwnProp = Object.prototype.hasOwnProperty;
 var __require = /* @__PURE__ */ ((x) => typeof require !== "undefined" ? require : typeof Proxy !== "undefined" ? new Proxy(x, {
-  get: (a, b) => (typeof require !== "undefined" ? require : a)[b]
+  get: (a, b2) => (typeof require !== "undefined" ? require : a)[b2]
 }) : x)(function(x) {
   if (typeof require !== "undefined") return require.apply(this, arguments);
   throw Error('Dynamic require of "' + x + '" is not supported');
@@ -5116,15 +5116,15 @@ var require_formdata = __commonJS({
         }
       }
       [nodeUtil.inspect.custom](depth, options) {
-        const state = this[kState].reduce((a, b) => {
-          if (a[b.name]) {
-            if (Array.isArray(a[b.name])) {
-              a[b.name].push(b.value);
+        const state = this[kState].reduce((a, b2) => {
+          if (a[b2.name]) {
+            if (Array.isArray(a[b2.name])) {
+              a[b2.name].push(b2.value);
             } else {
-              a[b.name] = [a[b.name], b.value];
+              a[b2.name] = [a[b2.name], b2.value];
             }
           } else {
-            a[b.name] = b.value;
+            a[b2.name] = b2.value;
           }
           return a;
         }, { __proto__: null });
@@ -8481,11 +8481,11 @@ var require_balanced_pool = __commonJS({
     var kWeight = Symbol("kWeight");
     var kMaxWeightPerServer = Symbol("kMaxWeightPerServer");
     var kErrorPenalty = Symbol("kErrorPenalty");
-    function getGreatestCommonDivisor(a, b) {
-      if (a === 0) return b;
-      while (b !== 0) {
-        const t = b;
-        b = a % b;
+    function getGreatestCommonDivisor(a, b2) {
+      if (a === 0) return b2;
+      while (b2 !== 0) {
+        const t = b2;
+        b2 = a % b2;
         a = t;
       }
       return a;
@@ -8567,7 +8567,7 @@ var require_balanced_pool = __commonJS({
         if (!dispatcher) {
           return;
         }
-        const allClientsBusy = this[kClients].map((pool) => pool[kNeedDrain]).reduce((a, b) => a && b, true);
+        const allClientsBusy = this[kClients].map((pool) => pool[kNeedDrain]).reduce((a, b2) => a && b2, true);
         if (allClientsBusy) {
           return;
         }
@@ -11997,8 +11997,8 @@ var require_headers = __commonJS({
       }
       return getHeadersList(headers).append(name, value, false);
     }
-    function compareHeaderName(a, b) {
-      return a[0] < b[0] ? -1 : 1;
+    function compareHeaderName(a, b2) {
+      return a[0] < b2[0] ? -1 : 1;
     }
     var HeadersList = class _HeadersList {
       /** @type {[string, string][]|null} */
@@ -15096,24 +15096,24 @@ var require_util4 = __commonJS({
       return new TextDecoder(encoding).decode(sliced);
     }
     function BOMSniffing(ioQueue) {
-      const [a, b, c] = ioQueue;
-      if (a === 239 && b === 187 && c === 191) {
+      const [a, b2, c] = ioQueue;
+      if (a === 239 && b2 === 187 && c === 191) {
         return "UTF-8";
-      } else if (a === 254 && b === 255) {
+      } else if (a === 254 && b2 === 255) {
         return "UTF-16BE";
-      } else if (a === 255 && b === 254) {
+      } else if (a === 255 && b2 === 254) {
         return "UTF-16LE";
       }
       return null;
     }
     function combineByteSequences(sequences) {
-      const size = sequences.reduce((a, b) => {
-        return a + b.byteLength;
+      const size = sequences.reduce((a, b2) => {
+        return a + b2.byteLength;
       }, 0);
       let offset = 0;
-      return sequences.reduce((a, b) => {
-        a.set(b, offset);
-        offset += b.byteLength;
+      return sequences.reduce((a, b2) => {
+        a.set(b2, offset);
+        offset += b2.byteLength;
         return a;
       }, new Uint8Array(size));
     }
@@ -22527,7 +22527,7 @@ function extractUrlVariableNames(url2) {
   if (!matches) {
     return [];
   }
-  return matches.map(removeNonChars).reduce((a, b) => a.concat(b), []);
+  return matches.map(removeNonChars).reduce((a, b2) => a.concat(b2), []);
 }
 function omit(object2, keysToOmit) {
   const result = { __proto__: null };
@@ -26398,14 +26398,17 @@ function isTaskScorerError(error63) {
 // src/core/memoize-scorer.ts
 function memoizeScorer(scorer, options = { maxEntries: 2e3, maxKeyChars: 8192 }) {
   const memo2 = /* @__PURE__ */ new Map();
+  const stats = { hits: 0 };
   return {
     name: scorer.name,
+    stats,
     async score(input2, scoreOptions) {
       if (input2.task.length + input2.description.length > options.maxKeyChars)
         return scorer.score(input2, scoreOptions);
       const key = `${input2.task}\0${input2.description}`;
       const hit = memo2.get(key);
       if (hit) {
+        stats.hits++;
         memo2.delete(key);
         memo2.set(key, hit);
         return hit;
@@ -27931,7 +27934,7 @@ for (const term of PROBLEM_TERMS) addEntry("problem", term);
 for (const term of PLAN_TERMS) addEntry("plan", term);
 for (const term of HIGH_PRIORITY_TERMS) addEntry("high", term);
 for (const term of LOW_PRIORITY_TERMS) addEntry("low", term);
-for (const list of exact.values()) list.sort((a, b) => b.tokens.length - a.tokens.length);
+for (const list of exact.values()) list.sort((a, b2) => b2.tokens.length - a.tokens.length);
 var NEGATOR_SET = new Set(NEGATORS);
 var PREFIX_FIRST_CHARS = new Set([...prefixed.keys()].map((k) => k.charCodeAt(0)));
 var VAGUE_TITLE_SET = new Set(VAGUE_TITLES);
@@ -28178,7 +28181,7 @@ function nonLatinLetterShare(text2) {
 }
 var PREFIX_HINTS = /* @__PURE__ */ new Set(["evaluat", "grad"]);
 var INJECTION_HINT_RE = new RegExp(
-  [...new Set(INJECTION_RULES.flatMap((r) => r.needs))].sort((a, b) => b.length - a.length).map((word) => {
+  [...new Set(INJECTION_RULES.flatMap((r) => r.needs))].sort((a, b2) => b2.length - a.length).map((word) => {
     const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     if (!/^\w/.test(word)) return escaped;
     return `\\b${escaped}${PREFIX_HINTS.has(word) ? "\\w*" : "s?"}\\b`;
@@ -28272,11 +28275,11 @@ function analyzeTask(title, description) {
   const ids = /* @__PURE__ */ new Set([...t.hits.keys(), ...descStuffed ? [] : d.hits.keys()]);
   for (const id of ids) {
     const a = t.hits.get(id);
-    const b = descStuffed ? void 0 : d.hits.get(id);
-    const concept = (a ?? b).concept;
-    const terms = [...a?.terms ?? [], ...b?.terms ?? []].filter((x, i, all) => all.indexOf(x) === i).slice(0, 4);
+    const b2 = descStuffed ? void 0 : d.hits.get(id);
+    const concept = (a ?? b2).concept;
+    const terms = [...a?.terms ?? [], ...b2?.terms ?? []].filter((x, i, all) => all.indexOf(x) === i).slice(0, 4);
     const hit = { concept, terms, inTitle: (a?.affirmed ?? 0) > 0 };
-    if ((a?.affirmed ?? 0) > 0 || (b?.affirmed ?? 0) > 0) {
+    if ((a?.affirmed ?? 0) > 0 || (b2?.affirmed ?? 0) > 0) {
       hit.terms = terms.filter((x) => !x.includes(" … "));
       concepts.push(hit);
     } else negated.push(hit);
@@ -28305,230 +28308,842 @@ function analyzeTask(title, description) {
   };
 }
 
-// src/core/offline/persona-rules.ts
-var noQuality = {
-  empty: -1,
-  thin: -0.5,
-  detailed: 0,
-  problem: 0,
-  plan: 0,
-  specifics: 0,
-  highPriority: 0,
-  lowPriority: 0
+// src/core/offline/judge-model.data.ts
+var JUDGE_MODEL = {
+  features: [
+    "kind.bug",
+    "kind.refactor",
+    "kind.docs",
+    "kind.chore",
+    "kind.question",
+    "severity.severe",
+    "severity.wrong_result",
+    "severity.cosmetic",
+    "title.tag",
+    "title.version",
+    "title.question",
+    "title.words",
+    "title.chars",
+    "title.imperative",
+    "user_request",
+    "questions",
+    "own_words",
+    "template_share",
+    "evidence.steps",
+    "evidence.trace",
+    "evidence.code",
+    "evidence.versions",
+    "evidence.demand",
+    "evidence.acceptance",
+    "evidence.expected",
+    "evidence.screenshot",
+    "links",
+    "hype",
+    "language.partial"
+  ],
+  mean: [
+    0.203791,
+    4739e-6,
+    0.033175,
+    0.052133,
+    0.018957,
+    0.080569,
+    0.118483,
+    0,
+    0.222749,
+    0.099526,
+    0.042654,
+    1.767346,
+    3.402617,
+    0.236967,
+    0.417062,
+    0.155208,
+    3.173243,
+    0.225713,
+    0.037915,
+    0.018957,
+    0.090047,
+    0.222749,
+    0,
+    0.094787,
+    0.037915,
+    0.104265,
+    0.291576,
+    0,
+    0.037915
+  ],
+  scale: [
+    0.402816,
+    0.06868,
+    0.179094,
+    0.222295,
+    0.136374,
+    0.272172,
+    0.32318,
+    1,
+    0.416091,
+    0.299367,
+    0.202076,
+    0.443457,
+    0.541974,
+    0.425222,
+    0.493073,
+    0.317864,
+    1.136153,
+    0.298672,
+    0.19099,
+    0.136374,
+    0.28625,
+    0.416091,
+    1,
+    0.29292,
+    0.19099,
+    0.305605,
+    0.441274,
+    1,
+    0.19099
+  ],
+  weights: [
+    0.120526,
+    -7197e-6,
+    3822e-6,
+    0.078176,
+    -0.146161,
+    0.210762,
+    0.069225,
+    -0.2,
+    9161e-6,
+    6287e-6,
+    -4645e-6,
+    -377e-6,
+    -1198e-6,
+    3751e-6,
+    -0.102248,
+    -5013e-6,
+    -0.018768,
+    -0.301811,
+    0.04779,
+    0.03894,
+    4549e-6,
+    289e-6,
+    0.4,
+    0.077437,
+    0.037803,
+    -581e-6,
+    0.010331,
+    -0.5,
+    -3933e-6
+  ],
+  intercept: 0.461241,
+  approvalLogit: 0.674841,
+  lambda: 1e3,
+  trainedOn: 211
 };
-var PERSONA_RULES = {
-  revenue: {
-    base: 3,
-    quality: { ...noQuality },
-    injectionExtra: 0,
-    supportQuestion: 1,
-    verb: "monetise",
-    nothingFound: "Nothing in it touches payment, pricing or a revenue stream, so its revenue impact is indirect at best.",
-    ruledOut: "removes the revenue angle",
-    emptyDescription: "With no description, there is no business case to weigh.",
-    spamAdvice: "close it."
+
+// src/core/offline/judge-model.ts
+var log1p = Math.log1p;
+var b = (x) => x ? 1 : 0;
+var FEATURES = [
+  { name: "kind.bug", read: (s) => b(s.kind === "bug") },
+  { name: "kind.refactor", read: (s) => b(s.kind === "refactor") },
+  { name: "kind.docs", read: (s) => b(s.kind === "docs") },
+  { name: "kind.chore", read: (s) => b(s.kind === "chore") },
+  { name: "kind.question", read: (s) => b(s.kind === "question") },
+  {
+    name: "severity.severe",
+    read: (s) => b(s.severity === "crash" || s.severity === "data_loss" || s.severity === "security")
   },
-  architect: {
-    base: 4,
-    quality: {
-      empty: -1.5,
-      thin: -0.5,
-      detailed: 0.25,
-      problem: 0,
-      plan: 0.5,
-      specifics: 0.75,
-      highPriority: 0.5,
-      lowPriority: 0
-    },
-    injectionExtra: 0,
-    supportQuestion: 1,
-    verb: "build",
-    nothingFound: "It names no integration point, code-quality or technical-debt concern to judge the engineering by.",
-    ruledOut: "narrows the engineering scope",
-    emptyDescription: "With no description there is no technical detail to design from.",
-    spamAdvice: "there is no code to write.",
-    qualityNote: (a) => a.hasStackTrace ? "A stack trace or log pins down where it fails." : a.hasSpecifics ? "It names concrete code, files or versions." : a.descriptionWords >= 12 ? "It gives no concrete code, files or versions to work from." : void 0
+  { name: "severity.wrong_result", read: (s) => b(s.severity === "wrong_result") },
+  { name: "severity.cosmetic", read: (s) => b(s.severity === "cosmetic") },
+  { name: "title.tag", read: (s) => b(s.titleTag) },
+  { name: "title.version", read: (s) => b(s.titleVersion) },
+  { name: "title.question", read: (s) => b(s.titleQuestion) },
+  { name: "title.words", read: (s) => log1p(s.titleWords) },
+  { name: "title.chars", read: (s) => log1p(s.titleChars) },
+  { name: "title.imperative", read: (s) => b(s.titleImperative) },
+  { name: "user_request", read: (s) => b(s.userRequest) },
+  { name: "questions", read: (s) => log1p(s.questions) },
+  { name: "own_words", read: (s) => log1p(s.ownWords) },
+  { name: "template_share", read: (s) => s.templateShare },
+  { name: "evidence.steps", read: (s) => b(s.steps) },
+  { name: "evidence.trace", read: (s, a) => b(a.hasStackTrace) },
+  { name: "evidence.code", read: (s) => b(s.code) },
+  { name: "evidence.versions", read: (s) => b(s.versions) },
+  { name: "evidence.demand", read: (s) => b(s.demand) },
+  { name: "evidence.acceptance", read: (s) => b(s.acceptance) },
+  { name: "evidence.expected", read: (s) => b(s.expected) },
+  { name: "evidence.screenshot", read: (s) => b(s.screenshot) },
+  { name: "links", read: (s) => log1p(s.links) },
+  { name: "hype", read: (s) => b(s.hype > 0) },
+  { name: "language.partial", read: (s, a) => b(a.nonLatinShare > 0.5 || a.foreignLatin) }
+];
+function featureVector(s, a) {
+  return FEATURES.map((f) => f.read(s, a));
+}
+function contributions(model, x) {
+  return x.map((v, i) => model.weights[i] * (v - model.mean[i]) / model.scale[i]);
+}
+function logit(model, x) {
+  let z2 = model.intercept;
+  for (let i = 0; i < x.length; i++) z2 += model.weights[i] * (x[i] - model.mean[i]) / model.scale[i];
+  return z2;
+}
+var sigmoid = (z2) => 1 / (1 + Math.exp(-z2));
+
+// src/core/offline/persona-rules.ts
+var lean = (revenue, architect, ux, product, marketing) => ({
+  revenue,
+  architect,
+  ux,
+  product,
+  marketing
+});
+var KIND_LEANING = {
+  feature: lean(0, 0, 0.5, 0.5, 0.5),
+  bug: lean(-0.5, 0.5, 0.5, 0.5, -0.5),
+  "bug.crash": lean(0, 0.5, 1, 0.5, -0.5),
+  "bug.data_loss": lean(0.5, 0.5, 0.5, 0.5, 0),
+  "bug.security": lean(0.5, 1, 0, 0.5, 0),
+  "bug.wrong_result": lean(0, 0.5, 0.5, 0.5, -0.5),
+  "bug.cosmetic": lean(-1, -0.5, 1, 0, 0),
+  "refactor.removes": lean(-1, 1.5, -0.5, 0, -1),
+  "refactor.adds": lean(0, -1.5, 0, 0, 0),
+  refactor: lean(-1, 1.5, -0.5, 0, -1),
+  docs: lean(-1, 0, 0.5, 0.5, 0),
+  chore: lean(-1, 1.5, -0.5, 0, -1),
+  question: lean(0, 0, 0, -0.5, 0)
+};
+var KIND_ANGLE = {
+  feature: {
+    revenue: "a feature request; new capability pays off only if it wins or keeps paying users",
+    architect: "a feature request: new code to design, build and maintain",
+    ux: "a feature request: something new for people to find and use",
+    product: "a feature request, to weigh against the rest of the roadmap",
+    marketing: "a feature request: something new that could be announced"
   },
-  ux: {
-    base: 3.5,
-    quality: {
-      empty: -1,
-      thin: -0.5,
-      detailed: 0,
-      problem: 0.5,
-      plan: 0,
-      specifics: 0,
-      highPriority: 0.5,
-      lowPriority: -0.5
-    },
-    injectionExtra: 0,
-    supportQuestion: 0.5,
-    verb: "design",
-    nothingFound: "Nothing says users will see or use this change, or which user problem it solves.",
-    ruledOut: "means users will see less of it",
-    emptyDescription: "With no description, the user problem is not stated.",
-    spamAdvice: "no user is served by it."
+  bug: {
+    revenue: "a bug report; defects cost trust more than they cost revenue directly",
+    architect: "a bug report: a defect to find and fix at its root",
+    ux: "a bug report: something does not work the way people expect",
+    product: "a bug report: broken behaviour ranks ahead of new work",
+    marketing: "a bug report; fixes are seldom something to announce"
   },
-  product: {
-    base: 4,
-    quality: {
-      empty: -1.5,
-      thin: -0.75,
-      detailed: 0.5,
-      problem: 0.75,
-      plan: 0.75,
-      specifics: 0.25,
-      highPriority: 1,
-      lowPriority: -1.5
-    },
-    injectionExtra: 1,
-    supportQuestion: 2,
-    verb: "prioritise",
-    nothingFound: "It does not connect to product fit, a user need or differentiation.",
-    ruledOut: "narrows the scope",
-    emptyDescription: "With no description there is no problem statement or acceptance criteria, so priority cannot be judged.",
-    spamAdvice: "it should not enter the backlog.",
-    qualityNote: (a) => {
-      const parts = [];
-      if (a.priority === "low") parts.push("the author marks it low priority");
-      if (a.priority === "high") parts.push("the author marks it urgent or critical");
-      if (a.hasProblem && a.hasPlan) parts.push("it states the problem and what the solution should do");
-      else if (a.hasProblem) parts.push("it states the problem but not what done looks like");
-      else if (a.hasPlan) parts.push("it outlines a solution but not the problem behind it");
-      else parts.push("it states neither the problem nor acceptance criteria");
-      return parts.length ? `For planning, ${parts.join("; ")}.` : void 0;
-    }
+  "bug.crash": {
+    revenue: "a crash; crashes drive users away",
+    architect: "a crash: a hard failure to find and fix at its root",
+    ux: "a crash: the worst experience software can give",
+    product: "a crash, which ranks ahead of new work",
+    marketing: "a crash; crashes hurt reputation more than fixes help it"
   },
-  marketing: {
-    base: 3.5,
-    quality: { ...noQuality },
-    injectionExtra: 0,
-    supportQuestion: 1,
-    verb: "market",
-    nothingFound: "There is nothing here a customer would notice or that sets the product apart, so it is hard to market.",
-    ruledOut: "leaves less to show customers",
-    emptyDescription: "With no description, there is no customer benefit to message.",
-    spamAdvice: "it would only hurt the brand."
+  "bug.data_loss": {
+    revenue: "a data-loss bug; losing users' data loses customers",
+    architect: "a data-loss bug: the most serious kind of defect",
+    ux: "a data-loss bug: nothing erodes trust faster",
+    product: "a data-loss bug, which ranks ahead of everything else",
+    marketing: "a data-loss bug; left alone it becomes a public incident"
+  },
+  "bug.security": {
+    revenue: "a security problem; a breach costs customers and contracts",
+    architect: "a security problem: it has to be fixed properly, not patched over",
+    ux: "a security problem: users trust the product to keep them safe",
+    product: "a security problem, which ranks ahead of new work",
+    marketing: "a security problem; left alone it becomes a public incident"
+  },
+  "bug.wrong_result": {
+    revenue: "a bug report about wrong or missing behaviour; errors cost trust",
+    architect: "a bug report about wrong or missing behaviour: a defect to fix at its root",
+    ux: "a bug report: something does not work the way people expect",
+    product: "a bug report: broken behaviour ranks ahead of new work",
+    marketing: "a bug report; fixes are seldom something to announce"
+  },
+  "bug.cosmetic": {
+    revenue: "a cosmetic problem, with no revenue at stake",
+    architect: "a cosmetic problem: small, low-risk work",
+    ux: "a cosmetic problem: small, but people see it",
+    product: "a cosmetic problem: worth doing when it is cheap",
+    marketing: "a cosmetic problem; polish matters a little to how the product looks"
+  },
+  "refactor.removes": {
+    revenue: "a refactor; customers will not see it",
+    architect: "a refactor that pays down technical debt",
+    ux: "a refactor; users will not see it",
+    product: "a refactor: an investment in speed of later work",
+    marketing: "a refactor; there is nothing to announce"
+  },
+  "refactor.adds": {
+    revenue: "a shortcut in the code; customers will not see it",
+    architect: "a change that adds technical debt rather than paying it down",
+    ux: "a shortcut in the code; users will not see it",
+    product: "a shortcut that later work will pay for",
+    marketing: "a shortcut in the code; there is nothing to announce"
+  },
+  refactor: {
+    revenue: "a refactor; customers will not see it",
+    architect: "a refactor of existing code",
+    ux: "a refactor; users will not see it",
+    product: "a refactor: an investment in speed of later work",
+    marketing: "a refactor; there is nothing to announce"
+  },
+  docs: {
+    revenue: "a documentation task, with little revenue at stake",
+    architect: "a documentation task: low-risk work",
+    ux: "a documentation task: good docs are part of the experience",
+    product: "a documentation task: cheap, and it helps users succeed",
+    marketing: "a documentation task; docs help people adopt the product"
+  },
+  chore: {
+    revenue: "maintenance work (dependencies, releases, CI); customers will not see it",
+    architect: "maintenance work (dependencies, releases, CI) that keeps the project healthy",
+    ux: "maintenance work; users will not see it directly",
+    product: "maintenance work: it keeps the project shippable",
+    marketing: "maintenance work; there is nothing to announce"
+  },
+  question: {
+    revenue: "a question about using the software rather than a request for work",
+    architect: "a question about using the software rather than a request for work",
+    ux: "a question about using the software; it may point at unclear docs or design",
+    product: "a support question rather than a request for work",
+    marketing: "a question about using the software rather than a request for work"
   }
 };
+var JUNK_SENTENCE = {
+  advertising: "This reads as spam or advertising, not a development task",
+  accident_or_test: "The text says this was filed by mistake or as a test",
+  no_title: "The title has no words that say what the work is",
+  one_word_title: "A one-word title with almost nothing of the author's own beneath it does not say what the work is",
+  placeholder_title: "The title is still a template placeholder",
+  unfilled_template: "The description is an unfilled issue template: headings and prompts with nothing of the author's own beneath them",
+  no_content: "There is almost no text to act on",
+  tracker_note: "This is a note about the tracker itself rather than work to do",
+  ping: "This asks about status rather than describing work to do"
+};
+
+// src/core/offline/read-structure.ts
+var TAG_RE = /^\s*(?:\[([^\]]{1,40})\]\s*[-:–]?\s*|\(([^)]{1,30})\)\s*[-:]?\s*|(feat|feature|fix|bug|chore|docs|refactor|perf|test|build|ci|style|rfc|fr|feature request|bug report|enhancement|proposal|idea|request|question)(?:\([^)]{0,30}\))?!?\s*[:-]\s*|\*+\s*(feature request|bug)\s*\*+\s*)/i;
+var PARENS_RE = /\([^)]{0,80}\)/g;
+var TAG_KINDS = [
+  [/^(bug|fix|bug report|crash|regression|defect|error)$/i, "bug"],
+  [/^(docs?|documentation)$/i, "docs"],
+  [/^(chore|build|ci|deps|dependencies|release)$/i, "chore"],
+  [/^(refactor|perf|cleanup|tech debt)$/i, "refactor"],
+  [/^(question|help|support|q)$/i, "question"],
+  [/^(feat|feature|fr|feature request|enhancement|proposal|idea|request|rfc|feat request)$/i, "feature"]
+];
+var PING_RE = /^\W*(?:any (?:update|news|progress)s?|\+1|bump|still (?:nothing|broken|waiting|no)|is this (?:project )?(?:dead|abandoned)|eta\??|status\??|why (?:haven.?t|hasn.?t|isn.?t) (?:you|this|it|there)|when (?:will|is) (?:this|it|the next))\b/i;
+var SUPPORT_RE = /^(?:how (?:do|can|should|would|to) (?:i|we|you)?\b|how to\b|why (?:does|is|do|did|are|was|isn'?t|doesn'?t|my)\b|what (?:is|does|are)\b|where (?:is|are|do|can)\b|can (?:i|you|someone) (?:help|explain|tell)\b|question\b|help\b|help needed\b|can (?:you|someone) (?:give|tell|explain|show)\b)|^(?:如何|怎么|怎样|请问)|^как\s/i;
+var SEVERITY_RULES = [
+  [
+    "security",
+    /\b(?:security|vulnerab\w*|cve-\d+|xss|csrf|sql injection|exploit\w*|rce|privilege escalation|auth(?:entication)? bypass|leak(?:s|ed|ing)? (?:of )?(?:secrets?|tokens?|passwords?|credentials?|keys?|data)|exposes? (?:secrets?|tokens?|passwords?|credentials?))\b/i
+  ],
+  [
+    "data_loss",
+    /\b(?:data loss|loses? (?:all |my |the |user )?(?:data|files|work|changes|settings|notes|history)|lost (?:data|files|work|changes)|(?:data|files|records|posts|secrets|notes) (?:were |are |get |got )?(?:deleted|lost|wiped|erased)|(?:delet|eras|wip|los)\w* (?:all |every |user |my |the |of |our |their )*(?:\w+ )?(?:data|files|records|notes|posts|messages|history|work|changes|settings|entries|documents|photos)|data deletion|corrupt\w*|wipes?|catastrophic)\b/i
+  ],
+  [
+    "crash",
+    /\b(?:crash\w*|panic\w*|segfault\w*|fatal|freez\w*|hangs?|hung|kills?|closes (?:when|unexpectedly|itself)|won'?t (?:start|launch|load|open|boot)|fails? to (?:start|launch|load|open|boot|build|compile|install)|(?:build|compilation|install) (?:fails?|failed|error)|unusable|exception|out of memory|oom|stack overflow)\b/i
+  ],
+  // Exception and error type names ("NullPointerException", "TypeError: …"), and the commonest bug words of
+  // the languages the judge partly reads.
+  ["crash", /\b[A-Z]\w*(?:Exception|Error)\b|崩溃|闪退|クラッシュ|вылет|падает|крэш/],
+  [
+    "cosmetic",
+    /\b(?:typos?|spelling|misspel\w*|grammar|misaligned|alignment|cosmetic|wording|overlap\w*|cut off|truncated|padding|tooltip)\b/i
+  ],
+  [
+    "wrong_result",
+    /\b(?:wrong|incorrect\w*|inaccurate|not (?:working|work|shown|showing|displayed|saved|saving|loading|resolved|found|included|including|updating|respected|applied)|(?:doesn'?t|does not|don'?t|do not|isn'?t|is not|can'?t|cannot|unable to) (?:work|show|load|save|open|find|resolve|connect|start|sync|render|display|be)|broken|bug|errors?|fails?|failed|failing|false (?:positive|negative)|regression|invalid|missing (?:from|in|after)|no longer|stopped working|issues? with|still exists?|(?:is|are|was|were) not (?:identical|closed|implemented|respected|correct))\b|报错|错误|出错|问题|エラー|不具合|ошибк\w*|не работает|проблем\w*|erreur|fehler|no funciona/i
+  ]
+];
+var DEBT_ADD_RE = /\b(?:hard-?cod\w*|copy[- ]?(?:and[- ])?past\w*|past\w* (?:the |this |a |that )?(?:same )?(?:\w+ )?(?:function|code|logic|helper)\w*|cop(?:y|ies|ying) (?:the |this |a |that )?(?:\w+ )?(?:helper|function|code|logic|module|file)s? (?:in)?to (?:each|every|all)|duplicat\w* (?:the |this )?(?:code|logic|function)|disabl\w* (?:the )?(?:tests?|lint\w*|checks?|ci)|skip (?:the )?tests|quick hack|temporary hack|monkey-?patch\w*|vendor(?:ing)? (?:a )?copy)\b/i;
+var DEBT_REMOVE_RE = /\b(?:refactor\w*|clean ?up|extract\w*|deduplicat\w*|de-?duplicat\w*|simplif\w*|rewrit\w*|restructur\w*|technical debt|tech debt|remov\w* (?:dead|unused|duplicat\w*|deprecated|legacy)|drop\w* (?:dead|unused|deprecated|legacy)|decoupl\w*|consolidat\w*|modulari[sz]\w*|type ?safety|migrat\w* (?:\w+ )?(?:tests?|code|codebase) to)\b/i;
+var DOCS_RE = /\b(?:docs?|documentation|documented|readme|changelog|wiki|tutorial|guide|manual|examples?|example ?site|typo in (?:the )?(?:docs?|readme))\b/i;
+var CHORE_RE = /\b(?:bump\w*|upgrad\w*|update (?:to|deps|dependencies|[\w.-]+ to)|dependenc\w*|release|ci|github actions|travis|deprecat\w*|drop (?:support|python|node|php)|rebuild|lint\w*|helm|docker ?image|image bump|migrat\w* (?:from|ci|to)|telemetry|v?\d+(?:\.\d+)+ (?:is|are) out|new version)\b/i;
+var IMPERATIVE_RE = /^(?:add|update|remove|fix|support|allow|use|make|implement|migrate|drop|bump|upgrade|create|enable|disable|move|rename|replace|improve|refactor|document|release|expose|extract|split|merge|convert|switch|handle|show|hide|set|change|introduce|deprecate|delete|clean|publish|port|integrate|provide)\b/i;
+var REQUEST_RE = /\b(?:please|pls|plz|feature request|request(?:ing|ed)?|wish(?:list)?|would (?:be|love)|would like|i'?d (?:like|love)|i (?:want|need|hope)|hope to|could you|can you|suggest(?:ion)?|plans? (?:for|to)|any plans?|possible to)\b/i;
+var FEATURE_VERB_RE = /^(?:please )?(?:add\w*|support\w*|allow\w*|enable|implement\w*|provide|introduce|create|make|offer|integrat\w*|expose|let|option|ability|new|request)\b/i;
+var BULK_RE = /\b(?:(?:generat\w*|creat\w*|produc\w*|publish\w*) (?:\d[\d,]*|hundreds|thousands|bulk|mass|many|lots of) (?:of )?(?:\w+ )?(?:pages|posts|articles|listings|blogs?|landing pages|seo pages|products)|bulk[- ](?:generat\w*|creat\w*) (?:of )?(?:pages|content|articles|posts)|(?:auto|ai)[- ]?generat\w* (?:seo |blog |landing )?(?:pages|content|articles|posts|listings)|mass[- ]produc\w*|programmatic seo|content farm)\b/i;
+var VERSION_RE = /\b(?:v?\d+\.\d+(?:\.\d+)*|v\d+|(?:[A-Z][\w-]*|[Vv]ersion|[Rr]elease) \d{1,4})\b/;
+var PLACEHOLDER_TITLE_RE = /\b(?:(?:insert|enter|add) [^.?!]{0,40}\bhere\b|(?:title|name|summary) (?:here|goes here)|your (?:title|feature|issue) here|proposal name|short description|a clear and concise|\[?title\]?$)/i;
+var ACCIDENT_RE = /\b(?:by (?:accident|mistake)|please (?:delete|ignore|close) (?:this|it|me)|delete this|ignore this|(?:just )?a test(?: issue)?\b(?! (?:for|of|case|suite|that|which|to))|test issue|testing issue|this is a test|wrong repo\w*|opened (?:by )?accident\w*)/i;
+var HYPE_RE = /\b(?:game[- ]?changer|revolutionar\w*|10x|100x|huge (?:impact|win|value)|high[- ]impact|revenue[- ]critical|mission[- ]critical|must[- ]have|killer feature|massive(?:ly)?|skyrocket\w*|best[- ]in[- ]class|world[- ]class|disrupt\w*|next[- ]level|unlock\w* (?:huge|massive|enormous)|everyone (?:wants|needs)|all users (?:want|need))\b/gi;
+var FENCE_RE2 = /(```|~~~)[\s\S]*?(?:\1|$)/g;
+var HTML_COMMENT_RE2 = /<!--[\s\S]*?(?:-->|$)/g;
+var IMAGE_RE = /!\[[^\]\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
+var LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g;
+var URL_RE2 = /\b(?:https?:\/\/|www\.)\S+/gi;
+var EMAIL_RE = /\S+@\S+\.\w+/g;
+var HEADING_RE = /^\s*(?:#{1,6}\s|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^.!?\n]{0,60}:\s*$)/;
+var LABEL_RE = /^\s*(?:\*\*[^*\n]{1,80}\*\*|__[^_\n]{1,80}__)\s*:?\s*/;
+var CHECKBOX_RE2 = /^\s*[-*+]\s+\[[ xX]?\]/;
+var QUOTE_RE = /^\s*>/;
+var LIST_RE = /^\s*(?:[-*+]|\d{1,3}[.)])\s+\S/;
+var NUMBERED_RE = /^\s*\d{1,3}[.)]\s+\S/;
+var PROMPT_RE = /^\W*(?:a clear and concise|a (?:short|brief|detailed) description|describe\b|please (?:describe|provide|include|add (?:any|a|an|the) |explain|list|link|fill|search|check|note|make sure|use|read|attach|give|tell|share)|add any|if applicable|provide (?:a|an|any|the)\b|include (?:a|an|any|the)\b|list (?:any|the|all)\b|explain\b|tell us|ex\.|e\.g\.|steps to reproduce the behaviou?r|what(?:'s| (?:is|are|would|should|did|do)) (?:the|your|you|other)\b|if you\b|(?:.{0,200}\b)?here[.!:]?\s*$|why (?:is|are|would|should) (?:this|it)\b|how (?:would|should|can|could) (?:this|it|we|you)\b|is your (?:feature request|problem|request)|one paragraph|fill (?:me|in|this|out)|insert\b|\(?note\b|\(?optional\b|n\/a\s*$|none\.?\s*$|no response|_no response_|i (?:have )?(?:searched|checked|read|agree|confirm|made sure|understand|am (?:aware|using the latest))|thanks?!?\s*$|thank you\.?\s*$)/i;
+var PLACEHOLDER_RE = /\[(?:\.\.\.|…)\]|\(fill [^)]{0,60}\)|\[[a-z ]{3,30} here\]|<[a-z ]{3,30} here>|\byyyy-mm-dd\b/i;
+var STEPS_HEAD_RE = /\b(?:steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro steps|reproduce|steps|pasos|étapes|schritte)\b|步骤|复现|重现|再現|手順|шаги|воспроизвед/i;
+var ACCEPT_RE = /验收|期望|预期|受け入れ|критерии|\b(?:acceptance criteria|definition of done|done when|expected (?:behaviou?r|result|outcome|output)|should (?:be able to|return|show|display|allow|include|support|work|not)|must (?:be able to|return|show|allow|support|not)|success criteria|requirements?:)/i;
+var EXPECTED_RE = /\b(?:expected|actual (?:behaviou?r|result)|should (?:be|have|show|return)|esperado|attendu|erwartet)\b|期望|预期|期待|ожида/i;
+var DEMAND_RE = /\b\d[\d,.]*\s*(?:k\s+)?(?:%|percent|users|customers|downloads|installs|stars|votes|upvotes|people|teams|companies|organi[sz]ations|requests|tickets|sites|members|subscribers|clients|seats|instances|servers|devices|accounts|times a day|per day|per week|a day|a week)\b/i;
+var OUT_OF_SCOPE_RE = /^\W*(?:out of scope|non-goals?|not in scope|won'?t do)\b/i;
+var STACK_RE = /(?:^|\n)[ \t]*(?:at [\w$.<>[\]/:-]+[ \t(]|File "[^"\n]{0,300}", line \d+|Traceback \(most recent call last\)|Caused by:|Exception in thread|#\d+[ \t]+0x[0-9a-f]+)|[a-z](?:Exception|Error)[:\s]|\b(?:panic|fatal error|segmentation fault|uncaught)\b/i;
+var WORD_RE = /[\p{L}\p{N}]+/gu;
+var CJK_TEST = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+var CJK_RE = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g;
+function countWords(text2) {
+  const cjk = text2.match(CJK_RE)?.length ?? 0;
+  if (cjk === 0) return text2.match(WORD_RE)?.length ?? 0;
+  const rest = text2.replace(CJK_RE, " ");
+  return (rest.match(WORD_RE)?.length ?? 0) + Math.ceil(cjk / 2);
+}
+var firstMatch = (re, text2) => {
+  const m = re.exec(text2);
+  return m ? m[0].trim() : null;
+};
+function readTitle(title) {
+  let rest = title.trim();
+  let tagKind = null;
+  let tag = false;
+  for (let i = 0; i < 3; i++) {
+    const m = TAG_RE.exec(rest);
+    if (!m) break;
+    tag = true;
+    const label2 = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? "").trim();
+    for (const [re, kind] of TAG_KINDS) if (!tagKind && re.test(label2)) tagKind = kind;
+    if (!tagKind && /bug|crash/i.test(label2)) tagKind = "bug";
+    if (!tagKind && /feat|request|idea/i.test(label2)) tagKind = "feature";
+    rest = rest.slice(m[0].length);
+  }
+  const body = rest.replace(PARENS_RE, " ").replace(/\s+/g, " ").trim();
+  const words = countWords(body);
+  const out = {
+    kind: "feature",
+    kindCue: null,
+    severity: null,
+    severityCue: null,
+    debt: null,
+    debtCue: null,
+    tag,
+    words,
+    body
+  };
+  const ping = firstMatch(PING_RE, body);
+  if (ping) return { ...out, kind: "ping", kindCue: ping };
+  const support = firstMatch(SUPPORT_RE, body);
+  if (support || tagKind === "question") return { ...out, kind: "question", kindCue: support };
+  for (const [severity, re] of SEVERITY_RULES) {
+    const cue = firstMatch(re, body);
+    if (cue) {
+      out.severity = severity;
+      out.severityCue = cue;
+      break;
+    }
+  }
+  const adds = firstMatch(DEBT_ADD_RE, body);
+  const removes = firstMatch(DEBT_REMOVE_RE, body);
+  if (adds) {
+    out.debt = "adds";
+    out.debtCue = adds;
+  } else if (removes) {
+    out.debt = "removes";
+    out.debtCue = removes;
+  }
+  const featureVerb = firstMatch(FEATURE_VERB_RE, body);
+  const docs = firstMatch(DOCS_RE, body);
+  const chore = firstMatch(CHORE_RE, body);
+  if (out.severity === "cosmetic" && docs) return { ...out, kind: "docs", kindCue: docs };
+  if (tagKind && tagKind !== "feature") {
+    const kind = tagKind === "bug" && !out.severity ? "bug" : tagKind;
+    if (kind === "bug" && !out.severity) {
+      out.severity = null;
+    }
+    return { ...out, kind, kindCue: out.severityCue ?? docs ?? chore ?? null };
+  }
+  if (out.severity === "security" || out.severity === "data_loss" || out.severity === "crash")
+    return { ...out, kind: "bug", kindCue: out.severityCue };
+  if (out.debt) return { ...out, kind: "refactor", kindCue: out.debtCue };
+  if (featureVerb || tagKind === "feature") {
+    if (docs && !out.severity) return { ...out, kind: "docs", kindCue: docs };
+    return { ...out, kind: "feature", kindCue: featureVerb, severity: null, severityCue: null };
+  }
+  if (out.severity) return { ...out, kind: "bug", kindCue: out.severityCue };
+  if (docs) return { ...out, kind: "docs", kindCue: docs };
+  if (chore) return { ...out, kind: "chore", kindCue: chore };
+  return out;
+}
+function readBody(description) {
+  let text2 = description.length > 7e4 ? description.slice(0, 7e4) : description;
+  let code = false;
+  let trace = false;
+  if (text2.includes("<!--")) text2 = text2.replace(HTML_COMMENT_RE2, "\n");
+  if (text2.includes("```") || text2.includes("~~~")) {
+    text2 = text2.replace(FENCE_RE2, (block) => {
+      code = true;
+      if (!trace && STACK_RE.test(block)) trace = true;
+      return "\n";
+    });
+  }
+  let screenshot = false;
+  if (text2.includes("![") || text2.includes("<img")) {
+    text2 = text2.replace(IMAGE_RE, () => {
+      screenshot = true;
+      return " ";
+    });
+  }
+  let links = 0;
+  if (text2.includes("](")) {
+    text2 = text2.replace(LINK_TEXT_RE, () => {
+      links++;
+      return " ";
+    });
+  }
+  if (text2.includes("http") || text2.includes("www.")) {
+    text2 = text2.replace(URL_RE2, () => {
+      links++;
+      return " ";
+    });
+  }
+  if (text2.includes("@")) text2 = text2.replace(EMAIL_RE, " ");
+  if (!trace && STACK_RE.test(text2)) trace = true;
+  let templateLines = 0;
+  let ownLines = 0;
+  let numbered = 0;
+  let stepsHeading = false;
+  let outOfScope = false;
+  let inOutOfScope = false;
+  let acceptance = false;
+  let taskList = 0;
+  const own2 = [];
+  for (const rawLine of text2.split("\n")) {
+    const line = rawLine.trim();
+    if (!line || !/[\p{L}\p{N}]/u.test(line)) {
+      if (/^[-=*_]{3,}$/.test(line)) templateLines++;
+      continue;
+    }
+    if (QUOTE_RE.test(line)) continue;
+    if (HEADING_RE.test(line)) {
+      templateLines++;
+      if (STEPS_HEAD_RE.test(line)) stepsHeading = true;
+      if (ACCEPT_RE.test(line)) acceptance = true;
+      inOutOfScope = OUT_OF_SCOPE_RE.test(line.replace(/^[#*_\s]+/, ""));
+      if (inOutOfScope) outOfScope = true;
+      continue;
+    }
+    if (OUT_OF_SCOPE_RE.test(line)) {
+      outOfScope = true;
+      continue;
+    }
+    if (inOutOfScope && LIST_RE.test(line)) continue;
+    let content = line;
+    const label2 = LABEL_RE.exec(content);
+    if (label2) {
+      templateLines++;
+      content = content.slice(label2[0].length);
+      if (!/[\p{L}\p{N}]/u.test(content)) continue;
+    }
+    if (CHECKBOX_RE2.test(content)) {
+      const item = content.replace(CHECKBOX_RE2, "").trim();
+      if (!PROMPT_RE.test(item) && countWords(item) >= 2 && !/^i\b/i.test(item)) {
+        taskList++;
+        own2.push(item);
+        ownLines++;
+      } else templateLines++;
+      continue;
+    }
+    if (PROMPT_RE.test(content) || PLACEHOLDER_RE.test(content)) {
+      templateLines++;
+      continue;
+    }
+    if (NUMBERED_RE.test(content)) numbered++;
+    if (STEPS_HEAD_RE.test(content)) stepsHeading = true;
+    if (ACCEPT_RE.test(content)) acceptance = true;
+    own2.push(content);
+    ownLines++;
+  }
+  const ownText = own2.join("\n");
+  return {
+    ownWords: countWords(ownText),
+    ownText,
+    templateLines,
+    ownLines,
+    steps: numbered >= 2 && (stepsHeading || numbered >= 3),
+    code,
+    trace,
+    screenshot,
+    links,
+    outOfScope,
+    acceptance: acceptance || taskList >= 2,
+    taskList
+  };
+}
+function readStructure(title, description, flags) {
+  const t = readTitle(title);
+  const b2 = readBody(description);
+  const versions = VERSION_RE.test(b2.ownText) || /\b\d+\.\d+\.\d+\b/.test(description);
+  const hype = b2.ownText.match(HYPE_RE)?.length ?? 0;
+  const descDebt = t.kind !== "bug" && !t.debt ? firstMatch(DEBT_ADD_RE, b2.ownText.slice(0, 300)) : null;
+  if (descDebt) {
+    t.kind = "refactor";
+    t.debt = "adds";
+    t.debtCue = descDebt;
+  }
+  const titleWithoutTag = t.body;
+  const unfilled = b2.templateLines >= 3 && b2.ownWords < 10 || b2.templateLines >= 5 && b2.ownWords < 40 && b2.templateLines >= 2 * b2.ownLines;
+  let junk = null;
+  const letters = /[\p{L}]/u.test(titleWithoutTag);
+  if (flags.spam) junk = "advertising";
+  else if (flags.trackerNote) junk = "tracker_note";
+  else if (ACCIDENT_RE.test(title) || b2.ownWords <= 30 && ACCIDENT_RE.test(b2.ownText))
+    junk = "accident_or_test";
+  else if (!letters || /^(?:https?:\/\/|www\.)\S*$/i.test(titleWithoutTag))
+    junk = t.tag && b2.ownWords >= 15 ? null : "no_title";
+  else if (PLACEHOLDER_TITLE_RE.test(titleWithoutTag)) junk = "placeholder_title";
+  else if (unfilled && t.words <= 3) junk = "unfilled_template";
+  else if (t.words <= 1 && !CJK_TEST.test(titleWithoutTag) && (b2.ownWords < 15 || !t.tag && b2.ownWords < 40))
+    junk = "one_word_title";
+  else if (t.words <= 2 && b2.ownWords <= 5 && b2.links === 0 && !t.tag) junk = "no_content";
+  let kind = t.kind;
+  if (!junk && b2.ownWords <= 15 && PING_RE.test(b2.ownText.trim())) kind = "ping";
+  if (junk) kind = "junk";
+  return {
+    kind,
+    kindCue: junk ? null : t.kindCue,
+    severity: kind === "bug" || kind === "docs" ? t.severity : null,
+    severityCue: kind === "bug" || kind === "docs" ? t.severityCue : null,
+    debt: kind === "refactor" ? t.debt : null,
+    debtCue: kind === "refactor" ? t.debtCue : null,
+    bulk: BULK_RE.test(title) || BULK_RE.test(b2.ownText),
+    junk,
+    titleTag: t.tag,
+    titleVersion: VERSION_RE.test(t.body),
+    titleQuestion: /[?？]\s*$/.test(title.trim()),
+    titleChars: [...t.body].length,
+    titleImperative: IMPERATIVE_RE.test(t.body),
+    userRequest: REQUEST_RE.test(title) || REQUEST_RE.test(b2.ownText.slice(0, 400)),
+    questions: b2.ownText.match(/[?？]/g)?.length ?? 0,
+    titleWords: t.words,
+    ownWords: b2.ownWords,
+    templateShare: b2.templateLines + b2.ownLines === 0 ? 0 : b2.templateLines / (b2.templateLines + b2.ownLines),
+    templateLines: b2.templateLines,
+    steps: b2.steps,
+    code: b2.code,
+    versions,
+    demand: DEMAND_RE.test(b2.ownText),
+    acceptance: b2.acceptance,
+    expected: EXPECTED_RE.test(b2.ownText),
+    screenshot: b2.screenshot,
+    links: b2.links,
+    hype,
+    outOfScope: b2.outOfScope
+  };
+}
 
 // src/core/offline/offline-scorer.ts
 var SOFT_SPAM = new Set(SOFT_SPAM_TERMS);
-var clamp = (n) => Math.min(10, Math.max(1, Math.round(n)));
+var THEMES = /* @__PURE__ */ new Set([
+  "payments",
+  "pricing",
+  "donation",
+  "currency",
+  "visible-ui",
+  "dark-mode",
+  "usability",
+  "notifications",
+  "growth-marketing",
+  "analytics",
+  "integration",
+  "enterprise",
+  "ai-feature",
+  "testing",
+  "performance",
+  "security",
+  "localization",
+  "collaboration",
+  "data-portability",
+  "backend"
+]);
 var quote = (terms) => terms.map((t) => `"${t}"`).join(", ");
 var capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-function relevance(hits, persona) {
-  const w = (h) => h.concept.weights[persona] ?? 0;
-  const titleSubjects = hits.filter((h) => h.inTitle && h.concept.role !== "evidence");
-  const titleBest = Math.max(0, ...titleSubjects.map(w));
-  const place = (h) => h.inTitle ? 1 : h.concept.role === "evidence" || titleSubjects.length === 0 || w(h) <= titleBest ? 0.8 : 0.5;
-  const positive = hits.map((h) => ({ hit: h, w: (h.concept.weights[persona] ?? 0) * place(h) })).filter((x) => x.w > 0).sort((a, b) => b.w - a.w || Number(b.hit.inTitle) - Number(a.hit.inTitle));
-  const negative = hits.map((h) => ({ hit: h, w: (h.concept.weights[persona] ?? 0) * (h.inTitle ? 1.5 : 1) })).filter((x) => x.w < 0);
-  return { positive, negative };
+var clamp = (n) => Math.min(10, Math.max(1, Math.round(n)));
+function readTask(task, description) {
+  const analysis = analyzeTask(task, description);
+  const soft = analysis.spam.filter((t) => SOFT_SPAM.has(t)).length;
+  const spam = analysis.spam.length > soft || soft >= 2;
+  const structure = readStructure(task, description, { spam, trackerNote: analysis.meta.length > 0 });
+  const titleOnly = analysis.stuffing ? void 0 : analyzeTask(task.replace(/\([^)]{0,80}\)/g, " "), "");
+  const themes = (titleOnly?.concepts ?? []).filter((h) => THEMES.has(h.concept.id));
+  return { analysis, structure, themes, features: featureVector(structure, analysis) };
 }
-function judge(a, persona, rules = PERSONA_RULES[persona]) {
+function consensus(r, model) {
+  const s = r.structure;
+  if (s.kind === "junk") return { p: null, center: s.junk === "advertising" ? 1 : 1.6 };
+  if (s.kind === "ping") return { p: null, center: 2 };
+  const z2 = logit(model, r.features);
+  const p = sigmoid(z2);
+  let center = 1 + 9 * sigmoid(z2 - model.approvalLogit + Math.LN2);
+  const a = r.analysis;
+  if (a.injection) center -= 2;
+  if (a.stuffing) center = Math.min(center, 4);
+  if (s.debt === "adds") center -= 1;
+  if (s.bulk) center -= 1;
+  return { p, center };
+}
+function shapeOf(s) {
+  if (s.kind === "bug" && s.severity) return `bug.${s.severity}`;
+  if (s.kind === "docs" && s.severity === "cosmetic") return "bug.cosmetic";
+  if (s.kind === "refactor" && s.debt) return `refactor.${s.debt}`;
+  return s.kind;
+}
+function leanings(r) {
+  const s = r.structure;
+  const base = KIND_LEANING[shapeOf(s)] ?? KIND_LEANING[s.kind];
+  const out = {};
+  for (const { id } of PERSONAS) {
+    let v = base?.[id] ?? 0;
+    let theme = 0;
+    for (const h of r.themes) theme += (h.concept.weights[id] ?? 0) * 0.4;
+    v += Math.max(-1.5, Math.min(1.5, theme));
+    out[id] = v;
+  }
+  const evidence = (s.steps ? 1 : 0) + (r.analysis.hasStackTrace ? 1 : 0) + (s.code || s.versions ? 1 : 0);
+  out.architect += evidence > 0 ? Math.min(1, 0.5 * evidence) : s.kind === "bug" ? -0.5 : 0;
+  out.product += s.acceptance ? 0.5 : s.kind === "feature" ? -0.5 : 0;
+  if (s.demand) {
+    out.product += 0.5;
+    out.revenue += 0.5;
+    out.marketing += 0.5;
+  }
+  if (s.screenshot || s.expected) out.ux += 0.5;
+  const mean = PERSONAS.reduce((sum, p) => sum + out[p.id], 0) / PERSONAS.length;
+  for (const { id } of PERSONAS) out[id] -= mean;
+  if (s.debt === "adds") out.architect -= 2;
+  if (s.bulk) out.architect -= 2;
+  return out;
+}
+function evidenceSentence(r, persona) {
+  const s = r.structure;
+  const found = [];
+  const missing = [];
+  switch (persona) {
+    case "architect":
+      if (s.steps) found.push("steps to reproduce");
+      if (r.analysis.hasStackTrace) found.push("a stack trace or error output");
+      if (s.code) found.push("code");
+      if (s.versions) found.push("version numbers");
+      if (s.kind === "bug" && !s.steps && !r.analysis.hasStackTrace)
+        missing.push("steps to reproduce or error output");
+      break;
+    case "product":
+      if (s.acceptance) found.push("what done looks like (acceptance criteria or expected behaviour)");
+      if (s.demand) found.push("numbers about the people affected");
+      if ((s.kind === "feature" || s.kind === "refactor") && !s.acceptance)
+        missing.push("acceptance criteria");
+      break;
+    case "ux":
+      if (s.screenshot) found.push("a screenshot");
+      if (s.expected) found.push("expected versus actual behaviour");
+      break;
+    case "revenue":
+    case "marketing":
+      if (s.demand) found.push("numbers about the people affected");
+      else if (s.kind === "feature") missing.push("evidence of demand (how many users ask for it)");
+      break;
+  }
+  const parts = [];
+  if (found.length) parts.push(`It gives ${listOf(found)}.`);
+  if (missing.length) parts.push(`It gives no ${listOf(missing)}.`);
+  return parts.join(" ") || void 0;
+}
+function listOf(xs) {
+  return xs.length <= 1 ? xs[0] ?? "" : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+}
+var FEATURE_WORDS = {
+  "kind.bug": ["it is a bug report", "it is not a bug report"],
+  "kind.chore": ["it is maintenance work", "it is not maintenance work"],
+  "kind.docs": ["it is a documentation task", ""],
+  "kind.question": ["", "it is a question rather than a request"],
+  "severity.severe": ["the defect is severe", ""],
+  "title.version": ["the title names a version", ""],
+  own_words: ["the author wrote a full description", "the description is short"],
+  template_share: ["", "much of the description is template text"],
+  "evidence.steps": ["it has steps to reproduce", ""],
+  "evidence.trace": ["it has error output", ""],
+  "evidence.acceptance": ["it says what done looks like", ""],
+  "evidence.demand": ["it gives numbers about demand", ""],
+  "evidence.versions": ["it names versions", ""],
+  hype: ["", "it makes claims of value without evidence"],
+  "title.question": ["", "the title is a question"]
+};
+function drivers(r, model) {
+  const c = contributions(model, r.features);
+  const ranked = c.map((v, i) => ({ v, name: FEATURES[i].name })).filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1]).sort((a, b2) => Math.abs(b2.v) - Math.abs(a.v)).slice(0, 2);
+  if (ranked.length === 0) return void 0;
+  return ranked.map((x) => FEATURE_WORDS[x.name][x.v > 0 ? 0 : 1]).join(", and ");
+}
+function personaVerdict(r, persona, c, lean2, model) {
+  const s = r.structure;
+  const a = r.analysis;
   const sentences = [];
-  const softSpam = a.spam.filter((t) => SOFT_SPAM.has(t)).length;
-  if (a.spam.length > softSpam || softSpam >= 2) {
-    return {
-      score: 1,
-      sentences: [
-        `This reads as spam, abuse or advertising (${quote(a.spam.slice(0, 3))}), not a development task; ${rules.spamAdvice}`
-      ]
-    };
+  if (s.kind === "junk" || s.kind === "ping") {
+    const reason = s.kind === "ping" ? "ping" : s.junk;
+    sentences.push(`${JUNK_SENTENCE[reason]}, so there is nothing to weigh.`);
+    if (a.injection)
+      sentences.push("An instruction aimed at the scorer was found in the text; it was ignored.");
+    return { score: clamp(c.center), sentences };
   }
-  if (a.meta.length > 0) {
-    return {
-      score: a.vagueTitle || a.descriptionWords < 12 ? 1 : 2,
-      sentences: [
-        `This is a note about the tracker itself (${quote(a.meta.slice(0, 2))}) rather than work to do, so there is nothing to ${rules.verb}.`
-      ]
-    };
-  }
-  let score = rules.base;
-  const { positive, negative } = relevance(a.concepts, persona);
-  const factors = [1, 0.5, 0.25];
-  positive.slice(0, 3).forEach((x, i) => score += x.w * factors[i]);
-  const penalty = Math.max(
-    -4,
-    negative.reduce((sum, x) => sum + x.w, 0)
-  );
-  score += penalty;
-  if (a.stuffing) score = Math.min(score, rules.base + 1.5);
-  const top = positive[0];
-  if (top) {
-    let s = `It ${top.hit.concept.why[persona]} (${quote(top.hit.terms)})`;
-    const second = positive[1];
-    if (second && second.w >= 1)
-      s += `, and it ${second.hit.concept.why[persona]} (${quote(second.hit.terms)})`;
-    sentences.push(s + ".");
-  } else {
-    sentences.push(rules.nothingFound);
-  }
-  for (const x of negative.slice(0, 1)) {
-    sentences.push(`${top ? "But it" : "It"} ${x.hit.concept.why[persona]} (${quote(x.hit.terms)}).`);
-  }
-  const ruledOut = a.negated.filter((h) => (h.concept.weights[persona] ?? 0) >= 1.5);
-  if (ruledOut.length > 0) {
-    score -= 0.75;
+  const shape = shapeOf(s);
+  const angle = (KIND_ANGLE[shape] ?? KIND_ANGLE[s.kind])[persona];
+  const cue = s.severityCue ?? s.debtCue ?? s.kindCue;
+  sentences.push(`The title reads as ${angle}${cue ? ` ("${cue}")` : ""}.`);
+  const theme = r.themes.filter((h) => (h.concept.weights[persona] ?? 0) >= 1 && h.concept.why[persona]).sort((x, y) => (y.concept.weights[persona] ?? 0) - (x.concept.weights[persona] ?? 0))[0];
+  if (theme)
     sentences.push(
-      `The text rules out ${ruledOut[0].concept.label} (${quote(ruledOut[0].terms)}), which ${rules.ruledOut}.`
+      `The title names ${theme.concept.label} (${quote(theme.terms.slice(0, 2))}); if that is the subject, it ${theme.concept.why[persona]}.`
+    );
+  const evidence = evidenceSentence(r, persona);
+  if (evidence) sentences.push(evidence);
+  if (persona === "product" && c.p !== null) {
+    const why = drivers(r, model);
+    sentences.push(
+      `As a rough estimate from its structure, maintainers accept tasks like this about ${Math.round(c.p * 10)} times in 10` + (why ? `: ${why}.` : ".")
     );
   }
-  const q = rules.quality;
-  if (a.descriptionWords === 0) {
-    score += q.empty;
-    sentences.push(rules.emptyDescription);
-  } else if (a.descriptionWords < 12) {
-    score += q.thin;
-  } else if (a.descriptionWords >= 40) {
-    score += q.detailed;
-  }
-  if (a.hasProblem) score += q.problem;
-  if (a.hasPlan) score += q.plan;
-  if (a.hasSpecifics) score += q.specifics;
-  if (a.priority === "high") score += q.highPriority;
-  if (a.priority === "low") score += q.lowPriority;
-  const qualityNote = rules.qualityNote?.(a);
-  if (qualityNote && a.descriptionWords > 0) sentences.push(qualityNote);
-  if (a.concepts.length === 0 && a.descriptionWords < 12 && !a.vagueTitle && a.nonLatinShare <= 0.5 && !a.foreignLatin)
-    score -= 1;
-  if (a.vagueTitle) {
-    score -= a.descriptionWords < 12 ? 3 : 1.5;
-    sentences.push("The title does not say what the work is.");
-  }
-  if (a.injection) {
-    score -= 1 + rules.injectionExtra;
+  if (a.injection)
     sentences.push(
       "An instruction aimed at the scorer was found in the text; it was ignored and counts against the task."
     );
-  }
-  if (a.stuffing) {
-    score -= 1;
-    sentences.push("The text repeats or piles up keywords; repetition earns no credit.");
-  }
-  if (a.supportQuestion) {
-    score -= rules.supportQuestion;
+  if (a.stuffing) sentences.push("The text repeats or piles up keywords; repetition earns no credit.");
+  if (s.bulk && persona === "architect")
     sentences.push(
-      "The title asks how something works rather than asking for a change; it reads as a support question."
+      "It asks for generated or bulk content, which is cheap to produce and costly to keep correct."
     );
-  }
-  if ((a.nonLatinShare > 0.5 || a.foreignLatin) && a.concepts.length <= 1) {
-    score = 4 + (score - 4) * 0.5;
+  if (s.hype > 0 && (persona === "product" || persona === "revenue"))
+    sentences.push("Claims of value without numbers behind them earn nothing.");
+  if (s.outOfScope && persona === "revenue")
+    sentences.push("What its out-of-scope list names is not counted as part of the task.");
+  if (a.nonLatinShare > 0.5 || a.foreignLatin)
     sentences.push(
-      a.foreignLatin ? "Most of the text seems to be in a language the offline scorer reads only partly, so this is a cautious score." : "Most of the text is in a script the offline scorer reads only partly, so this is a cautious score."
+      "Much of the text is in a language the offline judge reads only partly; its structure (steps, code, numbers, length) still counts."
     );
-  }
-  return { score: clamp(score), sentences };
+  return { score: clamp(c.center + lean2), sentences };
 }
-function scoreOffline(input2) {
-  const analysis = analyzeTask(input2.task, input2.description);
+function scoreOffline(input2, model = JUDGE_MODEL) {
+  const r = readTask(input2.task, input2.description);
+  const c = consensus(r, model);
+  const lean2 = leanings(r);
   return PERSONAS.map((p) => {
-    const { score, sentences } = judge(analysis, p.id);
+    const { score, sentences } = personaVerdict(
+      r,
+      p.id,
+      c,
+      r.structure.kind === "junk" ? 0 : lean2[p.id],
+      model
+    );
     return {
       persona: p.id,
       score,
-      reasoning: capitalise(sentences.slice(0, 4).join(" ")),
+      reasoning: capitalise(sentences.slice(0, 5).join(" ")),
       source: "offline"
     };
   });
@@ -30601,7 +31216,7 @@ var createPathTagFunction = (pathEncoder = encodeURIPath) => function path7(stat
       error: `Value "${match[0]}" can't be safely passed as a path parameter`
     });
   }
-  invalidSegments.sort((a, b) => a.start - b.start);
+  invalidSegments.sort((a, b2) => a.start - b2.start);
   if (invalidSegments.length > 0) {
     let lastEnd = 0;
     const underline = invalidSegments.reduce((acc, segment) => {
@@ -40829,8 +41444,8 @@ function safeExtend(schema, shape) {
   }
   return clone(schema, mergeDefs(schema._zod.def, { shape: extended(schema, shape) }));
 }
-function merge2(a, b) {
-  if (!b?._zod?.def) {
+function merge2(a, b2) {
+  if (!b2?._zod?.def) {
     throw new Error("Invalid input to merge: expected an object schema. To merge a plain shape, use `.extend()`.");
   }
   if (a._zod.def.checks?.length) {
@@ -40838,13 +41453,13 @@ function merge2(a, b) {
   }
   const newShape = {};
   mirrorShape(newShape, a, Reflect.ownKeys(sourceShape(a)));
-  mirrorShape(newShape, b, Reflect.ownKeys(sourceShape(b)));
+  mirrorShape(newShape, b2, Reflect.ownKeys(sourceShape(b2)));
   const def = mergeDefs(a._zod.def, {
     shape: newShape,
     get catchall() {
-      return b._zod.def.catchall;
+      return b2._zod.def.catchall;
     },
-    checks: b._zod.def.checks ?? []
+    checks: b2._zod.def.checks ?? []
   });
   return clone(a, def);
 }
@@ -41045,7 +41660,7 @@ function hexToUint8Array(hex3) {
   return bytes;
 }
 function uint8ArrayToHex(bytes) {
-  return Array.from(bytes).map((b) => b.toString(16).padStart(2, "0")).join("");
+  return Array.from(bytes).map((b2) => b2.toString(16).padStart(2, "0")).join("");
 }
 var Class = class {
   constructor(..._args) {
@@ -41470,7 +42085,7 @@ function toDotPath(_path) {
 }
 function prettifyError(error63) {
   const lines = [];
-  const issues = [...error63.issues].sort((a, b) => (a.path ?? []).length - (b.path ?? []).length);
+  const issues = [...error63.issues].sort((a, b2) => (a.path ?? []).length - (b2.path ?? []).length);
   for (const issue3 of issues) {
     lines.push(`✖ ${issue3.message}`);
     if (issue3.path?.length)
@@ -43697,23 +44312,23 @@ var $ZodIntersection = /* @__PURE__ */ $constructor("$ZodIntersection", (inst, d
     return handleIntersectionResults(payload, left, right);
   };
 });
-function mergeValues(a, b) {
-  if (a === b) {
+function mergeValues(a, b2) {
+  if (a === b2) {
     return { valid: true, data: a };
   }
-  if (a instanceof Date && b instanceof Date && +a === +b) {
+  if (a instanceof Date && b2 instanceof Date && +a === +b2) {
     return { valid: true, data: a };
   }
-  if (isPlainObject3(a) && isPlainObject3(b)) {
-    const bKeys = Object.keys(b);
+  if (isPlainObject3(a) && isPlainObject3(b2)) {
+    const bKeys = Object.keys(b2);
     const sharedKeys = Object.keys(a).filter((key) => bKeys.indexOf(key) !== -1);
-    const newObj = { ...a, ...b };
+    const newObj = { ...a, ...b2 };
     if (Object.prototype.hasOwnProperty.call(newObj, "__proto__"))
       delete newObj.__proto__;
     for (const key of sharedKeys) {
       if (key === "__proto__")
         continue;
-      const sharedValue = mergeValues(a[key], b[key]);
+      const sharedValue = mergeValues(a[key], b2[key]);
       if (!sharedValue.valid) {
         return {
           valid: false,
@@ -43724,14 +44339,14 @@ function mergeValues(a, b) {
     }
     return { valid: true, data: newObj };
   }
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) {
+  if (Array.isArray(a) && Array.isArray(b2)) {
+    if (a.length !== b2.length) {
       return { valid: false, mergeErrorPath: [] };
     }
     const newArray = [];
     for (let index = 0; index < a.length; index++) {
       const itemA = a[index];
-      const itemB = b[index];
+      const itemB = b2[index];
       const sharedValue = mergeValues(itemA, itemB);
       if (!sharedValue.valid) {
         return {
@@ -55636,7 +56251,7 @@ function foldIntersection(json2) {
       return;
     const rest = allOf.filter((m) => m !== union2);
     const branches = union2[keyword].map((branch) => foldObjects([...rest, branch]));
-    if (branches.some((b) => !b))
+    if (branches.some((b2) => !b2))
       return;
     folded = { [keyword]: branches };
   }
@@ -56262,14 +56877,14 @@ var intersectionProcessor = (schema, ctx, json2, params) => {
     ...params,
     path: [...params.path, "allOf", 0]
   });
-  const b = processSchema(def.right, ctx, {
+  const b2 = processSchema(def.right, ctx, {
     ...params,
     path: [...params.path, "allOf", 1]
   });
   const isSimpleIntersection = (val) => "allOf" in val && Object.keys(val).length === 1;
   const allOf = [
     ...isSimpleIntersection(a) ? a.allOf : [a],
-    ...isSimpleIntersection(b) ? b.allOf : [b]
+    ...isSimpleIntersection(b2) ? b2.allOf : [b2]
   ];
   json2.allOf = allOf;
   ctx.intersections.push(allOf);
@@ -59728,7 +60343,7 @@ function renderSystemPrompt(persona) {
     expert: p.expert,
     angle: p.angle,
     guidance: prompt.guidance,
-    rubric: prompt.rubric.map((b) => `- ${b.scores}: ${b.meaning}`).join("\n"),
+    rubric: prompt.rubric.map((b2) => `- ${b2.scores}: ${b2.meaning}`).join("\n"),
     data_rules: SHARED_PROMPT.dataRules,
     output_format: SHARED_PROMPT.outputFormat
   });
@@ -60232,9 +60847,9 @@ function fmt(n) {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
 function renderReport(report, approval, options) {
-  const { consensus } = report;
-  const verdict = consensus.approved ? "✅ Approved" : "❌ Not approved";
-  const lines = [REPORT_MARKER, `### Task score: ${fmt(consensus.avgScore)} / 10 · ${verdict}`, ""];
+  const { consensus: consensus2 } = report;
+  const verdict = consensus2.approved ? "✅ Approved" : "❌ Not approved";
+  const lines = [REPORT_MARKER, `### Task score: ${fmt(consensus2.avgScore)} / 10 · ${verdict}`, ""];
   for (const note of options.notes ?? []) lines.push(`> ⚠️ ${escapeMarkdown(note)}`);
   if (options.notes?.length) lines.push("");
   lines.push("| Persona | Score | Reasoning |", "| --- | :-: | --- |");
@@ -60245,11 +60860,11 @@ function renderReport(report, approval, options) {
   }
   lines.push(
     "",
-    `**Consensus:** average **${fmt(consensus.avgScore)}**, lowest ${consensus.minScore}, highest ${consensus.maxScore}.`,
+    `**Consensus:** average **${fmt(consensus2.avgScore)}**, lowest ${consensus2.minScore}, highest ${consensus2.maxScore}.`,
     ""
   );
   for (const c of approval.conditions) lines.push(`- ${c.passed ? "✅" : "❌"} ${c.summary}`);
-  const footer = [`Scored by task-scorer (${escapeMarkdown(options.scorer)}) at ${consensus.timestamp}`];
+  const footer = [`Scored by task-scorer (${escapeMarkdown(options.scorer)}) at ${consensus2.timestamp}`];
   if (options.hint) footer.push(options.hint);
   lines.push("", `<sub>${footer.join(" · ")}</sub>`, "");
   return lines.join("\n");
@@ -60433,7 +61048,7 @@ async function findReports(octokit, ref) {
     ...ref,
     per_page: 100
   });
-  return comments.filter((c) => typeof c.body === "string" && c.body.includes(REPORT_MARKER)).sort((a, b) => a.id - b.id);
+  return comments.filter((c) => typeof c.body === "string" && c.body.includes(REPORT_MARKER)).sort((a, b2) => a.id - b2.id);
 }
 async function upsertReportComment(octokit, ref, body) {
   if (!body.includes(REPORT_MARKER)) throw new Error("report body must carry the report marker");
@@ -60903,20 +61518,20 @@ async function runAction(deps) {
       ...deps.clock ? { clock: deps.clock } : {}
     });
     result.report = report;
-    const { consensus } = report;
-    core.setOutput("avg-score", String(consensus.avgScore));
-    core.setOutput("min-score", String(consensus.minScore));
-    core.setOutput("max-score", String(consensus.maxScore));
-    core.setOutput("approved", String(consensus.approved));
+    const { consensus: consensus2 } = report;
+    core.setOutput("avg-score", String(consensus2.avgScore));
+    core.setOutput("min-score", String(consensus2.minScore));
+    core.setOutput("max-score", String(consensus2.maxScore));
+    core.setOutput("approved", String(consensus2.approved));
     core.setOutput("report", JSON.stringify(report));
     core.info(
-      `Average ${consensus.avgScore} (lowest ${consensus.minScore}, highest ${consensus.maxScore}): ${consensus.approved ? "approved" : "not approved"}.`
+      `Average ${consensus2.avgScore} (lowest ${consensus2.minScore}, highest ${consensus2.maxScore}): ${consensus2.approved ? "approved" : "not approved"}.`
     );
     const markdown = renderReport(report, approval, { scorer: description, notes: task.warnings });
     await writeSummary(deps, markdown);
-    const comment = await writeToGitHub(deps, inputs, item, markdown, consensus.approved);
+    const comment = await writeToGitHub(deps, inputs, item, markdown, consensus2.approved);
     if (comment) result.comment = comment;
-    if (inputs.failOnReject && !consensus.approved) {
+    if (inputs.failOnReject && !consensus2.approved) {
       const failed = approval.conditions.filter((c) => !c.passed).map((c) => c.summary);
       throw new ActionError(
         "not_approved",
