@@ -91,7 +91,10 @@ export async function composeService(
   // Without credentials, the start page offers to register the App (GitHub's manifest flow).
   const appEnv = AppEnvSchema.parse(processEnv);
   const ghe = appEnv.GHE_HOST ? { host: appEnv.GHE_HOST.trim(), protocol: appEnv.GHE_PROTOCOL } : undefined;
-  if (!appSettings) {
+  // Not in production (NODE_ENV=production, as in the container), like Probot's setup: on a public
+  // server anyone could otherwise register an App of their own and have its credentials written here.
+  const offerRegistration = !appSettings && processEnv.NODE_ENV !== "production";
+  if (offerRegistration) {
     plugins.push(
       await registrationPlugin({
         envFile: options.envFile ?? envFilePath(),
@@ -116,7 +119,7 @@ export async function composeService(
     appEnabled: appSettings !== undefined,
     webPage: {
       scorer: description,
-      registration: appSettings ? undefined : { target: registrationTarget(ghe) },
+      registration: offerRegistration ? { target: registrationTarget(ghe) } : undefined,
     },
     ...(env.RATE_LIMIT_PER_MINUTE ? { rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE } : {}),
   });

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 
 const LINE_KEY = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/;
 
@@ -32,4 +32,6 @@ export function updateEnvFile(path: string, values: Readonly<Record<string, stri
   }
   for (const [key, value] of pending) if (!written.has(key)) out.push(format(key, value));
   writeFileSync(path, `${out.join("\n")}\n`, { mode: 0o600 });
+  // An existing file keeps its mode on write; it now holds a private key.
+  chmodSync(path, 0o600);
 }

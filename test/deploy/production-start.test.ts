@@ -119,6 +119,23 @@ describe("the production image's steps (built tree, production dependencies only
   });
 });
 
+describe("registering the App from a production install", () => {
+  it("finds Probot's manifest support among the production dependencies", () => {
+    const out = execFileSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `const m = await import("./build/src/app/manifest-registration.js");
+         await m.registrationPlugin({ envFile: "unused.env", webhookPath: "/x", logger: { info() {}, warn() {} } });
+         console.log("loaded");`,
+      ],
+      { cwd: dir, encoding: "utf8" },
+    );
+    expect(out.trim()).toBe("loaded");
+  });
+});
+
 describe("Dockerfile", () => {
   const dockerfile = readFileSync(join(root, "Dockerfile"), "utf8");
 

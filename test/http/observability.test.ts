@@ -106,7 +106,10 @@ describe("/metrics (Prometheus)", () => {
       const text = await metrics(service);
       expect(sample(text, 'task_scorer_webhook_jobs_total{result="done"}')).toBe(1);
       expect(
-        sample(text, 'task_scorer_http_requests_total{method="POST",route="/api/github/webhooks",status="200"}'),
+        sample(
+          text,
+          'task_scorer_http_requests_total{method="POST",route="/api/github/webhooks",status="200"}',
+        ),
       ).toBe(1);
       expect(sample(text, 'task_scorer_webhook_jobs_total{result="failed"}')).toBe(0);
       expect(sample(text, "task_scorer_webhook_queue_depth")).toBe(0);

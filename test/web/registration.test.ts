@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseEnv } from "node:util";
@@ -94,6 +94,7 @@ describeInChromium("registering the GitHub App in the browser (manifest flow)", 
     expect(vars.WEBHOOK_SECRET).toBe(github.webhookSecret);
     expect(vars.GITHUB_CLIENT_SECRET).toBeUndefined();
     // The next start accepts what was written: the key parses, the App is on.
+    expect(statSync(envFile).mode & 0o777).toBe(0o600);
     const settings = appSettingsFromEnv(vars);
     expect(settings).toMatchObject({ appId: "4242", webhookSecret: github.webhookSecret });
     expect(settings!.privateKey.trim()).toBe(github.pem.trim());
@@ -173,6 +174,21 @@ describe("registration pages (no browser)", () => {
       expect(unknown.status).toBe(502);
       expect(await unknown.text()).toContain("GitHub answered 404 to the code exchange");
       expect(() => readFileSync(envFile)).toThrow();
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("is not offered in production (NODE_ENV=production), where strangers could register their own App", async () => {
+    const service = await composeService(
+      { SCORER: "offline", NODE_ENV: "production" },
+      { logger: silent, envFile: join(dir, "e.env") },
+    );
+    try {
+      expect((await service.server.inject({ method: "GET", url: "/" })).body).not.toContain(
+        "Register the GitHub App",
+      );
+      expect((await service.server.inject(form({ account: "personal" }))).statusCode).toBe(404);
     } finally {
       await service.close();
     }
