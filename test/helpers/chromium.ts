@@ -14,8 +14,9 @@ export function describeInChromium(name: string, fn: () => void): void {
     describe(name, fn);
     return;
   }
-  console.warn(
-    `Skipping "${name}": ${CHROMIUM_PATH} is absent. Install Debian's chromium (apt-get install -y chromium) to run the browser tests; CI does (.ci/run).`,
+  // Straight to stderr: jest shows no console output for a suite whose tests are all skipped.
+  process.stderr.write(
+    `\nSkipping "${name}": ${CHROMIUM_PATH} is absent. Install Debian's chromium (apt-get install -y chromium) to run the browser tests; CI does (.ci/run).\n`,
   );
   describe.skip(name, fn);
 }
