@@ -83,17 +83,18 @@ export async function composeService(
       },
       `GitHub App enabled: webhooks on POST ${appSettings.webhookPath}`,
     );
-  } else {
+  }
+  // Without credentials, the start page offers to register the App (GitHub's manifest flow). Not in
+  // production (NODE_ENV=production, as in the container), like Probot's setup: on a public server
+  // anyone could otherwise register an App of their own and have its credentials written here.
+  const offerRegistration = !appSettings && processEnv.NODE_ENV !== "production";
+  if (!appSettings) {
     logger.info(
-      "GitHub App disabled: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET are not set; serving the REST API only (register it from the start page)",
+      `GitHub App disabled: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET are not set; serving the REST API only${offerRegistration ? " (register the App from the start page)" : ""}`,
     );
   }
-  // Without credentials, the start page offers to register the App (GitHub's manifest flow).
   const appEnv = AppEnvSchema.parse(processEnv);
   const ghe = appEnv.GHE_HOST ? { host: appEnv.GHE_HOST.trim(), protocol: appEnv.GHE_PROTOCOL } : undefined;
-  // Not in production (NODE_ENV=production, as in the container), like Probot's setup: on a public
-  // server anyone could otherwise register an App of their own and have its credentials written here.
-  const offerRegistration = !appSettings && processEnv.NODE_ENV !== "production";
   if (offerRegistration) {
     plugins.push(
       await registrationPlugin({

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     env.WEBHOOK_PROXY_URL && service.webhookPath
       ? await startWebhookRelay(
           env.WEBHOOK_PROXY_URL,
-          `http://127.0.0.1:${port}${service.webhookPath}`,
+          `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST}:${port}${service.webhookPath}`,
           logger,
         )
       : undefined;

@@ -27,7 +27,16 @@ export async function startWebhookRelay(
       error: (...a: unknown[]) => logger.warn(a.join(" ")),
     },
   });
-  await client.start();
+  try {
+    await client.start();
+  } catch (err) {
+    // The API and the webhook path still work; only the relay is missing.
+    logger.warn(
+      { source, reason: (err as Error).message },
+      "WEBHOOK_PROXY_URL could not be reached; no relay",
+    );
+    return undefined;
+  }
   logger.info({ source, target }, "relaying webhooks from WEBHOOK_PROXY_URL");
   return { stop: () => client.stop() };
 }
