@@ -117,6 +117,21 @@ describe("the production image's steps (built tree, production dependencies only
     });
     expect(ScoreReportSchema.parse(JSON.parse(out)).task).toBe("Add CSV export");
   });
+
+  it("runs as `npx task-scorer` from the built tree", () => {
+    // npx links this package into its cache to run its bin: a cache of the test's own, and offline.
+    const out = execFileSync(
+      "npx",
+      ["--offline", "task-scorer", "score", "--title", "Add CSV export", "--json"],
+      {
+        cwd: dir,
+        env: { PATH: process.env.PATH, npm_config_cache: join(dir, ".npm-cache") },
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    expect(ScoreReportSchema.parse(JSON.parse(out)).task).toBe("Add CSV export");
+  });
 });
 
 describe("registering the App from a production install", () => {
