@@ -38,6 +38,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Servi
     labelNames: ["method", "route", "status"] as const,
     registers: [registry],
   });
+  const children = new Map<string, ReturnType<typeof requests.labels>>();
   const latency = new Histogram({
     name: "task_scorer_scoring_duration_seconds",
     help: "Time to score one task (all five personas), by scorer and outcome",
@@ -111,7 +112,15 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Servi
   return {
     registry,
     observeRequest(method, route, status) {
-      requests.labels(method, route, String(status)).inc();
+      // One line per request: the labelled child is looked up by a plain string key instead of
+      // prom-client hashing the label object each time.
+      const key = `${method} ${route} ${status}`;
+      let child = children.get(key);
+      if (!child) {
+        child = requests.labels(method, route, String(status));
+        children.set(key, child);
+      }
+      child.inc();
     },
     instrumentScorer(scorer) {
       const wrapped = Object.create(scorer) as typeof scorer;
