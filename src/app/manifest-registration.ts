@@ -133,7 +133,7 @@ export async function registrationPlugin(options: RegistrationOptions) {
   return async (app: FastifyInstance) => {
     app.addContentTypeParser(
       "application/x-www-form-urlencoded",
-      { parseAs: "string", bodyLimit: 4096 },
+      { parseAs: "string" },
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
 
