@@ -28,6 +28,11 @@ export default tseslint.config(
     },
   },
   {
+    // The try-it page's scripts run in the browser.
+    files: ["web/**/*.js"],
+    languageOptions: { globals: { document: "readonly", window: "readonly" } },
+  },
+  {
     files: ["test/**/*.ts", "bench/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },

@@ -26398,14 +26398,17 @@ function isTaskScorerError(error63) {
 // src/core/memoize-scorer.ts
 function memoizeScorer(scorer, options = { maxEntries: 2e3, maxKeyChars: 8192 }) {
   const memo2 = /* @__PURE__ */ new Map();
+  const stats = { hits: 0 };
   return {
     name: scorer.name,
+    stats,
     async score(input2, scoreOptions) {
       if (input2.task.length + input2.description.length > options.maxKeyChars)
         return scorer.score(input2, scoreOptions);
       const key = `${input2.task}\0${input2.description}`;
       const hit = memo2.get(key);
       if (hit) {
+        stats.hits++;
         memo2.delete(key);
         memo2.set(key, hit);
         return hit;
@@ -28972,6 +28975,15 @@ function readTask(task, description) {
   const titleOnly = analysis.stuffing ? void 0 : analyzeTask(task.replace(/\([^)]{0,80}\)/g, " "), "");
   const themes = (titleOnly?.concepts ?? []).filter((h) => THEMES.has(h.concept.id));
   return { analysis, structure, themes, features: featureVector(structure, analysis) };
+}
+function findGaps(s, hasTrace) {
+  if (s.kind === "junk" || s.kind === "ping" || s.kind === "question") return [];
+  const gaps = [];
+  if (s.ownWords < 12) gaps.push("description");
+  if (s.kind === "bug" && !s.steps && !hasTrace) gaps.push("steps_to_reproduce");
+  if ((s.kind === "feature" || s.kind === "refactor") && !s.acceptance) gaps.push("acceptance_criteria");
+  if (s.kind === "feature" && !s.demand) gaps.push("evidence_of_demand");
+  return gaps;
 }
 function consensus(r, model) {
   const s = r.structure;
@@ -60935,35 +60947,9 @@ function createScorer(settings, deps = {}) {
 }
 
 // src/core/task-gaps.ts
-var MIN_DESCRIPTION_CHARS = 40;
-var BUG_WORDS = /\b(bug|crash(es|ed|ing)?|error|exception|fail(s|ed|ing|ure)?|broken|regression|doesn'?t work|does not work|not working|wrong|incorrect|404|500)\b/i;
-var NUMBERED_STEPS = /^\s*(\d+[.)]|step\s+\d+)\s+\S/im;
-var STEPS_HEADING = /^\s*(#+\s*|\*\*)?(steps to reproduce|repro(duction)?( steps)?|how to reproduce)\b/im;
-var CODE_OR_TRACE = /```|^\s{4}\S|^\s*at \S+ \(|Traceback \(most recent call last\)|^\s*\w*(Error|Exception):/m;
-var CHECKLIST = /^\s*[-*]\s+\[[ xX]\]\s+\S/m;
-var CRITERIA_HEADING = /^\s*(#+\s*|\*\*)?(acceptance criteria|definition of done|done when|success criteria|requirements|expected (behaviou?r|result|outcome))\b/im;
-var DEMAND_WORDS = /\b(customers?|users? (ask|request|want|need|report)|requested|requests? from|upvotes?|votes?|support tickets?|tickets?|churn|revenue|conversion|survey|interviews?|feedback)\b/i;
-var NUMBER = /\d/;
-function stripTemplate(text2) {
-  return text2.replace(/<!--[\s\S]*?-->/g, "").trim();
-}
-function isBugReport(task, description) {
-  if (BUG_WORDS.test(task)) return true;
-  return /^\s*(#+\s*)?(bug|describe the bug|actual behaviou?r)\b/im.test(description);
-}
 function findTaskGaps(task, description) {
-  const body = stripTemplate(description);
-  const gaps = [];
-  if (Array.from(body).length < MIN_DESCRIPTION_CHARS) gaps.push("description");
-  if (isBugReport(task, body)) {
-    const hasSteps = NUMBERED_STEPS.test(body) || STEPS_HEADING.test(body) || CODE_OR_TRACE.test(body);
-    if (!hasSteps) gaps.push("steps_to_reproduce");
-    return gaps;
-  }
-  if (!CHECKLIST.test(body) && !CRITERIA_HEADING.test(body)) gaps.push("acceptance_criteria");
-  if (!DEMAND_WORDS.test(`${task}
-${body}`) && !NUMBER.test(body)) gaps.push("evidence_of_demand");
-  return gaps;
+  const reading = readTask(task, description);
+  return findGaps(reading.structure, reading.analysis.hasStackTrace);
 }
 
 // src/core/render-comment.ts

@@ -4,7 +4,13 @@ import { ProbotOctokit } from "probot";
 import { taskScorerApp } from "./app/task-scorer-app.js";
 import { JobQueue } from "./app/job-queue.js";
 import { createProbot, probotHost } from "./app/github-app-plugin.js";
-import { appSettingsFromEnv } from "./config/app-env.schema.js";
+import { AppEnvSchema, appSettingsFromEnv } from "./config/app-env.schema.js";
+import { registrationPlugin, registrationTarget } from "./app/manifest-registration.js";
+import { checkAppIdentity } from "./app/startup-check.js";
+import { envFilePath } from "./config/load-env-file.js";
+import { createMetrics, type ServiceMetrics } from "./http/metrics.js";
+import { OpenAiScorer } from "./llm/openai-scorer.js";
+import type { MemoizedScorer } from "./core/memoize-scorer.js";
 import { createScorer, type CreatedScorer } from "./config/create-scorer.js";
 import { scorerSettingsFromEnv } from "./config/llm-env.schema.js";
 import { approvalPolicyFromEnv, parseServerEnv, type ServerEnv } from "./config/env.schema.js";
@@ -37,6 +43,8 @@ export interface Service {
   server: FastifyInstance;
   env: ServerEnv;
   queue?: JobQueue | undefined;
+  /** Where the App receives deliveries, when it runs. */
+  webhookPath?: string | undefined;
   /** Stop accepting, finish in-flight requests, then finish queued webhook work (bounded by `graceMs`). */
   close: (graceMs?: number) => Promise<void>;
 }
@@ -50,6 +58,9 @@ export interface ComposeOptions {
   scorer?: CreatedScorer;
   /** Tests pass the clock that decides the billing month. */
   clock?: () => Date;
+  /** Where App registration writes the credentials; default `.env` in the working directory. */
+  envFile?: string;
+  metrics?: ServiceMetrics;
 }
 
 /** Everything `npm start` runs, wired from the environment: the REST API, and the GitHub App when configured. */
@@ -60,8 +71,15 @@ export async function composeService(
   const { logger } = options;
   const env = parseServerEnv(processEnv);
   const policy = approvalPolicyFromEnv(env);
-  const { scorer, description } =
-    options.scorer ?? createScorer(scorerSettingsFromEnv(processEnv), { logger });
+  const created = options.scorer ?? createScorer(scorerSettingsFromEnv(processEnv), { logger });
+  const metrics = options.metrics ?? createMetrics({ processMetrics: true });
+  // Timed once here, so REST and App scoring both show in the latency histogram.
+  const scorer = metrics.instrumentScorer(created.scorer);
+  const { description } = created;
+  metrics.setSources({
+    llmTotals: created.scorer instanceof OpenAiScorer ? created.scorer.totals : undefined,
+    memo: "stats" in created.scorer ? (created.scorer as MemoizedScorer) : undefined,
+  });
   logger.info({ scorer: description, policy }, "approval policy");
 
   const storageEnv = parseStorageEnv(processEnv);
@@ -149,6 +167,8 @@ export async function composeService(
       intake,
     );
     plugins.push(host.plugin);
+    metrics.setSources({ queue });
+    if (env.APP_STARTUP_CHECK === "true") await checkAppIdentity(probot, logger);
     logger.info(
       {
         appId: appSettings.appId,
@@ -157,9 +177,27 @@ export async function composeService(
       },
       `GitHub App enabled: webhooks on POST ${appSettings.webhookPath}`,
     );
-  } else {
+  }
+  // Without credentials, the start page offers to register the App (GitHub's manifest flow). Not in
+  // production (NODE_ENV=production, as in the container), like Probot's setup: on a public server
+  // anyone could otherwise register an App of their own and have its credentials written here.
+  const offerRegistration = !appSettings && processEnv.NODE_ENV !== "production";
+  if (!appSettings) {
     logger.info(
-      "GitHub App disabled: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET are not set; serving the REST API only",
+      `GitHub App disabled: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET are not set; serving the REST API only${offerRegistration ? " (register the App from the start page)" : ""}`,
+    );
+  }
+  const appEnv = AppEnvSchema.parse(processEnv);
+  const ghe = appEnv.GHE_HOST ? { host: appEnv.GHE_HOST.trim(), protocol: appEnv.GHE_PROTOCOL } : undefined;
+  if (offerRegistration) {
+    plugins.push(
+      await registrationPlugin({
+        envFile: options.envFile ?? envFilePath(),
+        ghe,
+        webhookPath: appEnv.WEBHOOK_PATH,
+        webhookProxyUrl: env.WEBHOOK_PROXY_URL,
+        logger,
+      }),
     );
   }
 
@@ -171,6 +209,14 @@ export async function composeService(
     version: options.version ?? "0.0.0",
     requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
     plugins,
+    trustProxy: env.TRUST_PROXY,
+    corsOrigins: env.CORS_ORIGINS,
+    metrics,
+    appEnabled: appSettings !== undefined,
+    webPage: {
+      scorer: description,
+      registration: offerRegistration ? { target: registrationTarget(ghe) } : undefined,
+    },
     ...(env.RATE_LIMIT_PER_MINUTE ? { rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE } : {}),
   });
 
@@ -180,6 +226,7 @@ export async function composeService(
     server,
     env,
     queue,
+    webhookPath: appSettings?.webhookPath,
     close: async (graceMs = 25_000) => {
       await server.close();
       await intake?.close(graceMs);

@@ -1,41 +1,49 @@
-import { readFileSync } from "node:fs";
+import { startWebhookRelay } from "./app/webhook-relay.js";
 import { composeService } from "./compose-service.js";
 import { createLogger } from "./config/create-logger.js";
+import { envFilePath, loadEnvFile } from "./config/load-env-file.js";
+import { packageVersion } from "./config/package-info.js";
 import { isTaskScorerError } from "./core/errors.js";
 
-// Entry point: only wiring. Reads the environment, serves, and shuts down cleanly.
+// Entry point: only wiring. Reads the environment (and .env), serves, and shuts down cleanly.
+let envError: unknown;
+let envLoaded = false;
+try {
+  envLoaded = loadEnvFile();
+} catch (err) {
+  envError = err;
+}
 const logger = createLogger(process.env.LOG_LEVEL ?? "info");
 
-/** package.json sits one level up from src/ and two from build/src/. */
-function readVersion(): string {
-  for (const rel of ["../package.json", "../../package.json"]) {
-    try {
-      return (JSON.parse(readFileSync(new URL(rel, import.meta.url), "utf8")) as { version: string }).version;
-    } catch {
-      // try the next location
-    }
-  }
-  return "0.0.0";
-}
-
 async function main(): Promise<void> {
-  const service = await composeService(process.env, { logger, version: readVersion() });
+  if (envError) throw envError;
+  if (envLoaded)
+    logger.info({ envFile: envFilePath() }, "loaded .env (variables already set take precedence)");
+  const service = await composeService(process.env, { logger, version: packageVersion() });
   const { env, server } = service;
   await server.listen({ port: env.PORT, host: env.HOST });
   const address = server.server.address();
   const port = typeof address === "object" && address ? address.port : env.PORT;
   const host = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
   logger.info(
-    `task-scorer listening on http://${host}:${port} (POST /score-task, GET /openapi.json, GET /healthz)`,
+    `task-scorer listening on http://${host}:${port} (try it: GET /, POST /score-task, GET /docs, GET /healthz, GET /metrics)`,
   );
+  const relay =
+    env.WEBHOOK_PROXY_URL && service.webhookPath
+      ? await startWebhookRelay(
+          env.WEBHOOK_PROXY_URL,
+          `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST}:${port}${service.webhookPath}`,
+          logger,
+        )
+      : undefined;
 
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
     logger.info({ signal }, "shutting down: finishing in-flight requests");
-    service
-      .close()
+    Promise.resolve(relay?.stop())
+      .then(() => service.close())
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         logger.error({ err }, "error during shutdown");

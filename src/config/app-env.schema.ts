@@ -1,3 +1,4 @@
+import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "../core/errors.js";
@@ -11,7 +12,13 @@ export const AppEnvSchema = z.object({
   PRIVATE_KEY_PATH: z.string().optional(),
   WEBHOOK_SECRET: z.string().optional(),
   WEBHOOK_PATH: z.string().startsWith("/").default("/api/github/webhooks"),
-  GHE_HOST: z.string().optional(),
+  GHE_HOST: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      const problem = v === undefined ? undefined : gheHostProblem(v);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
   GHE_PROTOCOL: z.enum(["http", "https"]).default("https"),
   APP_QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   APP_QUEUE_MAX_PENDING: z.coerce.number().int().min(1).default(1000),
@@ -22,6 +29,53 @@ export const AppEnvSchema = z.object({
     .max(3600)
     .default(DEFAULT_JOB_TIMEOUT_MS / 1000),
 });
+
+/**
+ * GHE_HOST is a host name (and port), as in Probot: `http://host` would otherwise become the API URL
+ * `https://http://host/api/v3`. The message shows the form to use instead.
+ */
+export function gheHostProblem(value: string): string | undefined {
+  const v = value.trim();
+  const url = /^[a-z][a-z\d+.-]*:\/\//i.test(v) ? safeParse(v) : undefined;
+  if (url) {
+    const protocol = url.protocol === "http:" ? " GHE_PROTOCOL=http" : "";
+    return `must be a host name only, without a scheme or path: use GHE_HOST=${url.host}${protocol}`;
+  }
+  if (v.includes("/") || /\s/.test(v) || v === "") {
+    return `must be a host name only, without a scheme or path: use GHE_HOST=${v.split("/")[0] || "github.example.com"}`;
+  }
+  return undefined;
+}
+
+function safeParse(v: string): URL | undefined {
+  try {
+    return new URL(v);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The key as GitHub gave it (PEM), with literal "\n" from one-line env files, or base64 of the PEM
+ * (Probot's convention for hosts without multi-line variables). Parsed now, so a bad key stops the
+ * start instead of failing every delivery later.
+ */
+export function parsePrivateKey(raw: string, variable: string): string {
+  let pem = raw.replace(/\\n/g, "\n").trim();
+  if (!pem.includes("-----BEGIN")) {
+    const decoded = Buffer.from(pem, "base64").toString("utf8");
+    if (decoded.includes("-----BEGIN")) pem = decoded.trim();
+  }
+  try {
+    const key = createPrivateKey(pem);
+    if (key.asymmetricKeyType !== "rsa") throw new Error("not RSA");
+  } catch {
+    throw new ConfigError(
+      `${variable} is not a valid private key: use the .pem file GitHub generated for the App (an RSA key from "-----BEGIN RSA PRIVATE KEY-----" to the END line), its text, or its base64.`,
+    );
+  }
+  return `${pem}\n`;
+}
 
 export interface AppSettings {
   appId: string;
@@ -68,8 +122,7 @@ export function appSettingsFromEnv(env: Record<string, string | undefined>): App
   }
   return {
     appId: e.APP_ID!,
-    // Keys pasted into one-line env files often carry literal "\n".
-    privateKey: privateKey!.replace(/\\n/g, "\n"),
+    privateKey: parsePrivateKey(privateKey!, e.PRIVATE_KEY ? "PRIVATE_KEY" : "PRIVATE_KEY_PATH"),
     webhookSecret: e.WEBHOOK_SECRET!,
     webhookPath: e.WEBHOOK_PATH,
     baseUrl: e.GHE_HOST ? `${e.GHE_PROTOCOL}://${e.GHE_HOST}/api/v3` : undefined,

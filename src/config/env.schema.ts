@@ -34,7 +34,70 @@ export const ServerEnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: optionalNumber,
   /** Seconds a request may take to arrive in full (slow clients are cut off). */
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
+  /** Behind a proxy: which proxies to believe for X-Forwarded-For (rate limits and logs then see the client). */
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((v, ctx) => parseTrustProxy(v, ctx)),
+  /** Log the App's name at start from GitHub's GET /app (or why that failed). */
+  APP_STARTUP_CHECK: z.enum(["true", "false"], { error: "expected true or false" }).default("false"),
+  /** A smee.io channel relaying webhooks to this server in local development (Probot's convention). */
+  WEBHOOK_PROXY_URL: z
+    .url({ protocol: /^https?$/, error: "expected a URL such as https://smee.io/abc123" })
+    .optional(),
+  /** Origins allowed to call the API from a browser; unset means no CORS headers (same-origin only). */
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => parseCorsOrigins(v, ctx)),
 });
+
+/**
+ * fastify's `trustProxy`: "true" trusts every hop (only when the proxy is the sole way in), a number
+ * trusts that many hops, and a list trusts those addresses or CIDR ranges.
+ */
+function parseTrustProxy(value: string | undefined, ctx: z.RefinementCtx): boolean | number | string[] {
+  const v = value?.trim() ?? "";
+  if (v === "" || v === "false") return false;
+  if (v === "true") return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v.split(",").map((s) => s.trim());
+  if (
+    list.every(
+      (s) =>
+        /^[\da-fA-F.:]+(\/\d{1,3})?$/.test(s) || s === "loopback" || s === "linklocal" || s === "uniquelocal",
+    )
+  )
+    return list;
+  ctx.addIssue({
+    code: "custom",
+    message: `expected true, false, a number of hops, or addresses/CIDR ranges separated by commas (e.g. 10.0.0.0/8,127.0.0.1)`,
+  });
+  return z.NEVER;
+}
+
+/** "*" or a comma-separated list of origins (scheme://host[:port], no path). */
+function parseCorsOrigins(value: string | undefined, ctx: z.RefinementCtx): "*" | string[] | undefined {
+  const v = value?.trim() ?? "";
+  if (v === "") return undefined;
+  if (v === "*") return "*";
+  const list = v.split(",").map((s) => s.trim().replace(/\/$/, ""));
+  const bad = list.filter((s) => {
+    try {
+      return new URL(s).origin !== s;
+    } catch {
+      return true;
+    }
+  });
+  if (bad.length > 0) {
+    ctx.addIssue({
+      code: "custom",
+      message: `expected * or origins like https://app.example.com separated by commas; not an origin: ${bad.join(", ")}`,
+    });
+    return z.NEVER;
+  }
+  return list;
+}
 
 export type ServerEnv = z.output<typeof ServerEnvSchema>;
 

@@ -14,19 +14,27 @@ export interface MemoOptions {
  * (a redelivered webhook, a CI job re-scoring an unchanged issue) is answered without scoring again.
  * Only for deterministic scorers: the LLM scorer has its own cache with a TTL.
  */
+/** A memoized scorer counts its hits, for the metrics (`task_scorer_cache_hits_total{cache="offline"}`). */
+export interface MemoizedScorer extends Scorer {
+  readonly stats: { hits: number };
+}
+
 export function memoizeScorer(
   scorer: Scorer,
   options: MemoOptions = { maxEntries: 2000, maxKeyChars: 8192 },
-): Scorer {
+): MemoizedScorer {
   const memo = new Map<string, readonly PersonaVerdict[]>();
+  const stats = { hits: 0 };
   return {
     name: scorer.name,
+    stats,
     async score(input: TaskInput, scoreOptions) {
       if (input.task.length + input.description.length > options.maxKeyChars)
         return scorer.score(input, scoreOptions);
       const key = `${input.task}\u0000${input.description}`;
       const hit = memo.get(key);
       if (hit) {
+        stats.hits++;
         memo.delete(key);
         memo.set(key, hit);
         return hit;

@@ -2,6 +2,7 @@ import { isUtf8 } from "node:buffer";
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import fastifySwagger from "@fastify/swagger";
+import fastifySwaggerUi from "@fastify/swagger-ui";
 import Fastify, {
   LogController,
   type FastifyInstance,
@@ -25,6 +26,9 @@ import type { KeyAccess, Principal } from "../accounts/key-access.js";
 import { registerAccountRoutes } from "./account-routes.js";
 import { errorBody, toHttpError } from "./http-errors.js";
 import { FixedWindowLimiter } from "./rate-limit.js";
+import { corsHook } from "./cors.js";
+import { createMetrics, type ServiceMetrics } from "./metrics.js";
+import { webPagePlugin, type WebPageOptions } from "./web-page.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const REQUEST_ID_RE = /^[\w.:@/+=-]{1,128}$/;
@@ -50,6 +54,16 @@ export interface ServerDeps {
   plugins?: ((app: FastifyInstance) => Promise<void> | void)[];
   /** API keys and plans (AUTH=keys): every POST /score-task needs a key and counts against its plan. */
   access?: KeyAccess;
+  /** fastify's trustProxy (TRUST_PROXY): whose X-Forwarded-For to believe for rate limits and logs. */
+  trustProxy?: boolean | number | string[] | undefined;
+  /** Browser origins allowed to call the API (CORS_ORIGINS); unset sends no CORS headers. */
+  corsOrigins?: "*" | string[] | undefined;
+  /** Shared with the App and the scorer; a fresh set when absent (tests). */
+  metrics?: ServiceMetrics | undefined;
+  /** Whether the GitHub App runs in this process (reported by /healthz). */
+  appEnabled?: boolean;
+  /** The start page; `registration` is set when the App can be registered from it. */
+  webPage?: Pick<WebPageOptions, "registration"> & { scorer?: string };
 }
 
 /**
@@ -81,6 +95,14 @@ function abortWhenClientLeaves(res: ServerResponse, timeoutMs: number): ScoreOpt
 /** Allowed on /score-task: anything else is a 405 with `Allow: POST`. */
 const OTHER_METHODS = ["GET", "HEAD", "PUT", "DELETE", "PATCH", "OPTIONS"] as const;
 
+/** A number of hops becomes fastify's function form (its types take no number). */
+function trustProxyOption(
+  value: ServerDeps["trustProxy"],
+): boolean | string[] | ((a: string, hop: number) => boolean) {
+  if (typeof value === "number") return (_address, hop) => hop < value;
+  return value ?? false;
+}
+
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const requestTimeout = deps.requestTimeoutMs ?? 30_000;
   const app = Fastify({
@@ -110,7 +132,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     return503OnClosing: false,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: false },
+    trustProxy: trustProxyOption(deps.trustProxy),
   });
+  const metrics = deps.metrics ?? createMetrics();
 
   app.setValidatorCompiler(validatorCompiler);
   // Responses are built by the core from validated parts, so re-validating them on the way out only
@@ -148,9 +172,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
         status: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime * 100) / 100,
         scorer: reply.getHeader("x-scorer"),
+        // The client's address: behind a proxy, only with TRUST_PROXY (otherwise the proxy's).
+        ip: request.ip,
       },
       "request",
     );
+    metrics.observeRequest(request.method, request.routeOptions.url ?? "(no route)", reply.statusCode);
     done();
   });
 
@@ -195,6 +222,18 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
+
+  // Swagger UI's files come from the package itself (no CDN), with the plugin's own CSP for its page.
+  // Its CSP is the plugin's (hashes for Swagger UI's own inline bits) minus what an offline page on
+  // plain HTTP must not have: outside sources and `upgrade-insecure-requests`, which would send the
+  // page's own files to https:// on a LAN address.
+  await app.register(fastifySwaggerUi, {
+    routePrefix: "/docs",
+    staticCSP: true,
+    transformStaticCSP: (header: string) =>
+      header.replace(/ https:| validator\.swagger\.io/g, "").replace(/\s*upgrade-insecure-requests;?/, ""),
+  });
+  if (deps.corsOrigins) corsHook(app, deps.corsOrigins);
 
   const limiter = deps.rateLimitPerMinute ? new FixedWindowLimiter(deps.rateLimitPerMinute) : undefined;
   const errorResponses = {
@@ -311,10 +350,35 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     {
       schema: {
         summary: "Liveness",
-        response: { 200: z.object({ status: z.literal("ok"), scorer: z.string() }) },
+        response: {
+          200: z.object({
+            status: z.literal("ok"),
+            version: z.string(),
+            scorer: z.string(),
+            app: z.boolean().describe("Whether the GitHub App runs in this process"),
+          }),
+        },
       },
     },
-    async () => ({ status: "ok" as const, scorer: deps.scorer.name }),
+    async () => ({
+      status: "ok" as const,
+      version: deps.version ?? "0.0.0",
+      scorer: deps.scorer.name,
+      app: deps.appEnabled ?? false,
+    }),
+  );
+
+  app.get("/metrics", { schema: { hide: true } }, async (_request, reply) => {
+    reply.type(metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+
+  await app.register(
+    webPagePlugin({
+      policy: deps.policy,
+      scorer: deps.webPage?.scorer ?? deps.scorer.name,
+      registration: deps.webPage?.registration,
+    }),
   );
 
   typed.get("/openapi.json", { schema: { hide: true } }, async () => app.swagger());

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "@jest/globals";
 import { appSettingsFromEnv } from "../../src/config/app-env.schema.js";
 import { approvalPolicyFromEnv, parseServerEnv } from "../../src/config/env.schema.js";
+import { PRIVATE_KEY } from "../app/app-harness.js";
 
 describe("server environment", () => {
   it("has working defaults with nothing set (npm start needs no configuration)", () => {
@@ -45,12 +46,12 @@ describe("server environment", () => {
   it("builds the GitHub Enterprise API address and unescapes one-line keys", () => {
     const s = appSettingsFromEnv({
       APP_ID: "1",
-      PRIVATE_KEY: "a\\nb",
+      PRIVATE_KEY: PRIVATE_KEY.replace(/\n/g, "\\n"),
       WEBHOOK_SECRET: "s",
       GHE_HOST: "ghe.example.com",
     });
     expect(s?.baseUrl).toBe("https://ghe.example.com/api/v3");
-    expect(s?.privateKey).toBe("a\nb");
+    expect(s?.privateKey).toBe(PRIVATE_KEY);
   });
 
   it("gives App jobs a 60 s time limit by default, configurable, and refuses nonsense", () => {

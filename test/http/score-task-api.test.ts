@@ -306,9 +306,9 @@ describe("scorer failures map to the contract's statuses", () => {
 });
 
 describe("service endpoints", () => {
-  it("GET /healthz reports ok and the scorer", async () => {
+  it("GET /healthz reports ok, the version, the scorer and whether the App is on", async () => {
     const res = await fetch(`${base}/healthz`);
-    expect(await res.json()).toEqual({ status: "ok", scorer: "offline" });
+    expect(await res.json()).toEqual({ status: "ok", version: "0.0.0", scorer: "offline", app: false });
   });
 
   it("GET /openapi.json is OpenAPI 3.1 generated from the schemas", async () => {

@@ -1,0 +1,244 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { Logger } from "pino";
+import { packageRoot } from "../config/package-info.js";
+import { updateEnvFile } from "../config/write-env-file.js";
+import { escapeHtml, sendHtml } from "../http/web-page.js";
+
+/**
+ * Registering the App through GitHub's manifest flow, from the start page: the manifest (built from
+ * app.yml by Probot's own ManifestCreation, with this server's URLs) is posted to GitHub's new-app
+ * form; GitHub sends the person back with a code, which is exchanged for the App's credentials
+ * (POST /app-manifests/{code}/conversions, again Probot's), and those are written to .env.
+ */
+
+/** The part of Probot's ManifestCreation used here (probot 14, lib/manifest-creation.js). */
+interface ManifestCreation {
+  getManifest(options: {
+    pkg: { name?: string; description?: string };
+    baseUrl: string;
+    readFileSync?: (path: string, encoding: "utf8") => string;
+  }): string;
+  createAppFromCode(code: string, options?: Record<string, unknown>): Promise<string>;
+}
+type ManifestCreationClass = new (options?: {
+  updateEnv?: (env: Record<string, string>) => Record<string, string>;
+}) => ManifestCreation;
+
+/**
+ * Probot does not export ManifestCreation from its package entry (its setup app uses it), so it is
+ * loaded from next to that entry. Reusing it keeps the manifest defaults and the conversion call
+ * (with its GHES preview header) the same as Probot's own setup.
+ */
+async function loadManifestCreation(): Promise<ManifestCreationClass> {
+  const entry = createRequire(import.meta.url).resolve("probot");
+  const mod = (await import(pathToFileURL(join(dirname(entry), "manifest-creation.js")).href)) as {
+    ManifestCreation: ManifestCreationClass;
+  };
+  return mod.ManifestCreation;
+}
+
+export interface RegistrationOptions {
+  /** Where the credentials are written (the .env the server loads at start). */
+  envFile: string;
+  /** GitHub Enterprise Server (GHE_HOST, GHE_PROTOCOL); undefined means github.com. */
+  ghe?: { host: string; protocol: "http" | "https" } | undefined;
+  webhookPath: string;
+  /** A smee.io channel for local development: GitHub delivers there and the server relays. */
+  webhookProxyUrl?: string | undefined;
+  logger: Logger;
+}
+
+const ORG_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+const STATE_TTL_MS = 60 * 60 * 1000;
+const CREDENTIALS = ["APP_ID", "PRIVATE_KEY", "WEBHOOK_SECRET"] as const;
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${escapeHtml(title)} · task-scorer</title>
+    <link rel="stylesheet" href="/assets/try-it.css" />
+  </head>
+  <body>
+    <main>
+      <h1>${escapeHtml(title)}</h1>
+${body}
+      <p><a href="/">Back to the start page</a></p>
+    </main>
+  </body>
+</html>
+`;
+}
+
+function problem(reply: FastifyReply, status: number, title: string, message: string) {
+  return sendHtml(reply, page(title, `      <p role="alert">${escapeHtml(message)}</p>`), status);
+}
+
+/** Where the target's "New GitHub App" form lives: a personal account, an organisation, on github.com or GHES. */
+export function newAppUrl(
+  ghe: RegistrationOptions["ghe"],
+  account: { organization?: string | undefined },
+  state: string,
+): string {
+  const web = ghe ? `${ghe.protocol}://${ghe.host}` : "https://github.com";
+  const owner = account.organization ? `/organizations/${encodeURIComponent(account.organization)}` : "";
+  return `${web}${owner}/settings/apps/new?state=${encodeURIComponent(state)}`;
+}
+
+export function registrationTarget(ghe: RegistrationOptions["ghe"]): string {
+  return ghe ? `GitHub Enterprise Server (${ghe.host})` : "GitHub.com";
+}
+
+export async function registrationPlugin(options: RegistrationOptions) {
+  const ManifestCreationImpl = await loadManifestCreation();
+  const appYml = readFileSync(join(packageRoot(), "app.yml"), "utf8");
+  const pkg = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as {
+    name: string;
+    description: string;
+  };
+  const states = new Map<string, number>();
+  const ghWeb = options.ghe ? `${options.ghe.protocol}://${options.ghe.host}` : "https://github.com";
+
+  function manifestFor(baseUrl: string): string {
+    const setup = new ManifestCreationImpl();
+    const manifest = JSON.parse(setup.getManifest({ pkg, baseUrl, readFileSync: () => appYml })) as Record<
+      string,
+      unknown
+    > & { hook_attributes?: Record<string, unknown> };
+    // app.yml carries a placeholder webhook URL; this server's own URLs replace it (and Probot's
+    // /probot/setup callback, which this server does not serve).
+    manifest.hook_attributes = {
+      ...manifest.hook_attributes,
+      url: options.webhookProxyUrl ?? `${baseUrl}${options.webhookPath}`,
+    };
+    manifest.redirect_url = `${baseUrl}/setup/callback`;
+    return JSON.stringify(manifest);
+  }
+
+  function newState(): string {
+    const now = Date.now();
+    for (const [s, expires] of states) if (expires < now || states.size > 100) states.delete(s);
+    const state = randomBytes(16).toString("hex");
+    states.set(state, now + STATE_TTL_MS);
+    return state;
+  }
+
+  return async (app: FastifyInstance) => {
+    app.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string" },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+
+    app.post<{ Body: Record<string, string> | undefined }>(
+      "/setup/register",
+      { schema: { hide: true } },
+      (request, reply) => {
+        const body = request.body && typeof request.body === "object" ? request.body : {};
+        const organization = body.account === "organization" ? (body.org ?? "").trim() : undefined;
+        if (organization !== undefined && !ORG_NAME.test(organization)) {
+          return problem(
+            reply,
+            400,
+            "Organisation name needed",
+            "Enter the organisation's name as in its GitHub URL (letters, digits and hyphens), or choose your personal account.",
+          );
+        }
+        const baseUrl = `${request.protocol}://${request.host}`;
+        const action = newAppUrl(options.ghe, { organization }, newState());
+        const owner = organization ? `the organisation ${organization}` : "your personal account";
+        const html = page(
+          "Continue on GitHub",
+          `      <p>GitHub will ask you to confirm the new App for ${escapeHtml(owner)} on ${escapeHtml(registrationTarget(options.ghe))}.
+      Its webhooks will go to <code>${escapeHtml(options.webhookProxyUrl ?? `${baseUrl}${options.webhookPath}`)}</code>.</p>
+      <form method="post" action="${escapeHtml(action)}" data-autosubmit>
+        <input type="hidden" name="manifest" value="${escapeHtml(manifestFor(baseUrl))}" />
+        <button type="submit">Continue to GitHub</button>
+      </form>
+      <script src="/assets/setup.js"></script>`,
+        );
+        return sendHtml(reply, html, 200, [ghWeb]);
+      },
+    );
+
+    app.get<{ Querystring: { code?: string; state?: string } }>(
+      "/setup/callback",
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const { code, state } = request.query;
+        const expires = typeof state === "string" ? states.get(state) : undefined;
+        if (!expires || expires < Date.now()) {
+          return problem(
+            reply,
+            400,
+            "Registration not recognised",
+            "This link was not started from this server or has expired. Start again from the start page.",
+          );
+        }
+        if (typeof code !== "string" || !/^[\w-]{1,100}$/.test(code)) {
+          return problem(reply, 400, "No code from GitHub", "GitHub did not send a code. Start again.");
+        }
+        states.delete(state!);
+        let written: string[] = [];
+        let htmlUrl: string;
+        try {
+          const setup = new ManifestCreationImpl({
+            updateEnv: (env) => {
+              // Only what this server needs; Probot also passes the OAuth client id and secret.
+              const values = Object.fromEntries(CREDENTIALS.map((k) => [k, env[k] ?? ""]));
+              updateEnvFile(options.envFile, values);
+              written = Object.keys(values);
+              return env;
+            },
+          });
+          // Probot spreads these options into the request too, so only known request options go here.
+          htmlUrl = await setup.createAppFromCode(
+            code,
+            options.ghe ? { baseUrl: `${options.ghe.protocol}://${options.ghe.host}/api/v3` } : {},
+          );
+        } catch (err) {
+          const status = (err as { status?: number }).status;
+          options.logger.warn(
+            { status, message: (err as Error).message.split("\n")[0] },
+            "GitHub App registration: the code exchange failed",
+          );
+          return problem(
+            reply,
+            502,
+            "GitHub did not complete the registration",
+            status
+              ? `GitHub answered ${status} to the code exchange. A code works once and expires after an hour; start again.`
+              : `GitHub could not be reached at ${ghWeb}. Check the network and start again.`,
+          );
+        }
+        options.logger.info(
+          { appUrl: htmlUrl, envFile: options.envFile, written },
+          "GitHub App registered: credentials written; restart the server to enable it",
+        );
+        const install = `${htmlUrl}/installations/new`;
+        return sendHtml(
+          reply,
+          page(
+            "GitHub App registered",
+            `      <p>The App's ID, private key and webhook secret are in <code>${escapeHtml(options.envFile)}</code>
+      (other lines there are unchanged).</p>
+      <h2>Next</h2>
+      <ol>
+        <li>Restart this server (stop it, then <code>npm start</code>) so it reads <code>.env</code>; its log then says
+        "GitHub App enabled".</li>
+        <li><a href="${escapeHtml(install)}">Install the App</a> on the repositories it should score.</li>
+        <li>Open or edit an issue there: the report comment appears within seconds.</li>
+      </ol>`,
+          ),
+        );
+      },
+    );
+  };
+}

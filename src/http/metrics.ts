@@ -1,0 +1,144 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { ReportStats } from "../llm/openai-scorer.js";
+import type { Scorer } from "../core/scorer.js";
+
+/** What the metrics read from parts owned elsewhere: the webhook queue and the LLM scorer's running totals. */
+export interface MetricSources {
+  /** Jobs queued or running, and how many finished or failed since start (the App's JobQueue). */
+  queue?: { readonly size: number; readonly stats: { completed: number; failed: number } } | undefined;
+  /** The LLM scorer's totals since start (model calls, tokens, cache hits). */
+  llmTotals?: Readonly<ReportStats> | undefined;
+  /** The offline scorer's memo (repeated tasks answered without scoring again). */
+  memo?: { readonly stats: { hits: number } } | undefined;
+}
+
+export interface ServiceMetrics {
+  readonly registry: Registry;
+  /** One finished HTTP request; `route` is the route pattern (never the raw path, to bound cardinality). */
+  observeRequest(method: string, route: string, status: number): void;
+  /** Wrap a scorer so every scoring (REST, App, CLI) is timed, with its outcome. */
+  instrumentScorer<S extends Scorer>(scorer: S): S;
+  /** Attach the queue and LLM totals once they exist. */
+  setSources(sources: MetricSources): void;
+}
+
+/**
+ * Prometheus metrics on a registry of their own (not prom-client's global one), so each server in a
+ * test run, or the CLI, has independent counts. Counters owned by other parts are read at scrape
+ * time from their own stats objects rather than incremented from inside them.
+ */
+export function createMetrics(options: { processMetrics?: boolean } = {}): ServiceMetrics {
+  const registry = new Registry();
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  let sources: MetricSources = {};
+
+  const requests = new Counter({
+    name: "task_scorer_http_requests_total",
+    help: "HTTP requests by method, route pattern and status",
+    labelNames: ["method", "route", "status"] as const,
+    registers: [registry],
+  });
+  const children = new Map<string, ReturnType<typeof requests.labels>>();
+  const latency = new Histogram({
+    name: "task_scorer_scoring_duration_seconds",
+    help: "Time to score one task (all five personas), by scorer and outcome",
+    labelNames: ["scorer", "outcome"] as const,
+    buckets: [0.0001, 0.001, 0.01, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [registry],
+  });
+  new Gauge({
+    name: "task_scorer_webhook_queue_depth",
+    help: "Webhook jobs queued or running",
+    registers: [registry],
+    collect() {
+      this.set(sources.queue?.size ?? 0);
+    },
+  });
+  // Counters mirrored from running totals kept elsewhere: reset, then set to the total at scrape time.
+  const mirrored = (name: string, help: string, read: () => number, labels?: Record<string, string>) => {
+    const counter = new Counter({
+      name,
+      help,
+      labelNames: labels ? Object.keys(labels) : [],
+      registers: [registry],
+      collect() {
+        this.reset();
+        const value = read();
+        if (labels) this.inc(labels, value);
+        else this.inc(value);
+      },
+    });
+    return counter;
+  };
+  new Counter({
+    name: "task_scorer_webhook_jobs_total",
+    help: "Webhook jobs finished, by result (done or failed)",
+    labelNames: ["result"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ result: "done" }, sources.queue?.stats.completed ?? 0);
+      this.inc({ result: "failed" }, sources.queue?.stats.failed ?? 0);
+    },
+  });
+  mirrored(
+    "task_scorer_model_calls_total",
+    "Calls to the model provider",
+    () => sources.llmTotals?.modelCalls ?? 0,
+  );
+  new Counter({
+    name: "task_scorer_model_tokens_total",
+    help: "Model tokens used, by kind (prompt or completion)",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ kind: "prompt" }, sources.llmTotals?.promptTokens ?? 0);
+      this.inc({ kind: "completion" }, sources.llmTotals?.completionTokens ?? 0);
+    },
+  });
+  new Counter({
+    name: "task_scorer_cache_hits_total",
+    help: "Answers from a cache instead of scoring: llm = persona verdicts from the LLM scorer's cache, offline = reports from the offline scorer's memo",
+    labelNames: ["cache"] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ cache: "llm" }, sources.llmTotals?.cacheHits ?? 0);
+      this.inc({ cache: "offline" }, sources.memo?.stats.hits ?? 0);
+    },
+  });
+
+  return {
+    registry,
+    observeRequest(method, route, status) {
+      // One line per request: the labelled child is looked up by a plain string key instead of
+      // prom-client hashing the label object each time.
+      const key = `${method} ${route} ${status}`;
+      let child = children.get(key);
+      if (!child) {
+        child = requests.labels(method, route, String(status));
+        children.set(key, child);
+      }
+      child.inc();
+    },
+    instrumentScorer(scorer) {
+      const wrapped = Object.create(scorer) as typeof scorer;
+      wrapped.score = async (task, options) => {
+        const end = latency.startTimer({ scorer: scorer.name });
+        try {
+          const verdicts = await scorer.score(task, options);
+          end({ outcome: "ok" });
+          return verdicts;
+        } catch (err) {
+          end({ outcome: "error" });
+          throw err;
+        }
+      };
+      return wrapped;
+    },
+    setSources(next) {
+      sources = { ...sources, ...next };
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { FastifyInstance, FastifyReply } from "fastify";
+import type { ApprovalPolicy } from "../core/approval.js";
+import { packageRoot } from "../config/package-info.js";
+
+/**
+ * Strict by default: scripts, styles and requests only from this server, no inline script or style,
+ * no framing. `formAction` adds GitHub's origin on the registration pages, which post a form there.
+ */
+export function contentSecurityPolicy(formAction: string[] = []): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self'",
+    "connect-src 'self'",
+    `form-action 'self'${formAction.map((o) => ` ${o}`).join("")}`,
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/** Headers for every HTML page this server renders. */
+export function sendHtml(reply: FastifyReply, html: string, status = 200, formAction: string[] = []) {
+  return reply
+    .code(status)
+    .header("content-security-policy", contentSecurityPolicy(formAction))
+    .header("x-content-type-options", "nosniff")
+    .header("referrer-policy", "no-referrer")
+    .header("cache-control", "no-store")
+    .type("text/html; charset=utf-8")
+    .send(html);
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
+}
+
+export interface WebPageOptions {
+  policy: ApprovalPolicy;
+  scorer: string;
+  /** Shown when the App has no credentials: where registration goes ("GitHub.com" or an Enterprise host). */
+  registration?: { target: string } | undefined;
+}
+
+const ASSETS: Record<string, string> = {
+  "try-it.js": "text/javascript; charset=utf-8",
+  "try-it.css": "text/css; charset=utf-8",
+  "setup.js": "text/javascript; charset=utf-8",
+  "favicon.svg": "image/svg+xml",
+};
+
+/** The start page (try it, and register the App when it is off) and its static files, read once at start. */
+export function webPagePlugin(options: WebPageOptions) {
+  const dir = join(packageRoot(), "web");
+  let page = readFileSync(join(dir, "index.html"), "utf8")
+    .replace("{{scorer}}", escapeHtml(options.scorer))
+    .replace("{{policy}}", escapeHtml(JSON.stringify(options.policy)));
+  page = options.registration
+    ? page.replace("{{target}}", escapeHtml(options.registration.target))
+    : page.replace(/\s*<!-- register:start -->[\s\S]*<!-- register:end -->/, "");
+  const assets = new Map(
+    Object.entries(ASSETS).map(([name, type]) => [name, { type, body: readFileSync(join(dir, name)) }]),
+  );
+
+  return async (app: FastifyInstance) => {
+    app.get("/", { schema: { hide: true } }, (_request, reply) => sendHtml(reply, page));
+    app.get<{ Params: { name: string } }>("/assets/:name", { schema: { hide: true } }, (request, reply) => {
+      const asset = assets.get(request.params.name);
+      if (!asset) return reply.callNotFound();
+      return reply
+        .header("x-content-type-options", "nosniff")
+        .header("cache-control", "public, max-age=300")
+        .type(asset.type)
+        .send(asset.body);
+    });
+  };
+}

@@ -1,0 +1,156 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { runCli } from "../../src/cli.js";
+import { ScoreReportSchema } from "../../src/core/score-report.schema.js";
+import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+
+/** The CLI as scripts use it: its output and its exit codes. */
+async function cli(argv: string[], env: Record<string, string> = {}, stdin?: string) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(
+    argv,
+    { SCORER: "offline", ...env },
+    {
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+      readStdin: () => stdin,
+    },
+  );
+  return { code, stdout, stderr };
+}
+
+// Thresholds any task passes, to see exit code 0 with --fail-on-reject.
+const LENIENT = { APPROVAL_MIN_AVERAGE: "1", APPROVAL_MIN_SCORE: "1", APPROVAL_MIN_SUPPORTERS: "0" };
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "task-scorer-cli-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("task-scorer CLI", () => {
+  it("--help prints usage with the commands and exit codes", async () => {
+    const { code, stdout } = await cli(["--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('task-scorer score --title "<title>"');
+    expect(stdout).toContain("task-scorer serve");
+    expect(stdout).toContain(
+      "Exit codes: 0 scored, 1 not approved (with --fail-on-reject), 2 bad input, 3 the scorer failed.",
+    );
+  });
+
+  it("score --json prints the same report as the API", async () => {
+    const { code, stdout } = await cli(["score", "--title", "Add CSV export", "--json"]);
+    expect(code).toBe(0);
+    const report = ScoreReportSchema.parse(JSON.parse(stdout));
+    expect(report.task).toBe("Add CSV export");
+    expect(report.expertScores.map((e) => e.expert)).toEqual([
+      "Revenue Expert",
+      "Technical Architect",
+      "UX Designer",
+      "Product Manager",
+      "Marketing Strategist",
+    ]);
+  });
+
+  it("reads the description from a file or from piped standard input", async () => {
+    const file = join(dir, "body.md");
+    writeFileSync(file, "Let free users upgrade to Pro with Stripe checkout.");
+    const fromFile = JSON.parse((await cli(["score", "-t", "Add checkout", "-f", file, "--json"])).stdout);
+    expect(fromFile.description).toBe("Let free users upgrade to Pro with Stripe checkout.");
+    const fromStdin = JSON.parse(
+      (await cli(["score", "-t", "Add checkout", "--json"], {}, "piped text")).stdout,
+    );
+    expect(fromStdin.description).toBe("piped text");
+  });
+
+  it("prints a readable report without --json: each persona, the verdict and each condition", async () => {
+    const { stdout } = await cli(["score", "--title", "Add Stripe checkout"]);
+    expect(stdout).toMatch(/💼 {2}Revenue Expert +\d+\/10 /);
+    expect(stdout).toMatch(/(✅ Approved|❌ Not approved): average/);
+    expect(stdout.match(/^ {2}[✅❌] /gmu)).toHaveLength(3);
+  });
+
+  it("--fail-on-reject exits 1 when not approved and 0 when approved", async () => {
+    expect((await cli(["score", "--title", "Fix typo", "--fail-on-reject"])).code).toBe(1);
+    expect((await cli(["score", "--title", "Fix typo", "--fail-on-reject"], LENIENT)).code).toBe(0);
+    // Without the flag a rejected task still exits 0: it was scored.
+    expect((await cli(["score", "--title", "Fix typo"])).code).toBe(0);
+  });
+
+  it("exits 2 on bad input, saying what is wrong", async () => {
+    const empty = await cli(["score", "--title", "   "]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("must not be empty");
+    expect((await cli(["score"])).stderr).toContain("--title is required");
+    expect((await cli(["score", "--title", "x", "--bogus"])).code).toBe(2);
+    expect((await cli(["score", "--title", "x", "-f", join(dir, "missing.md")])).stderr).toContain(
+      "cannot be read",
+    );
+    expect((await cli(["frobnicate"])).code).toBe(2);
+    const badEnv = await cli(["score", "--title", "x"], { APPROVAL_MIN_AVERAGE: "eleven" });
+    expect(badEnv.code).toBe(2);
+    expect(badEnv.stderr).toContain("APPROVAL_MIN_AVERAGE");
+  });
+
+  describe("with the LLM scorer (a stand-in provider on loopback)", () => {
+    let github: FakeGitHub;
+    beforeAll(async () => {
+      github = await startFakeGitHub();
+    });
+    afterAll(() => github.close());
+    const llm = () => ({
+      SCORER: "openai",
+      OPENAI_API_KEY: "test-key",
+      OPENAI_BASE_URL: `${github.url}/llm/v1`,
+      OPENAI_MAX_RETRIES: "0",
+      LOG_LEVEL: "silent",
+    });
+
+    it("uses the same scorer choice and environment as the server", async () => {
+      github.llmFailStatus = undefined;
+      const { code, stdout } = await cli(["score", "--title", "Add CSV export", "--json"], llm());
+      expect(code).toBe(0);
+      expect(
+        JSON.parse(stdout).expertScores.every((e: { score: number }) => e.score === github.llmScore),
+      ).toBe(true);
+    });
+
+    it("exits 3 when the scorer fails, and never prints the key", async () => {
+      github.llmFailStatus = 503;
+      const { code, stderr, stdout } = await cli(["score", "--title", "Add CSV export"], llm());
+      expect(code).toBe(3);
+      expect(stdout).toBe("");
+      expect(stderr).not.toContain("test-key");
+      github.llmFailStatus = undefined;
+    });
+  });
+
+  it("runs as a program: a shell pipe is the description; exit code; report on stdout only", () => {
+    const root = new URL("../..", import.meta.url).pathname;
+    const env = { PATH: process.env.PATH, SCORER: "offline", ...LENIENT };
+    const piped = spawnSync(
+      "sh",
+      [
+        "-c",
+        `printf 'Export the table as CSV.' | "${process.execPath}" --import tsx src/cli.ts score --title "Add CSV export" --json --fail-on-reject`,
+      ],
+      { cwd: root, env, encoding: "utf8" },
+    );
+    expect(piped.status).toBe(0);
+    expect(JSON.parse(piped.stdout).description).toBe("Export the table as CSV.");
+
+    // A program's own pipe (a socket) is read only when asked with "-f -": an idle one never hangs the CLI.
+    const spawned = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "src/cli.ts", "score", "--title", "Add CSV export", "--json", "-f", "-"],
+      { cwd: root, env, input: "From a program.", encoding: "utf8" },
+    );
+    expect(spawned.status).toBe(0);
+    expect(JSON.parse(spawned.stdout).description).toBe("From a program.");
+  });
+});

@@ -1,0 +1,231 @@
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import pino from "pino";
+import { composeService, type Service } from "../../src/compose-service.js";
+import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET, deliver, payload } from "../app/app-harness.js";
+import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+
+/** Metrics, health, client addresses behind a proxy and CORS, as an operator sees them. */
+const silent = pino({ level: "silent" });
+
+function score(service: Service, headers: Record<string, string> = {}, task = "Add CSV export") {
+  return service.server.inject({
+    method: "POST",
+    url: "/score-task",
+    headers: { "content-type": "application/json", ...headers },
+    payload: { task },
+  });
+}
+
+async function metrics(service: Service): Promise<string> {
+  const res = await service.server.inject({ method: "GET", url: "/metrics" });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers["content-type"]).toContain("text/plain");
+  return res.body;
+}
+
+/** The value of one sample line, e.g. `task_scorer_model_calls_total 5`. */
+function sample(text: string, series: string): number {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  if (!line) throw new Error(`no sample ${series} in:\n${text}`);
+  return Number(line.slice(series.length + 1));
+}
+
+describe("/metrics (Prometheus)", () => {
+  let github: FakeGitHub;
+  beforeAll(async () => {
+    github = await startFakeGitHub();
+  });
+  afterAll(() => github.close());
+
+  it("counts requests by route and status, and times scoring", async () => {
+    const service = await composeService({ SCORER: "offline" }, { logger: silent });
+    try {
+      await score(service, {}, "Add a CSV export to the metrics test");
+      await score(service, {}, "Add a CSV export to the metrics test");
+      await score(service, {}, "");
+      await service.server.inject({ method: "GET", url: "/no/such/path" });
+      const text = await metrics(service);
+      expect(
+        sample(text, 'task_scorer_http_requests_total{method="POST",route="/score-task",status="200"}'),
+      ).toBe(2);
+      expect(
+        sample(text, 'task_scorer_http_requests_total{method="POST",route="/score-task",status="400"}'),
+      ).toBe(1);
+      // Unknown paths share one label, so a scanner cannot blow up the series count.
+      expect(
+        sample(text, 'task_scorer_http_requests_total{method="GET",route="(no route)",status="404"}'),
+      ).toBe(1);
+      expect(sample(text, 'task_scorer_scoring_duration_seconds_count{scorer="offline",outcome="ok"}')).toBe(
+        2,
+      );
+      // The second, identical task came from the offline scorer's memo (one per process, so at least 1).
+      expect(sample(text, 'task_scorer_cache_hits_total{cache="offline"}')).toBeGreaterThanOrEqual(1);
+      expect(text).toContain("process_resident_memory_bytes");
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("counts model calls, tokens and cache hits of the LLM scorer", async () => {
+    const service = await composeService(
+      { SCORER: "openai", OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${github.url}/llm/v1` },
+      { logger: silent },
+    );
+    try {
+      expect((await score(service)).statusCode).toBe(200);
+      expect((await score(service)).statusCode).toBe(200);
+      const text = await metrics(service);
+      expect(sample(text, "task_scorer_model_calls_total")).toBe(5);
+      expect(sample(text, 'task_scorer_model_tokens_total{kind="prompt"}')).toBe(5 * 300);
+      expect(sample(text, 'task_scorer_model_tokens_total{kind="completion"}')).toBe(5 * 40);
+      expect(sample(text, 'task_scorer_cache_hits_total{cache="llm"}')).toBe(5);
+      expect(sample(text, 'task_scorer_scoring_duration_seconds_count{scorer="openai",outcome="ok"}')).toBe(
+        2,
+      );
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("shows the webhook queue's depth and its jobs done and failed", async () => {
+    const service = await composeService(
+      {
+        SCORER: "offline",
+        APP_ID: "123",
+        PRIVATE_KEY,
+        WEBHOOK_SECRET,
+        GHE_HOST: github.host,
+        GHE_PROTOCOL: "http",
+      },
+      { logger: silent, Octokit: TestOctokit },
+    );
+    try {
+      expect((await deliver(service, "issues", payload("issues", "opened"))).statusCode).toBe(200);
+      await service.queue!.drain();
+      const text = await metrics(service);
+      expect(sample(text, 'task_scorer_webhook_jobs_total{result="done"}')).toBe(1);
+      expect(
+        sample(
+          text,
+          'task_scorer_http_requests_total{method="POST",route="/api/github/webhooks",status="200"}',
+        ),
+      ).toBe(1);
+      expect(sample(text, 'task_scorer_webhook_jobs_total{result="failed"}')).toBe(0);
+      expect(sample(text, "task_scorer_webhook_queue_depth")).toBe(0);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe("/healthz", () => {
+  it("reports the version, the scorer and whether the App is on", async () => {
+    const off = await composeService({ SCORER: "offline" }, { logger: silent, version: "1.2.3" });
+    const on = await composeService(
+      { SCORER: "offline", APP_ID: "1", PRIVATE_KEY, WEBHOOK_SECRET },
+      { logger: silent, version: "1.2.3", Octokit: TestOctokit },
+    );
+    try {
+      expect((await off.server.inject({ url: "/healthz" })).json()).toEqual({
+        status: "ok",
+        version: "1.2.3",
+        scorer: "offline",
+        app: false,
+      });
+      expect((await on.server.inject({ url: "/healthz" })).json()).toMatchObject({ app: true });
+    } finally {
+      await off.close();
+      await on.close();
+    }
+  });
+});
+
+describe("TRUST_PROXY", () => {
+  async function limited(env: Record<string, string>) {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const service = await composeService(
+      { SCORER: "offline", RATE_LIMIT_PER_MINUTE: "1", ...env },
+      { logger: pino({ level: "info" }, sink) },
+    );
+    return { service, lines };
+  }
+
+  it("rate-limits and logs each client behind the proxy by its forwarded address", async () => {
+    const { service, lines } = await limited({ TRUST_PROXY: "127.0.0.1" });
+    try {
+      expect((await score(service, { "x-forwarded-for": "203.0.113.7" })).statusCode).toBe(200);
+      expect((await score(service, { "x-forwarded-for": "198.51.100.9" })).statusCode).toBe(200);
+      expect((await score(service, { "x-forwarded-for": "203.0.113.7" })).statusCode).toBe(429);
+      const ips = lines.filter((l) => l.msg === "request").map((l) => l.ip);
+      expect(ips).toEqual(["203.0.113.7", "198.51.100.9", "203.0.113.7"]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("without it, a forwarded address is not believed (clients cannot pick their own)", async () => {
+    const { service, lines } = await limited({});
+    try {
+      expect((await score(service, { "x-forwarded-for": "203.0.113.7" })).statusCode).toBe(200);
+      expect((await score(service, { "x-forwarded-for": "198.51.100.9" })).statusCode).toBe(429);
+      expect(lines.find((l) => l.msg === "request")?.ip).toBe("127.0.0.1");
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("refuses a value that is not true, false, hops or addresses", async () => {
+    await expect(composeService({ TRUST_PROXY: "yes please" }, { logger: silent })).rejects.toThrow(
+      /TRUST_PROXY/,
+    );
+  });
+});
+
+describe("CORS_ORIGINS", () => {
+  const preflight = {
+    method: "OPTIONS" as const,
+    url: "/score-task",
+    headers: { origin: "https://app.example.com", "access-control-request-method": "POST" },
+  };
+
+  it("is off by default: no CORS headers, and OPTIONS stays a 405", async () => {
+    const service = await composeService({ SCORER: "offline" }, { logger: silent });
+    try {
+      expect((await service.server.inject(preflight)).statusCode).toBe(405);
+      const res = await score(service, { origin: "https://app.example.com" });
+      expect(res.headers["access-control-allow-origin"]).toBeUndefined();
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("lets listed origins call the API, and no others", async () => {
+    const service = await composeService(
+      { SCORER: "offline", CORS_ORIGINS: "https://app.example.com, https://other.example.org" },
+      { logger: silent },
+    );
+    try {
+      const pre = await service.server.inject(preflight);
+      expect(pre.statusCode).toBe(204);
+      expect(pre.headers["access-control-allow-origin"]).toBe("https://app.example.com");
+      expect(pre.headers["access-control-allow-headers"]).toContain("content-type");
+      const ok = await score(service, { origin: "https://app.example.com" });
+      expect(ok.headers["access-control-allow-origin"]).toBe("https://app.example.com");
+      expect(ok.headers["access-control-expose-headers"]).toContain("x-request-id");
+      const other = await score(service, { origin: "https://evil.example.net" });
+      expect(other.headers["access-control-allow-origin"]).toBeUndefined();
+    } finally {
+      await service.close();
+    }
+    await expect(composeService({ CORS_ORIGINS: "app.example.com" }, { logger: silent })).rejects.toThrow(
+      /CORS_ORIGINS.*not an origin: app\.example\.com/,
+    );
+  });
+});

@@ -1,0 +1,211 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseEnv } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import pino from "pino";
+import { composeService, type Service } from "../../src/compose-service.js";
+import { appSettingsFromEnv } from "../../src/config/app-env.schema.js";
+import { PRIVATE_KEY, WEBHOOK_SECRET } from "../app/app-harness.js";
+import { describeInChromium, launchChromium } from "../helpers/chromium.js";
+import { FakeGitHubManifest } from "../helpers/fake-github-manifest.js";
+
+/**
+ * Registering the App from the start page, through GitHub's manifest flow, against a stand-in
+ * GitHub (Enterprise settings pointing at loopback): the manifest GitHub receives, the code
+ * exchange, and the .env the next start reads.
+ */
+const silent = pino({ level: "silent" });
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "task-scorer-register-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function serve(
+  env: Record<string, string>,
+  envFile: string,
+): Promise<{ service: Service; base: string }> {
+  const service = await composeService({ SCORER: "offline", ...env }, { logger: silent, envFile });
+  await service.server.listen({ port: 0, host: "127.0.0.1" });
+  const { port } = service.server.server.address() as { port: number };
+  return { service, base: `http://127.0.0.1:${port}` };
+}
+
+describeInChromium("registering the GitHub App in the browser (manifest flow)", () => {
+  let github: FakeGitHubManifest;
+  let service: Service;
+  let base: string;
+  let envFile: string;
+  const existing = "# my settings\nPORT=3000\nOPENAI_MODEL=gpt-4o-mini\nAPP_ID=999\n\nLOG_LEVEL=debug\n";
+
+  beforeAll(async () => {
+    github = await new FakeGitHubManifest().start();
+    envFile = join(dir, "browser.env");
+    writeFileSync(envFile, existing);
+    ({ service, base } = await serve({ GHE_HOST: github.host, GHE_PROTOCOL: "http" }, envFile));
+  });
+  afterAll(async () => {
+    await service.close();
+    await github.close();
+  });
+
+  it("offers registration, posts the manifest, exchanges the code and writes .env", async () => {
+    const { context, close } = await launchChromium();
+    try {
+      const page = await context.newPage();
+      await page.goto(base);
+      const section = page.getByRole("region", { name: "Register the GitHub App" });
+      await expect(section.textContent()).resolves.toContain(`GitHub Enterprise Server (${github.host})`);
+      await page.getByLabel("My personal account").check();
+      await page.getByRole("button", { name: "Register the GitHub App" }).click();
+
+      // setup.js posts the manifest to GitHub's form at once.
+      await page.getByRole("heading", { name: "Create GitHub App task-scorer" }).waitFor();
+      await page.getByRole("button", { name: "Create GitHub App for personal" }).click();
+      await page.getByRole("heading", { name: "GitHub App registered" }).waitFor();
+      const install = page.getByRole("link", { name: "Install the App" });
+      expect(await install.getAttribute("href")).toBe(`${github.url}/apps/task-scorer/installations/new`);
+      expect(await page.textContent("main")).toContain("Restart this server");
+    } finally {
+      await close();
+    }
+
+    expect(github.received).toHaveLength(1);
+    const { manifest, owner } = github.received[0]!;
+    expect(owner).toBe("personal");
+    expect(manifest).toMatchObject({
+      name: "task-scorer",
+      public: false,
+      hook_attributes: { url: `${base}/api/github/webhooks` },
+      redirect_url: `${base}/setup/callback`,
+      default_permissions: { issues: "write", pull_requests: "write", contents: "read", metadata: "read" },
+      default_events: ["issues", "issue_comment", "pull_request"],
+    });
+
+    const written = readFileSync(envFile, "utf8");
+    // Other lines are kept as they were; APP_ID is replaced, not duplicated.
+    expect(written).toMatch(
+      /^# my settings\nPORT=3000\nOPENAI_MODEL=gpt-4o-mini\nAPP_ID=4242\n\nLOG_LEVEL=debug\n/,
+    );
+    expect(written.match(/^APP_ID=/gm)).toHaveLength(1);
+    const vars = parseEnv(written);
+    expect(vars.WEBHOOK_SECRET).toBe(github.webhookSecret);
+    expect(vars.GITHUB_CLIENT_SECRET).toBeUndefined();
+    // The next start accepts what was written: the key parses, the App is on.
+    expect(statSync(envFile).mode & 0o777).toBe(0o600);
+    const settings = appSettingsFromEnv(vars);
+    expect(settings).toMatchObject({ appId: "4242", webhookSecret: github.webhookSecret });
+    expect(settings!.privateKey.trim()).toBe(github.pem.trim());
+  });
+});
+
+describe("registration pages (no browser)", () => {
+  let github: FakeGitHubManifest;
+  beforeAll(async () => {
+    github = await new FakeGitHubManifest().start();
+  });
+  afterAll(() => github.close());
+
+  const form = (fields: Record<string, string>) => ({
+    method: "POST" as const,
+    url: "/setup/register",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    payload: new URLSearchParams(fields).toString(),
+  });
+
+  it("posts to github.com by default, for a personal account or an organisation, under a strict CSP", async () => {
+    const { service } = await serve({}, join(dir, "a.env"));
+    try {
+      const page = await service.server.inject({ method: "GET", url: "/" });
+      expect(page.body).toContain("Register the GitHub App");
+      expect(page.body).toContain("GitHub.com");
+
+      const personal = await service.server.inject(form({ account: "personal" }));
+      expect(personal.statusCode).toBe(200);
+      expect(personal.body).toMatch(
+        /action="https:\/\/github\.com\/settings\/apps\/new\?state=[0-9a-f]{32}"/,
+      );
+      expect(personal.headers["content-security-policy"]).toContain("form-action 'self' https://github.com");
+      expect(personal.headers["content-security-policy"]).toContain("script-src 'self'");
+      expect(personal.body).not.toMatch(/<script>/);
+
+      const org = await service.server.inject(form({ account: "organization", org: "acme-inc" }));
+      expect(org.body).toMatch(
+        /action="https:\/\/github\.com\/organizations\/acme-inc\/settings\/apps\/new\?state=/,
+      );
+
+      const bad = await service.server.inject(form({ account: "organization", org: "not an org!" }));
+      expect(bad.statusCode).toBe(400);
+      expect(bad.body).toContain("Enter the organisation&#39;s name");
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("relays webhooks through WEBHOOK_PROXY_URL when set (the manifest's webhook URL)", async () => {
+    const { service } = await serve({ WEBHOOK_PROXY_URL: "https://smee.io/abc123" }, join(dir, "b.env"));
+    try {
+      const res = await service.server.inject(form({ account: "personal" }));
+      const manifest = JSON.parse(
+        res.body
+          .match(/name="manifest" value="([^"]*)"/)![1]!
+          .replace(/&quot;/g, '"')
+          .replace(/&amp;/g, "&"),
+      );
+      expect(manifest.hook_attributes.url).toBe("https://smee.io/abc123");
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("refuses a callback it did not start, and explains a code GitHub will not exchange", async () => {
+    const envFile = join(dir, "c.env");
+    const { service, base } = await serve({ GHE_HOST: github.host, GHE_PROTOCOL: "http" }, envFile);
+    try {
+      const stranger = await fetch(`${base}/setup/callback?code=abc&state=not-ours`);
+      expect(stranger.status).toBe(400);
+      expect(await stranger.text()).toContain("was not started from this server");
+
+      const started = await service.server.inject(form({ account: "personal" }));
+      const state = started.body.match(/state=([0-9a-f]{32})/)![1]!;
+      const unknown = await fetch(`${base}/setup/callback?code=unknown-code&state=${state}`);
+      expect(unknown.status).toBe(502);
+      expect(await unknown.text()).toContain("GitHub answered 404 to the code exchange");
+      expect(() => readFileSync(envFile)).toThrow();
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("is not offered in production (NODE_ENV=production), where strangers could register their own App", async () => {
+    const service = await composeService(
+      { SCORER: "offline", NODE_ENV: "production" },
+      { logger: silent, envFile: join(dir, "e.env") },
+    );
+    try {
+      expect((await service.server.inject({ method: "GET", url: "/" })).body).not.toContain(
+        "Register the GitHub App",
+      );
+      expect((await service.server.inject(form({ account: "personal" }))).statusCode).toBe(404);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("is not offered once the App has credentials", async () => {
+    const service = await composeService(
+      { SCORER: "offline", APP_ID: "1", PRIVATE_KEY, WEBHOOK_SECRET },
+      { logger: silent, envFile: join(dir, "d.env") },
+    );
+    try {
+      expect((await service.server.inject({ method: "GET", url: "/" })).body).not.toContain(
+        "Register the GitHub App",
+      );
+      expect((await service.server.inject(form({ account: "personal" }))).statusCode).toBe(404);
+    } finally {
+      await service.close();
+    }
+  });
+});
