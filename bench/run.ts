@@ -1,6 +1,7 @@
 // `npm run bench`: every measured figure in one table. Loopback only, bounded in time, stops its own
 // servers. `npm run bench -- --smoke` runs each part briefly to check it works (CI), without targets.
 import { runActionBench } from "./action-bench.js";
+import { runKeysBench } from "./keys-bench.js";
 import { runLlmBench } from "./llm-bench.js";
 import { runRestBench } from "./rest-bench.js";
 import { runScorerBench } from "./scorer-bench.js";
@@ -37,6 +38,15 @@ add(rest, {
   "rest.ours.peak_rss_mb": atMost(150, "< 150 MB"),
   "rest.ours.non2xx_or_errors": atMost(0, "0"),
 });
+
+add(
+  await runKeysBench(
+    smoke ? { seconds: 1, connections: 5, charges: 20 } : { seconds: 8, connections: 20, charges: 500 },
+  ),
+  {
+    "keys.non2xx_or_errors": atMost(0, "0"),
+  },
+);
 
 add(await runLlmBench({ smoke }), {
   "llm.wall_per_report_over_delay": atMost(1.15, "<= 1.15 (parallel)"),

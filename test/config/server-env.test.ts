@@ -55,7 +55,7 @@ describe("server environment", () => {
   });
 
   it("gives App jobs a 60 s time limit by default, configurable, and refuses nonsense", () => {
-    const base = { APP_ID: "1", PRIVATE_KEY: "k", WEBHOOK_SECRET: "s" };
+    const base = { APP_ID: "1", PRIVATE_KEY, WEBHOOK_SECRET: "s" };
     expect(appSettingsFromEnv(base)?.jobTimeoutMs).toBe(60_000);
     expect(appSettingsFromEnv({ ...base, APP_JOB_TIMEOUT_SECONDS: "150" })?.jobTimeoutMs).toBe(150_000);
     expect(() => appSettingsFromEnv({ ...base, APP_JOB_TIMEOUT_SECONDS: "0" })).toThrow(
