@@ -9,6 +9,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# A stand-in for an optional native accelerator (see stubs/msgpackr-extract/package.json).
+COPY stubs ./stubs
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -22,9 +24,12 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/stubs ./stubs
 COPY --from=build /app/build/src ./build/src
 COPY web ./web
 COPY app.yml ./
+# Plain SQL migrations, applied at start when a database is configured (AUTH=keys, DATA_DIR, DATABASE_URL).
+COPY migrations ./migrations
 # The node image's unprivileged user; /app stays root-owned and read-only to it.
 USER node
 EXPOSE 3000

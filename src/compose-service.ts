@@ -27,6 +27,7 @@ import {
   type DeliveryIntake,
 } from "./fleet/delivery-queues.js";
 import { DeliveryStore } from "./fleet/delivery-store.js";
+import { sharedScoreCache } from "./fleet/shared-score-cache.js";
 
 /** The issue or pull request a delivery is about, as the job queue names it: "owner/repo#number". */
 function subjectOfPayload(payload: unknown): string | undefined {
@@ -74,7 +75,8 @@ export async function composeService(
   const created = options.scorer ?? createScorer(scorerSettingsFromEnv(processEnv), { logger });
   const metrics = options.metrics ?? createMetrics({ processMetrics: true });
   // Timed once here, so REST and App scoring both show in the latency histogram.
-  const scorer = metrics.instrumentScorer(created.scorer);
+  // Wrapped below when a fleet shares its model's verdicts.
+  let scorer = metrics.instrumentScorer(created.scorer);
   const { description } = created;
   metrics.setSources({
     llmTotals: created.scorer instanceof OpenAiScorer ? created.scorer.totals : undefined,
@@ -97,6 +99,12 @@ export async function composeService(
         : `storage: embedded PGlite in ${storageEnv.DATA_DIR ?? "data"} (one process; not safe against power loss)`,
     );
     if (storageEnv.AUTH === "keys") access = new KeyAccess(new AccountStore(database.db), options.clock);
+    // A model's verdicts are shared by the fleet (cache and single-flight in PostgreSQL). The offline
+    // judge is deterministic and takes microseconds: a repeat on another instance is simply scored again.
+    if (database.engine === "postgres" && scorer.name !== "offline") {
+      const ttl = scorerSettingsFromEnv(processEnv).cacheTtlSeconds ?? 3600;
+      scorer = sharedScoreCache(scorer, database.db, { ttlMs: ttl * 1000 });
+    }
   }
 
   const appSettings = appSettingsFromEnv(processEnv);

@@ -61,7 +61,11 @@ export interface Tables {
     received_at: Generated<Date>;
     finished_at: Date | null;
   };
-  score_cache: { key: string; verdicts: ColumnType<unknown, string, string>; created_at: Generated<Date> };
+  score_cache: {
+    key: string;
+    verdicts: ColumnType<unknown, string | null, string | null>;
+    created_at: Generated<Date>;
+  };
 }
 
 export type Db = Kysely<Tables>;

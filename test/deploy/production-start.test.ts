@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +26,8 @@ beforeAll(async () => {
   // COPY package.json package-lock.json; RUN npm ci
   for (const file of ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "app.yml"])
     cpSync(join(root, file), join(dir, file));
-  for (const folder of ["src", "web"]) cpSync(join(root, folder), join(dir, folder), { recursive: true });
+  for (const folder of ["src", "web", "migrations", "stubs"])
+    cpSync(join(root, folder), join(dir, folder), { recursive: true });
   execFileSync("cp", ["-al", join(root, "node_modules"), join(dir, "node_modules")]);
   // npm rewrites this file in place: a real copy, so the checkout's own is never touched.
   rmSync(join(dir, "node_modules", ".package-lock.json"));
@@ -98,6 +99,16 @@ describe("the production image's steps (built tree, production dependencies only
     ])
       expect([path, (await fetch(`${base}${path}`)).status]).toEqual([path, 200]);
   });
+
+  it("with a database, creates it from the shipped migrations (admin CLI in the built tree)", async () => {
+    const admin = spawnSync(process.execPath, ["build/src/admin-cli.js", "accounts", "list"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, DATA_DIR: join(dir, "keys-data") },
+      encoding: "utf8",
+    });
+    expect([admin.status, admin.stderr]).toEqual([0, ""]);
+    expect(existsSync(join(dir, "keys-data", "PG_VERSION"))).toBe(true);
+  }, 60_000);
 
   it("loads .env at start; variables already set win", () => {
     expect(output).toContain("loaded .env");

@@ -32,6 +32,7 @@ skipMessage("PostgreSQL integration tests", ["DATABASE_URL"]);
     expect(rows.rows.map((r) => r.name)).toEqual([
       "001-accounts-keys-usage.sql",
       "002-webhook-deliveries.sql",
+      "003-score-cache-claims.sql",
     ]);
   });
 
