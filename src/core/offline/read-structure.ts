@@ -147,8 +147,10 @@ const IMAGE_RE = /!\[[^\]\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
 const LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g;
 const URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
 const EMAIL_RE = /\S+@\S+\.\w+/g;
+// A "Label:" line is a heading only when short (five words at most): "The log now shows the following:"
+// introduces the author's own evidence.
 const HEADING_RE =
-  /^\s*(?:#{1,6}\s|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^.!?\n]{0,60}:\s*$)/;
+  /^\s*(?:#{1,6}\s|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^\s.!?:]*(?:[ \t]+[^\s.!?:]+){0,4}:\s*$)/;
 /** A bold or underlined label at the start of a line ("**Feature Name:** …"): the rest is judged on its own. */
 const LABEL_RE = /^\s*(?:\*\*[^*\n]{1,80}\*\*|__[^_\n]{1,80}__)\s*:?\s*/;
 const CHECKBOX_RE = /^\s*[-*+]\s+\[[ xX]?\]/;
