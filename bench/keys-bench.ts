@@ -2,9 +2,7 @@
 // metered, counted in the ledger and its report stored) against the open mode, in one run, plus the
 // cost of the key check and the quota transaction alone. PostgreSQL when DATABASE_URL is set (each run
 // in a database of its own, dropped after), else the embedded PGlite.
-import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
-import pg from "pg";
 import { AccountStore } from "../src/accounts/account-store.js";
 import { KeyAccess } from "../src/accounts/key-access.js";
 import { DEFAULT_APPROVAL_POLICY } from "../src/core/approval.js";
@@ -12,25 +10,7 @@ import { offlineScorer } from "../src/core/offline/offline-scorer.js";
 import { periodOf, PLANS } from "../src/core/plans.js";
 import { buildServer } from "../src/http/build-server.js";
 import { openDatabase } from "../src/storage/database.js";
-
-async function freshPostgres(base: string) {
-  const name = `ts_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
+import { freshDatabase } from "../test/helpers/postgres.js";
 
 async function rps(port: number, seconds: number, connections: number, authorization?: string) {
   let n = 0;
@@ -59,7 +39,7 @@ async function rps(port: number, seconds: number, connections: number, authoriza
 
 export async function runKeysBench(options: { seconds: number; connections: number; charges: number }) {
   const pgBase = process.env.DATABASE_URL;
-  const fresh = pgBase ? await freshPostgres(pgBase) : undefined;
+  const fresh = pgBase ? await freshDatabase() : undefined;
   const database = await openDatabase(fresh ? { url: fresh.url } : { dataDir: "memory://" });
   const store = new AccountStore(database.db);
   const account = await store.createAccount("bench", "payg");
