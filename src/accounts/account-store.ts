@@ -227,19 +227,16 @@ export class AccountStore {
             requestHash: prior.request_hash,
           };
         }
-        await tx
-          .insertInto("usage_counters")
-          .values({ account_id: input.account.id, period: input.period })
-          .onConflict((oc) => oc.columns(["account_id", "period"]).doNothing())
-          .execute();
+        // One statement: create the month's counter at 1, or raise it while it stays within the allowance
+        // (the row lock of ON CONFLICT DO UPDATE makes concurrent raises take turns).
         const allowance = input.plan.allowancePerMonth;
-        let bump = tx
-          .updateTable("usage_counters")
-          .set({ used: sql`used + 1` })
-          .where("account_id", "=", input.account.id)
-          .where("period", "=", input.period);
-        if (allowance !== null) bump = bump.where(sql<boolean>`used + 1 <= ${allowance}`);
-        const counted = await bump.returning("used").executeTakeFirst();
+        const counted = (
+          await sql<{ used: number }>`
+            INSERT INTO usage_counters (account_id, period, used) VALUES (${input.account.id}, ${input.period}, 1)
+            ON CONFLICT (account_id, period) DO UPDATE SET used = usage_counters.used + 1
+            WHERE ${allowance}::int IS NULL OR usage_counters.used + 1 <= ${allowance}::int
+            RETURNING used`.execute(tx)
+        ).rows[0];
         if (!counted) throw new OverAllowance();
         await tx
           .insertInto("reports")
