@@ -149,6 +149,7 @@ export class AccountStore {
       .executeTakeFirst();
   }
 
+  /** Tasks counted this period: the counter, or the ledger's sum where no counter exists yet. */
   async used(accountId: string, period: string): Promise<number> {
     const row = await this.db
       .selectFrom("usage_counters")
@@ -156,7 +157,7 @@ export class AccountStore {
       .where("account_id", "=", accountId)
       .where("period", "=", period)
       .executeTakeFirst();
-    return row?.used ?? 0;
+    return row ? row.used : this.ledgerTotal(accountId, period);
   }
 
   /** Tasks in the ledger for a period: the record of truth the counter caches. */
@@ -228,15 +229,26 @@ export class AccountStore {
           };
         }
         // One statement: create the month's counter at 1, or raise it while it stays within the allowance
-        // (the row lock of ON CONFLICT DO UPDATE makes concurrent raises take turns).
+        // (the row lock of ON CONFLICT DO UPDATE makes concurrent raises take turns). A plan without an
+        // allowance has nothing to enforce: it keeps no counter, so its requests do not queue on one row
+        // (its usage is the ledger's sum either way).
         const allowance = input.plan.allowancePerMonth;
-        const counted = (
-          await sql<{ used: number }>`
-            INSERT INTO usage_counters (account_id, period, used) VALUES (${input.account.id}, ${input.period}, 1)
+        const counted =
+          allowance === null
+            ? { used: 0 }
+            : // A new counter starts from the ledger (this row included), so an account that moved to a
+              // plan with an allowance mid-month keeps what it already used.
+              (
+                await sql<{ used: number }>`
+            INSERT INTO usage_counters (account_id, period, used)
+            SELECT ${input.account.id}, ${input.period}, s.total FROM (
+              SELECT coalesce(sum(quantity), 0)::int AS total FROM usage_ledger
+              WHERE account_id = ${input.account.id} AND period = ${input.period}
+            ) s WHERE s.total <= ${allowance}::int
             ON CONFLICT (account_id, period) DO UPDATE SET used = usage_counters.used + 1
-            WHERE ${allowance}::int IS NULL OR usage_counters.used + 1 <= ${allowance}::int
+            WHERE usage_counters.used + 1 <= ${allowance}::int
             RETURNING used`.execute(tx)
-        ).rows[0];
+              ).rows[0];
         if (!counted) throw new OverAllowance();
         await tx
           .insertInto("reports")

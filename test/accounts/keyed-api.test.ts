@@ -93,6 +93,19 @@ describe("the Free plan's allowance", () => {
     expect(r.headers["ratelimit-limit"]).toBe("10");
   });
 
+  it("an account moved to Free mid-month keeps what it already used", async () => {
+    const { account, key } = await accountWithKey("payg");
+    for (let i = 0; i < 11; i++)
+      expect((await post(bearer(key), `Add CSV export ${i}`)).statusCode).toBe(200);
+    await s.store.setPlan(account.id, "free");
+    const r = await post(bearer(key), "One more");
+    expect(r.statusCode).toBe(429);
+    expect((await s.app.inject({ url: "/usage", headers: bearer(key) })).json()).toMatchObject({
+      tasksUsed: 11,
+      remaining: 0,
+    });
+  });
+
   it("a failed report counts nothing", async () => {
     const { key } = await accountWithKey();
     flaky = true;
