@@ -215,9 +215,24 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       info: {
         title: "task-scorer",
         version: deps.version ?? "0.1.0",
-        description:
-          "Scores a development task with five expert personas and returns one consensus report. Open API: no credential is needed.",
+        description: deps.access
+          ? "Scores a development task with five expert personas and returns one consensus report. Every request needs an API key (`Authorization: Bearer tsk_…`) and counts against its plan."
+          : "Scores a development task with five expert personas and returns one consensus report. Open API: no credential is needed.",
       },
+      ...(deps.access
+        ? {
+            components: {
+              securitySchemes: {
+                apiKey: {
+                  type: "http" as const,
+                  scheme: "bearer",
+                  description: "An API key: tsk_ and 36 characters.",
+                },
+              },
+            },
+            security: [{ apiKey: [] }],
+          }
+        : {}),
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,

@@ -72,6 +72,12 @@ describe("AUTH=keys: who may call", () => {
     expect(r.headers["www-authenticate"]).toMatch(/insufficient_scope/);
   });
 
+  it("the OpenAPI document says a bearer key is needed", async () => {
+    const doc = (await s.app.inject({ url: "/openapi.json" })).json();
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: "http", scheme: "bearer" });
+    expect(doc.security).toEqual([{ apiKey: [] }]);
+  });
+
   it("the key is checked before the body: no key and a bad body is still 401", async () => {
     const r = await s.app.inject({ method: "POST", url: "/score-task", headers: json, payload: "{not json" });
     expect(r.statusCode).toBe(401);
