@@ -139,7 +139,10 @@ export async function composeService(
           payload: d.payload,
         } as Parameters<typeof probot.receive>[0]);
         const subject = subjectOfPayload(d.payload);
-        if (subject) await appQueue.idleFor(subject);
+        // The delivery is finished only when its work is: a failed job fails the delivery (and the
+        // fleet's queue retries it with backoff; the App's writes are idempotent).
+        const failure = subject ? await appQueue.idleFor(subject) : undefined;
+        if (failure) throw new Error(failure);
       };
       const deliveries = new DeliveryStore(database.db);
       intake = storageEnv.REDIS_URL

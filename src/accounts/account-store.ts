@@ -268,11 +268,12 @@ export class AccountStore {
   }
 
   async report(id: string) {
-    return this.db
+    const row = await this.db
       .selectFrom("reports")
       .select(["id", "account_id", "visibility", "report", "created_at"])
       .where("id", "=", id)
       .executeTakeFirst();
+    return row && { ...row, report: JSON.parse(row.report) as unknown };
   }
 
   async reports(accountId: string, limit = 50) {

@@ -63,7 +63,9 @@ export class AppMetering {
     marketplace_purchase?: { account?: { login?: string }; plan?: { name?: string; price_model?: string } };
   }): Promise<{ login: string; plan: PlanId } | undefined> {
     const login = payload.marketplace_purchase?.account?.login;
-    if (!login) return undefined;
+    // A pending change (a downgrade or cancellation asked for) takes effect at the end of the billing
+    // cycle, when GitHub sends `changed` or `cancelled`: until then the customer keeps what they paid for.
+    if (!login || !["purchased", "changed", "cancelled"].includes(payload.action ?? "")) return undefined;
     const plan: PlanId =
       payload.action === "cancelled" ? "free" : planFromMarketplace(payload.marketplace_purchase?.plan);
     const { account } = await this.planOf(login);

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { AccessError } from "../core/errors.js";
+import { AccessError, InvalidRequestError } from "../core/errors.js";
 import { amountDue, isPlanId, nextPeriodStart, periodOf, PLANS, type Plan } from "../core/plans.js";
 import type { ScoreReport } from "../core/score-report.schema.js";
 import { hashKey, isScope, isWellFormedKey, type Scope } from "./api-keys.js";
@@ -121,8 +121,7 @@ export class KeyAccess {
     produce: () => Promise<ScoreReport>,
   ): Promise<MeteredResult> {
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_RE.test(idempotencyKey))
-      throw new AccessError(
-        "idempotency_key_reused",
+      throw new InvalidRequestError(
         "The Idempotency-Key header must be 1 to 255 visible ASCII characters, such as a UUID.",
       );
     const requestHash = createHash("sha256")
@@ -214,6 +213,8 @@ export class KeyAccess {
     const stored = await this.store.report(id);
     if (!stored) return undefined;
     if (stored.visibility === "public") return stored;
+    // Without a key a private report is "not found", like one that does not exist: its existence is private.
+    if (!authorization) return undefined;
     const p = await this.authenticate(authorization, "reports:read");
     return p.account.id === stored.account_id ? stored : undefined;
   }

@@ -73,7 +73,9 @@ export class JobQueue {
   private readonly seenDeliveries = new BoundedSet(10_000);
   private readonly lastHash = new Map<string, string>();
   private idle: (() => void)[] = [];
-  private readonly subjectWaiters = new Map<string, (() => void)[]>();
+  private readonly subjectWaiters = new Map<string, ((failure: string | undefined) => void)[]>();
+  /** Why the last job for a subject did not finish (failed, timed out, dropped), until one does. */
+  private readonly failures = new Map<string, string>();
   readonly stats = { queued: 0, completed: 0, failed: 0, skipped: 0, timedOut: 0 };
   readonly jobTimeoutMs: number;
 
@@ -123,6 +125,7 @@ export class JobQueue {
         { subject: job.subject, pending: this.pending.size },
         "queue full: job dropped",
       );
+      this.noteFailure(job.subject, "the job queue was full");
       this.stats.skipped++;
       return "full";
     }
@@ -141,10 +144,11 @@ export class JobQueue {
 
   /**
    * Resolves when nothing is queued or running for this subject: the latest event for it has been
-   * handled (a durable delivery is finished only then).
+   * handled (a durable delivery is finished only then), with the reason if that last job did not finish.
    */
-  idleFor(subject: string): Promise<void> {
-    if (!this.pending.has(subject) && !this.running.has(subject)) return Promise.resolve();
+  idleFor(subject: string): Promise<string | undefined> {
+    if (!this.pending.has(subject) && !this.running.has(subject))
+      return Promise.resolve(this.failures.get(subject));
     return new Promise((resolve) => {
       const list = this.subjectWaiters.get(subject);
       if (list) list.push(resolve);
@@ -157,7 +161,16 @@ export class JobQueue {
     const waiters = this.subjectWaiters.get(subject);
     if (!waiters) return;
     this.subjectWaiters.delete(subject);
-    for (const resolve of waiters) resolve();
+    const failure = this.failures.get(subject);
+    for (const resolve of waiters) resolve(failure);
+  }
+
+  private noteFailure(subject: string, reason: string | undefined): void {
+    if (reason === undefined) this.failures.delete(subject);
+    else {
+      this.failures.set(subject, reason);
+      if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value!);
+    }
   }
 
   /** Put a waiting job in its installation's line. */
@@ -220,16 +233,19 @@ export class JobQueue {
       const outcome = await Promise.race([work.then(() => "done" as const), limit]);
       if (outcome === "timeout") {
         this.stats.timedOut++;
+        this.noteFailure(job.subject, `the job did not finish within ${this.jobTimeoutMs / 1000} s`);
         this.options.logger?.warn(
           { subject: job.subject, installation: job.installation, limitMs: this.jobTimeoutMs },
           "job reached its time limit and was abandoned",
         );
       } else {
         if (job.contentHash) this.lastHash.set(job.subject, job.contentHash);
+        this.noteFailure(job.subject, undefined);
         this.stats.completed++;
       }
     } catch (error) {
       this.stats.failed++;
+      this.noteFailure(job.subject, error instanceof Error ? error.message : String(error));
       this.options.logger?.error({ err: error, subject: job.subject }, "job failed");
     } finally {
       clearTimeout(timer);

@@ -62,7 +62,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
   },
 };
 
-export const isPlanId = (s: string): s is PlanId => s in PLANS;
+export const isPlanId = (s: string): s is PlanId => Object.hasOwn(PLANS, s);
 
 /** The billing period of an instant: its calendar month in UTC, "YYYY-MM". */
 export function periodOf(at: Date): string {

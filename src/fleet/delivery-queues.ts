@@ -1,65 +1,101 @@
 import type { Logger } from "pino";
+import { StorageError } from "../storage/database.js";
 import type { Delivery, DeliveryStore } from "./delivery-store.js";
 
-/** Handles one delivery to the end (the App's work for it done or failed): throws to have it retried. */
-export type DeliveryHandler = (d: Delivery, attempt: number, signal?: AbortSignal) => Promise<void>;
+/** Handles one delivery to the end (the App's work for it done); throws to have it retried. */
+export type DeliveryHandler = (d: Delivery, attempt: number) => Promise<void>;
 
 /**
  * Where the webhook route puts a verified delivery. `accept` resolves only once the delivery is stored
- * (so GitHub's 200 means "kept"), with "duplicate" for a delivery already accepted by any instance.
+ * (so GitHub's 200 means "kept"), with "duplicate" for a delivery already handled by any instance.
  */
 export interface DeliveryIntake {
   readonly kind: "database" | "redis";
   accept(d: Delivery): Promise<"queued" | "duplicate">;
-  /** Start working (and pick up deliveries a previous process accepted but never finished). */
+  /** Start working (and pick up deliveries a process that died accepted but never finished). */
   start(): Promise<void>;
-  /** Stop taking work and wait up to `graceMs` for work in hand. */
+  /** Stop taking work and wait up to `graceMs` for work in hand; always returns by then. */
   close(graceMs: number): Promise<void>;
 }
 
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+function cannotStore(err: unknown): StorageError {
+  return new StorageError(
+    `The delivery could not be stored (${message(err)}); GitHub shows it as failed, and it can be redelivered.`,
+  );
+}
+
+/** How long an instance holds a delivery it handles: longer than any job's limit (60 s by default). */
+export const DELIVERY_LEASE_MS = 5 * 60_000;
+
 /**
- * One process with a database: deliveries are written to the database before the 200, handled in this
- * process, and marked finished; at start, any left unfinished by a crash are handled again.
+ * Instances with a database and no Redis: deliveries are written to the database before the 200 and handled
+ * by the instance that took them, under a lease. Every minute (and at start) an instance picks up what a
+ * process that died left: accepted, unfinished, lease run out. A failed delivery is marked failed, and a
+ * person's redelivery from GitHub runs it again.
  */
 export class DatabaseDeliveries implements DeliveryIntake {
   readonly kind = "database" as const;
   private readonly inHand = new Set<Promise<void>>();
   private closed = false;
+  private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: DeliveryStore,
     private readonly handle: DeliveryHandler,
     private readonly logger: Logger,
+    private readonly leaseMs = DELIVERY_LEASE_MS,
   ) {}
 
   async accept(d: Delivery): Promise<"queued" | "duplicate"> {
-    if (!(await this.store.accept(d))) return "duplicate";
+    let outcome;
+    try {
+      outcome = await this.store.accept(d);
+    } catch (err) {
+      throw cannotStore(err);
+    }
+    if (outcome === "duplicate") return "duplicate";
     this.run(d.id);
     return "queued";
   }
 
   async start(): Promise<void> {
-    const left = await this.store.unfinished();
-    if (left.length)
-      this.logger.warn({ deliveries: left.length }, "handling deliveries a previous process left unfinished");
-    for (const id of left) this.run(id);
+    await this.sweep(true);
+    this.sweeper = setInterval(() => void this.sweep(false), 60_000);
+    this.sweeper.unref();
+  }
+
+  private async sweep(atStart: boolean): Promise<void> {
+    try {
+      const left = await this.store.unfinished();
+      if (left.length && atStart)
+        this.logger.warn(
+          { deliveries: left.length },
+          "handling deliveries left unfinished by a process that stopped",
+        );
+      for (const id of left) this.run(id);
+    } catch (err) {
+      this.logger.warn({ err: message(err) }, "could not look for unfinished deliveries");
+    }
   }
 
   private run(id: string): void {
-    if (this.closed) return; // left queued in the database for the next start
+    if (this.closed) return; // stays queued in the database for the next start
     const work = (async () => {
+      const attempt = await this.store.claim(id, this.leaseMs);
+      if (attempt === undefined) return; // another instance has it, or it is finished
       const d = await this.store.load(id);
       if (!d) return;
-      const attempt = await this.store.started(id);
       try {
         await this.handle(d, attempt);
         await this.store.finished(id);
       } catch (err) {
-        this.logger.error({ err, delivery: id }, "delivery failed");
-        await this.store.finished(id, err instanceof Error ? err.message : String(err));
+        this.logger.error({ err: message(err), delivery: id }, "delivery failed");
+        await this.store.finished(id, message(err));
       }
     })().catch((err: unknown) =>
-      this.logger.error({ err, delivery: id }, "delivery record could not be updated"),
+      this.logger.error({ err: message(err), delivery: id }, "delivery record could not be updated"),
     );
     this.inHand.add(work);
     void work.finally(() => this.inHand.delete(work));
@@ -67,6 +103,7 @@ export class DatabaseDeliveries implements DeliveryIntake {
 
   async close(graceMs: number): Promise<void> {
     this.closed = true;
+    clearInterval(this.sweeper);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...this.inHand]),
@@ -92,8 +129,8 @@ export interface RedisDeliveriesOptions {
 /**
  * A fleet on Redis (BullMQ): a delivery is recorded in the database and queued in Redis before the 200;
  * any instance's worker takes it. The job id is the delivery id, so a repeat is one job; the database
- * record keeps that true after the job is gone. Jobs are retried with backoff, and a job whose worker
- * died is taken over once its lock lapses (at-least-once: the App's handlers are idempotent).
+ * record keeps that true after the job is gone. A failed attempt is retried with backoff, and a job whose
+ * worker died is taken over once its lock lapses (at-least-once: the App's handlers are idempotent).
  */
 export class RedisDeliveries implements DeliveryIntake {
   readonly kind = "redis" as const;
@@ -108,10 +145,17 @@ export class RedisDeliveries implements DeliveryIntake {
     private readonly options: RedisDeliveriesOptions,
   ) {}
 
-  private async connection() {
+  private async connection(forWorker: boolean) {
     const { Redis } = await import("ioredis");
-    // BullMQ's workers block on Redis: they need unlimited retries per request.
-    const c = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: false });
+    // A worker blocks on Redis and must retry for ever; the webhook route must fail fast instead, so that
+    // GitHub sees the failure and the delivery can be redelivered.
+    const c = forWorker
+      ? new Redis(this.options.redisUrl, { maxRetriesPerRequest: null })
+      : new Redis(this.options.redisUrl, {
+          maxRetriesPerRequest: 2,
+          enableOfflineQueue: false,
+          connectTimeout: 5000,
+        });
     c.on("error", (err) => this.logger.warn({ err: err.message }, "Redis connection error"));
     this.connections.push(c);
     return c;
@@ -120,44 +164,64 @@ export class RedisDeliveries implements DeliveryIntake {
   private async ensureQueue() {
     if (!this.queue) {
       const { Queue } = await import("bullmq");
-      this.queue = new Queue(QUEUE, { connection: await this.connection(), prefix: this.options.prefix });
+      this.queue = new Queue(QUEUE, {
+        connection: await this.connection(false),
+        prefix: this.options.prefix,
+      });
+      this.queue.on("error", (err) => this.logger.warn({ err: err.message }, "delivery queue error"));
     }
     return this.queue;
   }
 
-  async accept(d: Delivery): Promise<"queued" | "duplicate"> {
-    const fresh = await this.store.accept(d);
-    if (!fresh) return "duplicate";
+  private async enqueue(id: string) {
     const queue = await this.ensureQueue();
+    // The same job id again is a no-op while the job exists: re-adding an unfinished delivery is safe.
     await queue.add(
       "delivery",
-      { id: d.id },
+      { id },
       {
-        jobId: jobIdOf(d.id),
+        jobId: jobIdOf(id),
         attempts: this.options.attempts,
         backoff: { type: "exponential", delay: 2000 },
         removeOnComplete: 1000,
         removeOnFail: 5000,
       },
     );
-    return "queued";
+  }
+
+  async accept(d: Delivery): Promise<"queued" | "duplicate"> {
+    try {
+      const outcome = await this.store.accept(d);
+      if (outcome === "duplicate") return "duplicate";
+      // "again": recorded earlier but maybe never queued (Redis refused then): queue it now.
+      await this.enqueue(d.id);
+      return "queued";
+    } catch (err) {
+      throw cannotStore(err);
+    }
   }
 
   async start(): Promise<void> {
     const { Worker } = await import("bullmq");
-    await this.ensureQueue();
     this.worker = new Worker(
       QUEUE,
       async (job) => {
         const id = (job.data as { id: string }).id;
         const d = await this.store.load(id);
         if (!d) return;
-        await this.store.started(id);
-        await this.handle(d, job.attemptsMade + 1);
+        // BullMQ already gives a job to one worker at a time; the lease is the database's record of it.
+        await this.store.claim(id, this.options.lockMs * 2);
+        try {
+          await this.handle(d, job.attemptsMade + 1);
+        } catch (err) {
+          const last = job.attemptsMade + 1 >= this.options.attempts;
+          await (last ? this.store.finished(id, message(err)) : this.store.requeue(id, message(err)));
+          throw err;
+        }
         await this.store.finished(id);
       },
       {
-        connection: await this.connection(),
+        connection: await this.connection(true),
         prefix: this.options.prefix,
         concurrency: this.options.concurrency,
         // Shared by every worker of the queue (kept in Redis): the fleet's pace, not each instance's.
@@ -170,40 +234,35 @@ export class RedisDeliveries implements DeliveryIntake {
         maxStalledCount: 3,
       },
     );
-    this.worker.on("failed", (job, err) => {
-      const id = (job?.data as { id?: string } | undefined)?.id;
+    this.worker.on("failed", (job, err) =>
       this.logger.warn(
-        { delivery: id, attempt: job?.attemptsMade, err: err.message },
-        "delivery failed; retried with backoff",
-      );
-      if (id && job && job.attemptsMade >= this.options.attempts) void this.store.finished(id, err.message);
-    });
-    this.worker.on("error", (err) => this.logger.warn({ err: err.message }, "queue worker error"));
-    // Accepted in the database but never queued (the process died between the two): queue them now.
-    const left = await this.store.unfinished();
-    const queue = await this.ensureQueue();
-    for (const id of left)
-      await queue.add(
-        "delivery",
-        { id },
         {
-          jobId: jobIdOf(id),
-          attempts: this.options.attempts,
-          backoff: { type: "exponential", delay: 2000 },
+          delivery: (job?.data as { id?: string } | undefined)?.id,
+          attempt: job?.attemptsMade,
+          err: err.message,
         },
-      );
+        "delivery failed; retried with backoff while attempts remain",
+      ),
+    );
+    this.worker.on("error", (err) => this.logger.warn({ err: err.message }, "queue worker error"));
+    // Accepted in the database but not finished (and perhaps never queued): queue them (again).
+    try {
+      for (const id of await this.store.unfinished()) await this.enqueue(id);
+    } catch (err) {
+      this.logger.warn({ err: message(err) }, "could not requeue unfinished deliveries");
+    }
   }
 
   async close(graceMs: number): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
+    // Finish the jobs in hand; jobs not started stay in Redis for the other instances. Past the grace
+    // period, the connections are dropped: a job cut off then is retried elsewhere once its lock lapses.
     const graceful = (async () => {
-      // Finish the jobs in hand; jobs not started stay in Redis for the other instances.
       await this.worker?.close();
       await this.queue?.close();
-    })();
+    })().catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
     await Promise.race([graceful, new Promise((r) => (timer = setTimeout(r, graceMs)))]);
     clearTimeout(timer);
-    await this.worker?.close(true).catch(() => undefined);
     for (const c of this.connections) c.disconnect();
   }
 }

@@ -17,15 +17,32 @@ export interface Delivery {
 export class DeliveryStore {
   constructor(private readonly db: Db) {}
 
-  /** Record a delivery; false when it was already recorded (a duplicate). */
-  async accept(d: Delivery): Promise<boolean> {
-    const r = await this.db
+  /**
+   * Record a delivery. "new": first time; "again": known but not finished (or failed, and now asked for
+   * again, as a person's manual redelivery does), so it must be handled; "duplicate": already handled.
+   */
+  async accept(d: Delivery): Promise<"new" | "again" | "duplicate"> {
+    const inserted = await this.db
       .insertInto("webhook_deliveries")
       .values({ id: d.id, event: d.event, payload: JSON.stringify({ guid: d.guid, body: d.payload }) })
       .onConflict((oc) => oc.column("id").doNothing())
       .returning("id")
       .executeTakeFirst();
-    return r !== undefined;
+    if (inserted) return "new";
+    const reset = await this.db
+      .updateTable("webhook_deliveries")
+      .set({ status: "queued", last_error: null })
+      .where("id", "=", d.id)
+      .where("status", "=", "failed")
+      .returning("status")
+      .executeTakeFirst();
+    if (reset) return "again";
+    const row = await this.db
+      .selectFrom("webhook_deliveries")
+      .select("status")
+      .where("id", "=", d.id)
+      .executeTakeFirst();
+    return row?.status === "queued" ? "again" : "duplicate";
   }
 
   async load(id: string): Promise<Delivery | undefined> {
@@ -35,34 +52,74 @@ export class DeliveryStore {
       .where("id", "=", id)
       .executeTakeFirst();
     if (!row) return undefined;
-    const p = row.payload as { guid: string; body: unknown };
+    const p = JSON.parse(row.payload) as { guid: string; body: unknown };
     return { id: row.id, guid: p.guid, event: row.event, payload: p.body };
   }
 
-  async started(id: string): Promise<number> {
+  /**
+   * Take a delivery to handle it, for `leaseMs`: only one instance at a time, and another only once the lease
+   * of one that died has run out. Returns the attempt number, or undefined when someone else holds it or it
+   * is finished.
+   */
+  async claim(id: string, leaseMs: number): Promise<number | undefined> {
     const r = await this.db
       .updateTable("webhook_deliveries")
-      .set({ status: "running", attempts: sql`attempts + 1` })
+      .set({
+        status: "running",
+        attempts: sql`attempts + 1`,
+        claimed_until: sql`now() + (${Math.round(leaseMs)}::bigint * interval '1 millisecond')`,
+      })
       .where("id", "=", id)
+      .where((eb) =>
+        eb.or([
+          eb("status", "=", "queued"),
+          eb.and([
+            eb("status", "=", "running"),
+            eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", sql<Date>`now()`)]),
+          ]),
+        ]),
+      )
       .returning("attempts")
       .executeTakeFirst();
-    return r?.attempts ?? 1;
+    return r?.attempts;
   }
 
   async finished(id: string, error?: string): Promise<void> {
     await this.db
       .updateTable("webhook_deliveries")
-      .set({ status: error ? "failed" : "done", finished_at: new Date(), last_error: error ?? null })
+      .set({
+        status: error ? "failed" : "done",
+        finished_at: new Date(),
+        last_error: error ?? null,
+        claimed_until: null,
+      })
       .where("id", "=", id)
       .execute();
   }
 
-  /** Deliveries accepted but never finished (a process that died): to be handled again. */
+  /** Back to the queue after a failed attempt that will be retried. */
+  async requeue(id: string, error: string): Promise<void> {
+    await this.db
+      .updateTable("webhook_deliveries")
+      .set({ status: "queued", last_error: error, claimed_until: null })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  /** Deliveries accepted but not finished and not held by a live instance: to be handled (again). */
   async unfinished(limit = 1000): Promise<string[]> {
     const rows = await this.db
       .selectFrom("webhook_deliveries")
       .select("id")
-      .where("status", "in", ["queued", "running"])
+      .where((eb) =>
+        eb.or([
+          eb("status", "=", "queued"),
+          eb.and([
+            eb("status", "=", "running"),
+            eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", sql<Date>`now()`)]),
+          ]),
+        ]),
+      )
       .orderBy("received_at")
       .limit(limit)
       .execute();

@@ -13,8 +13,13 @@ export interface SharedScoreCacheOptions {
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(t);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
   });
 
 /**
@@ -38,30 +43,40 @@ export function sharedScoreCache(inner: Scorer, db: Db, options: SharedScoreCach
           .selectFrom("score_cache")
           .select([
             "verdicts",
-            sql<boolean>`created_at > now() - (${options.ttlMs}::int * interval '1 millisecond')`.as("fresh"),
+            sql<boolean>`created_at > now() - (${Math.round(options.ttlMs)}::bigint * interval '1 millisecond')`.as(
+              "fresh",
+            ),
           ])
           .where("key", "=", key)
           .executeTakeFirst();
-        if (row?.verdicts && row.fresh) return row.verdicts as PersonaVerdict[];
+        if (row?.verdicts && row.fresh) return JSON.parse(row.verdicts) as PersonaVerdict[];
         const claimed = await sql<{ key: string }>`
           INSERT INTO score_cache (key, verdicts, created_at) VALUES (${key}, NULL, now())
           ON CONFLICT (key) DO UPDATE SET verdicts = NULL, created_at = now()
-          WHERE (score_cache.verdicts IS NULL AND score_cache.created_at < now() - (${stale}::int * interval '1 millisecond'))
-             OR (score_cache.verdicts IS NOT NULL AND score_cache.created_at < now() - (${options.ttlMs}::int * interval '1 millisecond'))
+          WHERE (score_cache.verdicts IS NULL AND score_cache.created_at < now() - (${Math.round(stale)}::bigint * interval '1 millisecond'))
+             OR (score_cache.verdicts IS NOT NULL AND score_cache.created_at < now() - (${Math.round(options.ttlMs)}::bigint * interval '1 millisecond'))
           RETURNING key`.execute(db);
         if (claimed.rows.length > 0) {
+          let verdicts: readonly PersonaVerdict[];
           try {
-            const verdicts = await inner.score(input, scoreOptions);
-            await db
-              .updateTable("score_cache")
-              .set({ verdicts: JSON.stringify(verdicts), created_at: sql`now()` })
-              .where("key", "=", key)
-              .execute();
-            return verdicts;
+            verdicts = await inner.score(input, scoreOptions);
           } catch (err) {
-            await db.deleteFrom("score_cache").where("key", "=", key).where("verdicts", "is", null).execute();
+            await db
+              .deleteFrom("score_cache")
+              .where("key", "=", key)
+              .where("verdicts", "is", null)
+              .execute()
+              .catch(() => undefined);
             throw err;
           }
+          // The verdicts are paid for: a cache that cannot be written must not lose them.
+          await db
+            .updateTable("score_cache")
+            .set({ verdicts: JSON.stringify(verdicts), created_at: sql`now()` })
+            .where("key", "=", key)
+            .execute()
+            .catch(() => undefined);
+          return verdicts;
         }
         // Another instance is scoring this input: wait for its verdicts, or score it ourselves at the end.
         if (Date.now() + poll >= deadline || scoreOptions?.signal?.aborted)

@@ -49,7 +49,9 @@ export function registerAccountRoutes(app: FastifyInstance, access: KeyAccess): 
         summary: "A stored report",
         description:
           "Reports of Free accounts are public: anyone with the link can read them. Other accounts' reports need a key of the same account with the `reports:read` scope.",
-        params: z.object({ id: z.string().max(64) }),
+        params: z.object({
+          id: z.string().regex(/^[\w-]{1,64}$/, "a report id such as rpt_AbC123 (letters, digits, _ and -)"),
+        }),
         response: { 200: StoredReportSchema, ...errors },
       },
     },

@@ -97,8 +97,27 @@ export function toHttpError(error: unknown, maxBodyBytes: number): HttpError {
       "Send the body as JSON with the header `Content-Type: application/json`.",
     );
   }
+  if (isDatabaseUnreachable(e))
+    return httpError(
+      "storage_unavailable",
+      "The database could not be reached, so nothing was stored or counted; try again in a moment.",
+    );
   return httpError(
     "internal_error",
     "Something went wrong on our side; the request was not scored. Try again.",
+  );
+}
+
+/**
+ * A database that went away at run time (PostgreSQL restarting, a dropped connection, a pool that cannot
+ * connect): a 503 the client can retry, not a 500. Codes: node's socket errors and PostgreSQL's class 08
+ * (connection exception) and 57P (operator intervention).
+ */
+function isDatabaseUnreachable(e: { code?: unknown; message?: unknown }): boolean {
+  const code = typeof e.code === "string" ? e.code : "";
+  if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|08\w{3}|57P0[1-3]|3D000)$/.test(code)) return true;
+  const message = typeof e.message === "string" ? e.message : "";
+  return /Connection terminated|timeout exceeded when trying to connect|Cannot use a pool after calling end/i.test(
+    message,
   );
 }

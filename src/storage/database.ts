@@ -8,9 +8,10 @@ import {
   unlinkSync,
   writeSync,
 } from "node:fs";
+import { hostname } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Kysely, PostgresDialect, sql, type ColumnType, type Generated, type PostgresPool } from "kysely";
+import { Kysely, PostgresDialect, sql, type Generated, type PostgresPool } from "kysely";
 import { TaskScorerError } from "../core/errors.js";
 
 /** Row types, as the migrations in migrations/*.sql create them. */
@@ -48,22 +49,26 @@ export interface Tables {
     id: string;
     account_id: string | null;
     visibility: string;
-    report: ColumnType<unknown, string, string>;
+    /** JSON text (see migrations/004). */
+    report: string;
     created_at: Generated<Date>;
   };
   webhook_deliveries: {
     id: string;
     event: string;
-    payload: ColumnType<unknown, string, string>;
+    /** JSON text (see migrations/004). */
+    payload: string;
     status: Generated<string>;
     attempts: Generated<number>;
     last_error: string | null;
     received_at: Generated<Date>;
     finished_at: Date | null;
+    claimed_until: Date | null;
   };
   score_cache: {
     key: string;
-    verdicts: ColumnType<unknown, string | null, string | null>;
+    /** JSON text, or null while an instance is scoring it (a claim). */
+    verdicts: string | null;
     created_at: Generated<Date>;
   };
 }
@@ -140,10 +145,12 @@ function lockFolder(dir: string): () => void {
     throw new StorageError(
       `The data folder ${dir} is already open in this process; open it once and share it.`,
     );
+  // Host and pid: in containers every process is pid 1, so a pid alone cannot tell two of them apart.
+  const me = `${hostname()} ${process.pid}`;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(path, "wx");
-      writeSync(fd, String(process.pid));
+      writeSync(fd, me);
       closeSync(fd);
       lockedHere.add(dir);
       return () => {
@@ -156,11 +163,16 @@ function lockFolder(dir: string): () => void {
       };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      const holder = Number(readFileSync(path, "utf8").trim());
-      if (holder && holder !== process.pid && isAlive(holder))
+      const [host = "", pidText = ""] = readFileSync(path, "utf8").trim().split(" ");
+      const holder = Number(pidText);
+      // On this host, a lock whose process is gone (or is us, restarted) is taken over; another host's
+      // lock cannot be checked, so it is respected.
+      const held = host !== hostname() ? true : holder !== process.pid && isAlive(holder);
+      if (held)
         throw new StorageError(
-          `The data folder ${dir} is in use by another task-scorer process (pid ${holder}). ` +
-            "Stop it, or give this one its own DATA_DIR; to run several instances, use DATABASE_URL (PostgreSQL).",
+          `The data folder ${dir} is in use by another task-scorer process (pid ${holder}${host !== hostname() ? ` on ${host}` : ""}). ` +
+            "Stop it, or give this one its own DATA_DIR; to run several instances, use DATABASE_URL (PostgreSQL). " +
+            `If that process is gone, delete ${path}.`,
         );
       unlinkSync(path); // left by a process that died: take it over
     }
@@ -253,20 +265,22 @@ export async function migrate(db: Db): Promise<string[]> {
     .filter((f) => f.endsWith(".sql"))
     .sort();
   const applied: string[] = [];
-  await sql`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(
-    db,
-  );
-  for (const name of files) {
-    await db.transaction().execute(async (tx) => {
-      await sql`SELECT pg_advisory_xact_lock(734001)`.execute(tx);
-      const done = await sql<{
-        name: string;
-      }>`SELECT name FROM schema_migrations WHERE name = ${name}`.execute(tx);
-      if (done.rows.length > 0) return;
+  // One transaction under an advisory lock: instances starting together on a new database take turns,
+  // and the second finds everything applied (creating the bookkeeping table is inside the lock too).
+  await db.transaction().execute(async (tx) => {
+    await sql`SELECT pg_advisory_xact_lock(734001)`.execute(tx);
+    await sql`CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`.execute(
+      tx,
+    );
+    const done = new Set(
+      (await sql<{ name: string }>`SELECT name FROM schema_migrations`.execute(tx)).rows.map((r) => r.name),
+    );
+    for (const name of files) {
+      if (done.has(name)) continue;
       await sql.raw(readFileSync(join(dir, name), "utf8")).execute(tx);
       await sql`INSERT INTO schema_migrations (name) VALUES (${name})`.execute(tx);
       applied.push(name);
-    });
-  }
+    }
+  });
   return applied;
 }

@@ -144,6 +144,28 @@ describe("Idempotency-Key", () => {
     expect((await s.app.inject({ url: "/usage", headers: bearer(key) })).json().tasksUsed).toBe(1);
   });
 
+  it("a malformed Idempotency-Key is a 400 that says what it must look like", async () => {
+    const { key } = await accountWithKey();
+    const r = await post(bearer(key), "Add CSV export", { "idempotency-key": "x".repeat(300) });
+    expect(r.statusCode).toBe(400);
+    expect(r.json().error.message).toMatch(/1 to 255 visible ASCII characters/);
+  });
+
+  it("text PostgreSQL's jsonb would refuse (NUL, a lone surrogate) is stored and counted", async () => {
+    const { key } = await accountWithKey();
+    for (const task of ["nul\\u0000here", "lone\\ud800"]) {
+      const r = await s.app.inject({
+        method: "POST",
+        url: "/score-task",
+        headers: bearer(key),
+        payload: `{"task":"${task}"}`,
+      });
+      expect(r.statusCode).toBe(200);
+      expect((await s.app.inject({ url: r.headers.location as string })).statusCode).toBe(200);
+    }
+    expect((await s.app.inject({ url: "/reports/%00" })).statusCode).toBe(400);
+  });
+
   it("the same key with another body is 422", async () => {
     const { key } = await accountWithKey();
     await post(bearer(key), "Add CSV export", { "idempotency-key": "k-2" });
@@ -186,7 +208,7 @@ describe("usage and reports", () => {
     const paidUrl = (await post(bearer(paid.key))).headers.location as string;
     expect((await s.app.inject({ url: freeUrl })).statusCode).toBe(200);
     expect((await s.app.inject({ url: freeUrl })).json().report.expertScores).toHaveLength(5);
-    expect((await s.app.inject({ url: paidUrl })).statusCode).toBe(401);
+    expect((await s.app.inject({ url: paidUrl })).statusCode).toBe(404);
     expect((await s.app.inject({ url: paidUrl, headers: bearer(other.key) })).statusCode).toBe(404);
     const own = await s.app.inject({ url: paidUrl, headers: bearer(paid.key) });
     expect(own.statusCode).toBe(200);

@@ -126,6 +126,27 @@ describe("the App with a database", () => {
     expect(github.commentsOn(after.key)[0]!.body).toContain("paused for this month");
   });
 
+  it("a delivery whose work failed is marked failed, and GitHub's redelivery runs it again", async () => {
+    service = await startService(env("memory://"));
+    const issue = opened("retry-org");
+    // The comment cannot be written (GitHub answers 500 to every try of it).
+    github.faults.push({ method: "POST", path: /\/issues\/\d+\/comments$/, status: 500, times: 10 });
+    await deliver("issues", issue.body, "retry-1");
+    await waitFor(() => github.faults.length === 0 || github.faults[0]!.times! < 10, "the failed write");
+    await service.queue!.drain();
+    github.faults.length = 0;
+    expect(github.commentsOn(issue.key)).toHaveLength(0);
+    // A person presses "Redeliver" in GitHub: the same GUID, and this time it works. (Until the failure is
+    // recorded, the delivery is still in hand and a repeat is answered as a duplicate.)
+    let again = await deliver("issues", issue.body, "retry-1");
+    for (let i = 0; i < 100 && again.json().duplicate; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      again = await deliver("issues", issue.body, "retry-1");
+    }
+    expect(again.json()).toEqual({ ok: true });
+    await waitFor(() => github.commentsOn(issue.key).length === 1, "the report after redelivery");
+  });
+
   it("handles at start what a previous process accepted but never finished", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ts-durable-"));
     const issue = opened("crash-org");

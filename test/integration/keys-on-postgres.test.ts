@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { sql } from "kysely";
 import { openDatabase } from "../../src/storage/database.js";
@@ -29,11 +30,18 @@ skipMessage("PostgreSQL integration tests", ["DATABASE_URL"]);
       again.db,
     );
     await again.close();
-    expect(rows.rows.map((r) => r.name)).toEqual([
-      "001-accounts-keys-usage.sql",
-      "002-webhook-deliveries.sql",
-      "003-score-cache-claims.sql",
-    ]);
+    const files = readdirSync(new URL("../../migrations", import.meta.url)).filter((f) => f.endsWith(".sql"));
+    expect(rows.rows.map((r) => r.name)).toEqual(files.sort());
+  });
+
+  it("instances starting at the same moment on a new database all start (migrations take turns)", async () => {
+    const fresh = await freshDatabase();
+    try {
+      const opened = await Promise.all(Array.from({ length: 4 }, () => openDatabase({ url: fresh.url })));
+      await Promise.all(opened.map((d) => d.close()));
+    } finally {
+      await fresh.drop();
+    }
   });
 
   it("80 concurrent requests with one Free key give exactly 10 reports, and ledger and counter agree", async () => {

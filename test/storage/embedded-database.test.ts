@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "@jest/globals";
 import { sql } from "kysely";
@@ -60,12 +60,16 @@ describe("the embedded database (PGlite)", () => {
       await expect(openDatabase({ dataDir: dir })).rejects.toThrow(
         new RegExp(`in use by another task-scorer process \\(pid ${child.pid}\\)`),
       );
-      expect(readFileSync(join(dir, ".task-scorer.lock"), "utf8")).toBe(String(child.pid));
+      expect(readFileSync(join(dir, ".task-scorer.lock"), "utf8")).toBe(`${hostname()} ${child.pid}`);
     } finally {
       child.kill("SIGKILL");
       await new Promise((r) => child.once("exit", r));
     }
-    // A lock left by a process that died is taken over.
+    // A lock left by a process that died is taken over; one from another host (a container on a shared
+    // volume) cannot be checked, so it is respected.
+    writeFileSync(join(dir, ".task-scorer.lock"), `another-host 1`);
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(/pid 1 on another-host/);
+    writeFileSync(join(dir, ".task-scorer.lock"), `${hostname()} ${child.pid}`);
     const after = await openDatabase({ dataDir: dir });
     await after.close();
   }, 60_000);
