@@ -239,12 +239,16 @@ export async function composeService(
     queue,
     webhookPath: appSettings?.webhookPath,
     close: async (graceMs = 25_000) => {
+      // One deadline for the whole shutdown, shared by the delivery intake and the job queue.
+      const end = Date.now() + graceMs;
       await server.close();
-      await intake?.close(graceMs);
+      await intake?.close(Math.max(0, end - Date.now()));
       if (queue && queue.size > 0) {
         logger.info({ jobs: queue.size }, "draining the webhook queue");
         let timer: NodeJS.Timeout | undefined;
-        const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+        const deadline = new Promise<void>(
+          (resolve) => (timer = setTimeout(resolve, Math.max(0, end - Date.now()))),
+        );
         await Promise.race([queue.drain(), deadline]);
         clearTimeout(timer);
         if (queue.size > 0)
