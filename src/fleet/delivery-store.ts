@@ -1,5 +1,5 @@
-import { sql } from "kysely";
-import type { Db } from "../storage/database.js";
+import { sql, type ExpressionBuilder } from "kysely";
+import type { Db, Tables } from "../storage/database.js";
 
 /** One accepted webhook delivery, as GitHub sent it. */
 export interface Delivery {
@@ -9,6 +9,16 @@ export interface Delivery {
   event: string;
   payload: unknown;
 }
+
+/** Waiting, or held by an instance whose lease has run out (it died): free for an instance to take. */
+const available = (eb: ExpressionBuilder<Tables, "webhook_deliveries">) =>
+  eb.or([
+    eb("status", "=", "queued"),
+    eb.and([
+      eb("status", "=", "running"),
+      eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", sql<Date>`now()`)]),
+    ]),
+  ]);
 
 /**
  * Delivery records in the database: written before GitHub gets its 200, so nothing acknowledged is lost,
@@ -70,15 +80,7 @@ export class DeliveryStore {
         claimed_until: sql`now() + (${Math.round(leaseMs)}::bigint * interval '1 millisecond')`,
       })
       .where("id", "=", id)
-      .where((eb) =>
-        eb.or([
-          eb("status", "=", "queued"),
-          eb.and([
-            eb("status", "=", "running"),
-            eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", sql<Date>`now()`)]),
-          ]),
-        ]),
-      )
+      .where(available)
       .returning("attempts")
       .executeTakeFirst();
     return r?.attempts;
@@ -111,15 +113,7 @@ export class DeliveryStore {
     const rows = await this.db
       .selectFrom("webhook_deliveries")
       .select("id")
-      .where((eb) =>
-        eb.or([
-          eb("status", "=", "queued"),
-          eb.and([
-            eb("status", "=", "running"),
-            eb.or([eb("claimed_until", "is", null), eb("claimed_until", "<", sql<Date>`now()`)]),
-          ]),
-        ]),
-      )
+      .where(available)
       .orderBy("received_at")
       .limit(limit)
       .execute();

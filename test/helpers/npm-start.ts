@@ -15,8 +15,22 @@ export interface NpmStart {
  * the environment is what the test gives.
  */
 export async function npmStart(env: Record<string, string>, startTimeoutMs = 90_000): Promise<NpmStart> {
+  return startServerProcess("npm", ["start"], env, startTimeoutMs);
+}
+
+/**
+ * Any command that starts the server (`npm start`, or `node --import tsx src/main.ts` for a quicker start),
+ * in its own process group, resolved once it prints the URL it listens on.
+ */
+export async function startServerProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  startTimeoutMs = 90_000,
+): Promise<NpmStart & { child: ChildProcess }> {
+  const name = [command.split("/").pop(), ...args].join(" ");
   let output = "";
-  const child: ChildProcess = spawn("npm", ["start"], {
+  const child: ChildProcess = spawn(command, args, {
     cwd: new URL("../..", import.meta.url).pathname,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -38,7 +52,7 @@ export async function npmStart(env: Record<string, string>, startTimeoutMs = 90_
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       void stop();
-      reject(new Error(`npm start did not start:\n${output}`));
+      reject(new Error(`${name} did not start:\n${output}`));
     }, startTimeoutMs);
     const poll = setInterval(() => {
       const m = output.match(/listening on (http:\/\/[\d.]+:\d+)/);
@@ -51,8 +65,8 @@ export async function npmStart(env: Record<string, string>, startTimeoutMs = 90_
     child.once("exit", (code) => {
       clearInterval(poll);
       clearTimeout(timer);
-      reject(new Error(`npm start exited (${code}):\n${output}`));
+      reject(new Error(`${name} exited (${code}):\n${output}`));
     });
   });
-  return { base, output: () => output, stop };
+  return { base, output: () => output, stop, child };
 }

@@ -1,46 +1,18 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { PRIVATE_KEY, payload, sign } from "../app/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import { startServerProcess } from "../helpers/npm-start.js";
 import { DATABASE_URL, freshDatabase, REDIS_URL, skipMessage } from "../helpers/postgres.js";
 
 skipMessage("Fleet integration test (PostgreSQL + Redis)", ["DATABASE_URL", "REDIS_URL"]);
 
-interface Instance {
-  child: ChildProcess;
-  base: string;
-  output: () => string;
-}
+type Instance = Awaited<ReturnType<typeof startServerProcess>>;
 
-/** One instance of the service, as `npm start` runs it, in its own process (so it can be killed). */
-async function startInstance(env: Record<string, string>): Promise<Instance> {
-  let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: new URL("../..", import.meta.url).pathname,
-    env: { PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (c: Buffer) => (output += c.toString()));
-  child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`instance did not start:\n${output}`)), 30_000);
-    const poll = setInterval(() => {
-      const m = output.match(/listening on (http:\/\/[\d.]+:\d+)/);
-      if (m) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    }, 20);
-    child.once("exit", (code) => {
-      clearInterval(poll);
-      reject(new Error(`instance exited (${code}):\n${output}`));
-    });
-  });
-  return { child, base, output: () => output };
-}
+/** One instance of the service in its own process (so it can be killed), started from the sources. */
+const startInstance = (env: Record<string, string>) =>
+  startServerProcess(process.execPath, ["--import", "tsx", "src/main.ts"], env, 30_000);
 
 (DATABASE_URL && REDIS_URL ? describe : describe.skip)(
   "a fleet of two instances on PostgreSQL and Redis",
@@ -76,10 +48,8 @@ async function startInstance(env: Record<string, string>): Promise<Instance> {
     }, 90_000);
 
     afterAll(async () => {
-      const running = [a, b].filter((i) => i && i.child.exitCode === null && i.child.signalCode === null);
-      const exited = running.map((i) => new Promise((r) => i.child.once("exit", r)));
-      for (const i of running) i.child.kill("SIGTERM");
-      await Promise.all(exited);
+      // stop() sends SIGTERM to a live instance and waits for it; the killed one has already exited.
+      await Promise.all([a, b].map((i) => i?.stop()));
       await github?.close();
       await db?.drop();
     }, 60_000);
