@@ -71,6 +71,7 @@ export async function deliver(
   body: Record<string, any>,
   id = `delivery-${++deliveries}`,
   signature?: string,
+  hookId?: string,
 ) {
   const raw = JSON.stringify(body);
   return service.server.inject({
@@ -81,6 +82,7 @@ export async function deliver(
       "x-github-event": event,
       "x-github-delivery": id,
       "x-hub-signature-256": signature ?? sign(raw),
+      ...(hookId ? { "x-github-hook-id": hookId } : {}),
     },
     payload: raw,
   });

@@ -7,7 +7,7 @@ import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { DeliveryStore } from "../../src/fleet/delivery-store.js";
 import { openDatabase } from "../../src/storage/database.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { payload, sign, startService } from "./app-harness.js";
+import { deliver as deliverTo, payload, startService } from "./app-harness.js";
 
 /**
  * The App with a database (DATA_DIR): deliveries are stored before the 200, repeats are recognised, and the
@@ -32,21 +32,9 @@ const env = (dataDir: string) => ({
   AUTH: "keys",
 });
 
-async function deliver(event: string, body: Record<string, unknown>, id: string, hook = "77") {
-  const raw = JSON.stringify(body);
-  return service!.server.inject({
-    method: "POST",
-    url: "/api/github/webhooks",
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": event,
-      "x-github-delivery": id,
-      "x-github-hook-id": hook,
-      "x-hub-signature-256": sign(raw),
-    },
-    payload: raw,
-  });
-}
+/** A signed delivery from hook 77 (the hook id and the GUID make the delivery's identity). */
+const deliver = (event: string, body: Record<string, unknown>, id: string) =>
+  deliverTo(service!, event, body, id, undefined, "77");
 
 let issueNumber = 5000;
 function opened(owner: string, title = "Add CSV export to the reports page") {

@@ -194,13 +194,11 @@ const firstMatch = (re: RegExp, text: string) => {
   return m ? m[0].trim() : null;
 };
 
-interface TitleReading {
-  kind: TaskKind;
-  kindCue: string | null;
-  severity: Severity | null;
-  severityCue: string | null;
-  debt: "removes" | "adds" | null;
-  debtCue: string | null;
+/** What the title alone says: the structure's kind fields, before the description can change them. */
+interface TitleReading extends Pick<
+  TaskStructure,
+  "kind" | "kindCue" | "severity" | "severityCue" | "debt" | "debtCue"
+> {
   tag: boolean;
   words: number;
   body: string;
