@@ -27631,73 +27631,6 @@ var META_TERMS = [
   "yyyy mm dd",
   "one paragraph explanation"
 ];
-var VAGUE_TITLES = [
-  "",
-  "feature",
-  "features",
-  "feature request",
-  "feature request test",
-  "request",
-  "improvement",
-  "improvements",
-  "enhancement",
-  "bug",
-  "issue",
-  "help",
-  "question",
-  "update",
-  "updates",
-  "fix",
-  "test",
-  "testing",
-  "todo",
-  "idea",
-  "suggestion",
-  "proposal",
-  "proposal name",
-  "rfc proposal name",
-  "small improvement",
-  "closed",
-  "new feature",
-  "untitled",
-  "title",
-  "asdf",
-  "hello",
-  "hi",
-  "change",
-  "changes",
-  "misc",
-  // Complaints and wishes that name no behaviour.
-  "make it better",
-  "improve",
-  "improve it",
-  "improve app",
-  "improve the app",
-  "better app",
-  "does not work",
-  "it does not work",
-  "doesnt work",
-  "not working",
-  "broken",
-  "it is broken",
-  "please fix",
-  "pls fix",
-  "plz fix",
-  "fix it",
-  "fix this",
-  "fix pls",
-  "help me",
-  "need help",
-  "help needed",
-  "error",
-  "problem",
-  "bug report",
-  "urgent",
-  "something",
-  "stuff",
-  "other",
-  "new issue"
-];
 var NEGATORS = [
   "no",
   "not",
@@ -27712,83 +27645,6 @@ var NEGATORS = [
   "instead"
 ];
 var NEGATION_SPAN = 4;
-var PROBLEM_TERMS = [
-  "problem",
-  "because",
-  "currently",
-  "so that",
-  "in order to",
-  "unable",
-  "cannot",
-  "can not",
-  "hard to",
-  "difficult",
-  "pain",
-  "use case",
-  "need",
-  "needs",
-  "when i",
-  "when users",
-  "instead of",
-  "today",
-  "at the moment",
-  "motivation",
-  "why",
-  "expected",
-  "actual",
-  "steps to reproduce",
-  "reproduce"
-];
-var PLAN_TERMS = [
-  "acceptance criteria",
-  "definition of done",
-  "should",
-  "must",
-  "expected behavior",
-  "expected behaviour",
-  "implementation",
-  "proposal",
-  "proposed",
-  "solution",
-  "details",
-  "requirements",
-  "scope",
-  "approach",
-  "plan",
-  "steps",
-  "done when"
-];
-var HIGH_PRIORITY_TERMS = [
-  "critical",
-  "blocker",
-  "blocking",
-  "urgent",
-  "high priority",
-  "production",
-  "security",
-  "outage",
-  "data loss",
-  "all users",
-  "every user",
-  "most requested",
-  "top voted",
-  "top-voted",
-  "most upvoted",
-  "lose deals",
-  "losing customers"
-];
-var LOW_PRIORITY_TERMS = [
-  "low priority",
-  "lowest",
-  "nice to have",
-  "someday",
-  "eventually",
-  "not urgent",
-  "when everything else",
-  "minor",
-  "cosmetic",
-  "save for last"
-];
 var TEMPLATE_BOILERPLATE = [
   /^[ \t#*]*(is your feature request related to a problem\??( please describe\.?)?|describe the (bug|solution you'?d like|alternatives you'?ve considered)|describe alternatives you'?ve considered|additional context|to reproduce|steps to reproduce( the behavior)?|expected behaviou?r|actual behaviou?r|screenshots|desktop \(please complete the following information\)|smartphone \(please complete the following information\)|summary|details|priority|context|motivation|proposal|description|problem|solution|alternatives)[ \t:*]*$/gim,
   /a clear and concise description of what[^.\n]*\.?|add any other context (?:or screenshots about the feature request|about the problem) here\.?|if applicable, add screenshots to help explain your problem\.?|(?:go to|click on|scroll down to) '\.{3,4}'/gi
@@ -27930,14 +27786,9 @@ function addEntry(kind, term, concept) {
 for (const concept of CONCEPTS) for (const term of concept.terms) addEntry("concept", term, concept);
 for (const term of SPAM_TERMS) addEntry("spam", term);
 for (const term of META_TERMS) addEntry("meta", term);
-for (const term of PROBLEM_TERMS) addEntry("problem", term);
-for (const term of PLAN_TERMS) addEntry("plan", term);
-for (const term of HIGH_PRIORITY_TERMS) addEntry("high", term);
-for (const term of LOW_PRIORITY_TERMS) addEntry("low", term);
 for (const list of exact.values()) list.sort((a, b2) => b2.tokens.length - a.tokens.length);
 var NEGATOR_SET = new Set(NEGATORS);
 var PREFIX_FIRST_CHARS = new Set([...prefixed.keys()].map((k) => k.charCodeAt(0)));
-var VAGUE_TITLE_SET = new Set(VAGUE_TITLES);
 var FRAGMENTS = [
   ...CONCEPTS.flatMap(
     (c) => (c.fragments ?? []).map((fragment) => ({ fragment, concept: c, kind: "concept" }))
@@ -27984,7 +27835,6 @@ var ENGLISH_FUNCTION_WORDS = /* @__PURE__ */ new Set([
   "ha",
   "do"
 ]);
-var SUPPORT_QUESTION_RE = /^\s*(?:how (?:do|can|should|would) (?:i|we|you)\b|how to\b|why (?:does|is|do|did|are|was|isn['’]?t|doesn['’]?t)\b|what (?:is|does|are)\b|where (?:is|are|do|can)\b)/i;
 var POST_NEGATION_REACH = 5;
 var UNCHANGED = /* @__PURE__ */ new Set(["unchanged", "untouched", "unaffected", "intact"]);
 var CHANGE_VERBS = /* @__PURE__ */ new Set(["change", "affect", "touch", "alter", "modify"]);
@@ -28037,10 +27887,6 @@ function scan(text2) {
     hits: /* @__PURE__ */ new Map(),
     spam: /* @__PURE__ */ new Set(),
     meta: /* @__PURE__ */ new Set(),
-    problem: false,
-    plan: false,
-    high: false,
-    low: false,
     words: 0,
     englishWords: 0,
     signalWords: 0,
@@ -28081,18 +27927,6 @@ function scan(text2) {
         break;
       case "meta":
         out.meta.add(entry.term);
-        break;
-      case "problem":
-        out.problem = true;
-        break;
-      case "plan":
-        out.plan = true;
-        break;
-      case "high":
-        out.high = true;
-        break;
-      case "low":
-        out.low = true;
         break;
     }
   };
@@ -28161,10 +27995,6 @@ var EXCEPTION_RE = /[a-z](?:Exception|Error)[:\s]/;
 var URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
 var MD_IMAGE_RE = /!\[[^\]]*\]\([^)]*\)/g;
 var HTML_TAG_RE = /<\/?[a-z][^>]{0,200}>/gi;
-var INLINE_CODE_RE = /`[^`\n]{1,200}`/;
-var SPECIFIC_RE = /\w\/[\w.-]+\.[a-z]{1,5}\b|\d\.\d|\w\(\)|[a-z]_[a-z]|[a-z][A-Z][a-z]/;
-var LIST_ITEM_RE = /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\S/gm;
-var CHECKBOX_RE = /^[ \t]*[-*][ \t]+\[[ xX]\]/m;
 var TITLE_PREFIX_RE = /^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s*)+/i;
 function nonLatinLetterShare(text2) {
   let latin = 0;
@@ -28230,24 +28060,15 @@ function stripInjections(text2) {
   }
   return { text: kept.join(""), found };
 }
-function countMatches(re, text2, cap) {
-  re.lastIndex = 0;
-  let n = 0;
-  while (n < cap && re.exec(text2)) n++;
-  re.lastIndex = 0;
-  return n;
-}
 function analyzeTask(title, description) {
   const titleInj = stripInjections(title);
   const descInj = stripInjections(description);
   const injection = titleInj.found || descInj.found;
-  let hasCode = false;
   let prose = descInj.text;
   if (prose.includes("<!--")) prose = prose.replace(HTML_COMMENT_RE, " ");
   let hasStackTrace = EXCEPTION_RE.test(prose);
   if (prose.includes("```") || prose.includes("~~~")) {
     prose = prose.replace(FENCE_RE, (block) => {
-      hasCode = true;
       STACK_LINE_RE.lastIndex = 0;
       if (!hasStackTrace && STACK_LINE_RE.test(block)) hasStackTrace = true;
       STACK_LINE_RE.lastIndex = 0;
@@ -28265,13 +28086,10 @@ function analyzeTask(title, description) {
   const cleanTitle = titleInj.text.replace(TITLE_PREFIX_RE, "");
   const t = scan(cleanTitle);
   const d = scan(prose);
-  const titleKey = normalise(cleanTitle).replace(/[^\p{L}\p{N}]+/gu, " ").trim();
-  const vagueTitle = VAGUE_TITLE_SET.has(titleKey) || t.words === 0 || t.words === 1 && t.hits.size === 0 && d.words < 5;
   const descStuffed = d.maxTermRepeat >= 4 && d.maxTermRepeat / Math.max(d.words, 1) >= 0.08 || d.maxSignalRun >= 7;
   const titleStuffed = t.maxSignalRun >= 6 || t.maxTermRepeat >= 3 && t.maxTermRepeat / t.words >= 0.25;
   const stuffing = descStuffed || titleStuffed;
   const concepts = [];
-  const negated = [];
   const ids = /* @__PURE__ */ new Set([...t.hits.keys(), ...descStuffed ? [] : d.hits.keys()]);
   for (const id of ids) {
     const a = t.hits.get(id);
@@ -28282,29 +28100,20 @@ function analyzeTask(title, description) {
     if ((a?.affirmed ?? 0) > 0 || (b2?.affirmed ?? 0) > 0) {
       hit.terms = terms.filter((x) => !x.includes(" … "));
       concepts.push(hit);
-    } else negated.push(hit);
+    }
   }
   const nonLatinShare = NON_LATIN_RE.test(title) || NON_LATIN_RE.test(prose) ? nonLatinLetterShare(title + " " + prose) : 0;
   const words = t.words + d.words;
   const foreignLatin = nonLatinShare <= 0.5 && d.words >= 12 && (t.englishWords + d.englishWords) / words < 0.06;
   return {
     concepts,
-    negated,
-    titleWords: t.words,
-    descriptionWords: d.words,
-    vagueTitle,
-    hasProblem: t.problem || d.problem,
-    hasPlan: d.plan || countMatches(LIST_ITEM_RE, prose, 2) >= 2 || CHECKBOX_RE.test(prose),
-    hasSpecifics: hasCode || hasStackTrace || INLINE_CODE_RE.test(prose) || SPECIFIC_RE.test(prose) || SPECIFIC_RE.test(title),
     hasStackTrace,
-    priority: d.low || t.low ? "low" : d.high || t.high ? "high" : null,
     spam: [.../* @__PURE__ */ new Set([...t.spam, ...d.spam])],
     meta: [.../* @__PURE__ */ new Set([...t.meta, ...d.meta])],
     injection,
     stuffing,
     nonLatinShare,
-    foreignLatin,
-    supportQuestion: SUPPORT_QUESTION_RE.test(cleanTitle)
+    foreignLatin
   };
 }
 
@@ -28676,7 +28485,7 @@ var URL_RE2 = /\b(?:https?:\/\/|www\.)\S+/gi;
 var EMAIL_RE = /\S+@\S+\.\w+/g;
 var HEADING_RE = /^\s*(?:#{1,6}\s|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^\s.!?:]*(?:[ \t]+[^\s.!?:]+){0,4}:\s*$)/;
 var LABEL_RE = /^\s*(?:\*\*[^*\n]{1,80}\*\*|__[^_\n]{1,80}__)\s*:?\s*/;
-var CHECKBOX_RE2 = /^\s*[-*+]\s+\[[ xX]?\]/;
+var CHECKBOX_RE = /^\s*[-*+]\s+\[[ xX]?\]/;
 var QUOTE_RE = /^\s*>/;
 var LIST_RE = /^\s*(?:[-*+]|\d{1,3}[.)])\s+\S/;
 var NUMBERED_RE = /^\s*\d{1,3}[.)]\s+\S/;
@@ -28842,8 +28651,8 @@ function readBody(description) {
       content = content.slice(label2[0].length);
       if (!/[\p{L}\p{N}]/u.test(content)) continue;
     }
-    if (CHECKBOX_RE2.test(content)) {
-      const item = content.replace(CHECKBOX_RE2, "").trim();
+    if (CHECKBOX_RE.test(content)) {
+      const item = content.replace(CHECKBOX_RE, "").trim();
       if (!PROMPT_RE.test(item) && countWords(item) >= 2 && !/^i\b/i.test(item)) {
         taskList++;
         own2.push(item);

@@ -1,18 +1,13 @@
 import {
   CONCEPTS,
-  HIGH_PRIORITY_TERMS,
   INJECTION_PATTERNS,
   INJECTION_RULES,
-  LOW_PRIORITY_TERMS,
   META_TERMS,
   NEGATION_SPAN,
   NEGATORS,
-  PLAN_TERMS,
-  PROBLEM_TERMS,
   SPAM_FRAGMENTS,
   SPAM_TERMS,
   TEMPLATE_BOILERPLATE,
-  VAGUE_TITLES,
   type Concept,
 } from "./signals.js";
 
@@ -27,17 +22,7 @@ export interface ConceptHit {
 export interface TaskAnalysis {
   /** Concepts mentioned affirmatively. */
   concepts: ConceptHit[];
-  /** Concepts only mentioned under a negation ("no UI changes"). */
-  negated: ConceptHit[];
-  titleWords: number;
-  /** Words of prose in the description after templates, code, URLs and injected instructions are removed. */
-  descriptionWords: number;
-  vagueTitle: boolean;
-  hasProblem: boolean;
-  hasPlan: boolean;
-  hasSpecifics: boolean;
   hasStackTrace: boolean;
-  priority: "high" | "low" | null;
   spam: string[];
   meta: string[];
   injection: boolean;
@@ -46,11 +31,9 @@ export interface TaskAnalysis {
   nonLatinShare: number;
   /** Latin-script text with almost no English function words: likely another language the lists barely cover. */
   foreignLatin: boolean;
-  /** The title asks how to use the software rather than asking for work ("How do I …?"). */
-  supportQuestion: boolean;
 }
 
-type Kind = "concept" | "spam" | "meta" | "problem" | "plan" | "high" | "low";
+type Kind = "concept" | "spam" | "meta";
 interface Entry {
   kind: Kind;
   tokens: string[];
@@ -107,16 +90,11 @@ function addEntry(kind: Kind, term: string, concept?: Concept): void {
 for (const concept of CONCEPTS) for (const term of concept.terms) addEntry("concept", term, concept);
 for (const term of SPAM_TERMS) addEntry("spam", term);
 for (const term of META_TERMS) addEntry("meta", term);
-for (const term of PROBLEM_TERMS) addEntry("problem", term);
-for (const term of PLAN_TERMS) addEntry("plan", term);
-for (const term of HIGH_PRIORITY_TERMS) addEntry("high", term);
-for (const term of LOW_PRIORITY_TERMS) addEntry("low", term);
 // Longest phrase first, so "dark mode" is tried before "dark".
 for (const list of exact.values()) list.sort((a, b) => b.tokens.length - a.tokens.length);
 
 const NEGATOR_SET = new Set(NEGATORS);
 const PREFIX_FIRST_CHARS = new Set([...prefixed.keys()].map((k) => k.charCodeAt(0)));
-const VAGUE_TITLE_SET = new Set(VAGUE_TITLES);
 const FRAGMENTS: { fragment: string; concept?: Concept; kind: "concept" | "spam" }[] = [
   ...CONCEPTS.flatMap((c) =>
     (c.fragments ?? []).map((fragment) => ({ fragment, concept: c, kind: "concept" as const })),
@@ -129,10 +107,6 @@ interface Scan {
   hits: Map<string, { concept: Concept; terms: string[]; affirmed: number }>;
   spam: Set<string>;
   meta: Set<string>;
-  problem: boolean;
-  plan: boolean;
-  high: boolean;
-  low: boolean;
   words: number;
   /** English function words ("the", "to", "is"), to tell English prose from other Latin-script languages. */
   englishWords: number;
@@ -188,9 +162,6 @@ const ENGLISH_FUNCTION_WORDS = new Set([
   "ha",
   "do",
 ]);
-/** "How do I …", "Why does …": someone asking for help using the software, not asking for work. */
-const SUPPORT_QUESTION_RE =
-  /^\s*(?:how (?:do|can|should|would) (?:i|we|you)\b|how to\b|why (?:does|is|do|did|are|was|isn['’]?t|doesn['’]?t)\b|what (?:is|does|are)\b|where (?:is|are|do|can)\b)/i;
 
 /** How many words back a negation that follows the word ("X will not change") reaches. */
 const POST_NEGATION_REACH = 5;
@@ -270,10 +241,6 @@ function scan(text: string): Scan {
     hits: new Map(),
     spam: new Set(),
     meta: new Set(),
-    problem: false,
-    plan: false,
-    high: false,
-    low: false,
     words: 0,
     englishWords: 0,
     signalWords: 0,
@@ -316,18 +283,6 @@ function scan(text: string): Scan {
         break;
       case "meta":
         out.meta.add(entry.term);
-        break;
-      case "problem":
-        out.problem = true;
-        break;
-      case "plan":
-        out.plan = true;
-        break;
-      case "high":
-        out.high = true;
-        break;
-      case "low":
-        out.low = true;
         break;
     }
   };
@@ -405,11 +360,6 @@ const EXCEPTION_RE = /[a-z](?:Exception|Error)[:\s]/;
 const URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
 const MD_IMAGE_RE = /!\[[^\]]*\]\([^)]*\)/g;
 const HTML_TAG_RE = /<\/?[a-z][^>]{0,200}>/gi;
-const INLINE_CODE_RE = /`[^`\n]{1,200}`/;
-// Paths, versions, calls, snake_case and camelCase: cheap shapes that mean "names real code".
-const SPECIFIC_RE = /\w\/[\w.-]+\.[a-z]{1,5}\b|\d\.\d|\w\(\)|[a-z]_[a-z]|[a-z][A-Z][a-z]/;
-const LIST_ITEM_RE = /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\S/gm;
-const CHECKBOX_RE = /^[ \t]*[-*][ \t]+\[[ xX]\]/m;
 const TITLE_PREFIX_RE =
   /^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s*)+/i;
 
@@ -509,14 +459,6 @@ export function stripInjections(text: string): { text: string; found: boolean } 
   return { text: kept.join(""), found };
 }
 
-function countMatches(re: RegExp, text: string, cap: number): number {
-  re.lastIndex = 0;
-  let n = 0;
-  while (n < cap && re.exec(text)) n++;
-  re.lastIndex = 0;
-  return n;
-}
-
 export function analyzeTask(title: string, description: string): TaskAnalysis {
   const titleInj = stripInjections(title);
   const descInj = stripInjections(description);
@@ -524,13 +466,11 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
 
   // Each clean-up pass runs only when its cheap substring test says it can match: most issues have
   // no HTML comments, fences or links, and this function runs on every request.
-  let hasCode = false;
   let prose = descInj.text;
   if (prose.includes("<!--")) prose = prose.replace(HTML_COMMENT_RE, " ");
   let hasStackTrace = EXCEPTION_RE.test(prose);
   if (prose.includes("```") || prose.includes("~~~")) {
     prose = prose.replace(FENCE_RE, (block) => {
-      hasCode = true;
       STACK_LINE_RE.lastIndex = 0;
       if (!hasStackTrace && STACK_LINE_RE.test(block)) hasStackTrace = true;
       STACK_LINE_RE.lastIndex = 0;
@@ -550,12 +490,6 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
   const t = scan(cleanTitle);
   const d = scan(prose);
 
-  const titleKey = normalise(cleanTitle)
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
-  const vagueTitle =
-    VAGUE_TITLE_SET.has(titleKey) || t.words === 0 || (t.words === 1 && t.hits.size === 0 && d.words < 5);
-
   // Stuffing: the same term over and over, or a long run of keywords with no prose between them
   // (natural sentences rarely string more than four or five together).
   const descStuffed =
@@ -564,7 +498,6 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
   const stuffing = descStuffed || titleStuffed;
 
   const concepts: ConceptHit[] = [];
-  const negated: ConceptHit[] = [];
   const ids = new Set([...t.hits.keys(), ...(descStuffed ? [] : d.hits.keys())]);
   for (const id of ids) {
     const a = t.hits.get(id);
@@ -574,10 +507,11 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
       .filter((x, i, all) => all.indexOf(x) === i)
       .slice(0, 4);
     const hit: ConceptHit = { concept, terms, inTitle: (a?.affirmed ?? 0) > 0 };
+    // Mentioned only under a negation ("no UI changes"): not a theme of the task.
     if ((a?.affirmed ?? 0) > 0 || (b?.affirmed ?? 0) > 0) {
       hit.terms = terms.filter((x) => !x.includes(" … "));
       concepts.push(hit);
-    } else negated.push(hit);
+    }
   }
 
   const nonLatinShare =
@@ -589,26 +523,12 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
 
   return {
     concepts,
-    negated,
-    titleWords: t.words,
-    descriptionWords: d.words,
-    vagueTitle,
-    hasProblem: t.problem || d.problem,
-    hasPlan: d.plan || countMatches(LIST_ITEM_RE, prose, 2) >= 2 || CHECKBOX_RE.test(prose),
-    hasSpecifics:
-      hasCode ||
-      hasStackTrace ||
-      INLINE_CODE_RE.test(prose) ||
-      SPECIFIC_RE.test(prose) ||
-      SPECIFIC_RE.test(title),
     hasStackTrace,
-    priority: d.low || t.low ? "low" : d.high || t.high ? "high" : null,
     spam: [...new Set([...t.spam, ...d.spam])],
     meta: [...new Set([...t.meta, ...d.meta])],
     injection,
     stuffing,
     nonLatinShare,
     foreignLatin,
-    supportQuestion: SUPPORT_QUESTION_RE.test(cleanTitle),
   };
 }
