@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { ProbotOctokit } from "probot";
+import { deliveryHandler } from "./app/delivery-handler.js";
 import { taskScorerApp } from "./app/task-scorer-app.js";
 import { JobQueue } from "./app/job-queue.js";
 import { createProbot, probotHost } from "./app/github-app-plugin.js";
@@ -20,25 +21,9 @@ import { KeyAccess } from "./accounts/key-access.js";
 import { needsDatabase, parseStorageEnv } from "./config/storage-env.schema.js";
 import { openDatabase, type Database } from "./storage/database.js";
 import { AppMetering } from "./accounts/app-metering.js";
-import {
-  DatabaseDeliveries,
-  RedisDeliveries,
-  type DeliveryHandler,
-  type DeliveryIntake,
-} from "./fleet/delivery-queues.js";
+import { DatabaseDeliveries, RedisDeliveries, type DeliveryIntake } from "./fleet/delivery-queues.js";
 import { DeliveryStore } from "./fleet/delivery-store.js";
 import { sharedScoreCache } from "./fleet/shared-score-cache.js";
-
-/** The issue or pull request a delivery is about, as the job queue names it: "owner/repo#number". */
-function subjectOfPayload(payload: unknown): string | undefined {
-  const p = payload as {
-    repository?: { full_name?: string };
-    issue?: { number?: number };
-    pull_request?: { number?: number };
-  };
-  const number = p.issue?.number ?? p.pull_request?.number;
-  return p.repository?.full_name && number !== undefined ? `${p.repository.full_name}#${number}` : undefined;
-}
 
 export interface Service {
   server: FastifyInstance;
@@ -130,20 +115,7 @@ export async function composeService(
           : undefined),
     );
     if (database) {
-      const appQueue = queue;
-      const handle: DeliveryHandler = async (d, attempt) => {
-        // A retry gets its own id: the in-process queue accepts a delivery id once.
-        await probot.receive({
-          id: attempt > 1 ? `${d.guid}#${attempt}` : d.guid,
-          name: d.event,
-          payload: d.payload,
-        } as Parameters<typeof probot.receive>[0]);
-        const subject = subjectOfPayload(d.payload);
-        // The delivery is finished only when its work is: a failed job fails the delivery (and the
-        // fleet's queue retries it with backoff; the App's writes are idempotent).
-        const failure = subject ? await appQueue.idleFor(subject) : undefined;
-        if (failure) throw new Error(failure);
-      };
+      const handle = deliveryHandler(probot, queue);
       const deliveries = new DeliveryStore(database.db);
       intake = storageEnv.REDIS_URL
         ? new RedisDeliveries(deliveries, handle, logger, {

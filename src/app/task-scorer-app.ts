@@ -10,6 +10,7 @@ import { DESCRIPTION_MAX_CHARS, ScoreRequestSchema, TASK_MAX_CHARS } from "../co
 import { applyApprovalLabels, type LabelsOctokit } from "../github/approval-labels.js";
 import { upsertReportComment, type IssueCommentsOctokit, type IssueRef } from "../github/report-comment.js";
 import type { AppMetering } from "../accounts/app-metering.js";
+import { subjectKey } from "./delivery-handler.js";
 import type { Job, JobQueue } from "./job-queue.js";
 import {
   REPO_CONFIG_FILE,
@@ -274,7 +275,7 @@ async function runJob(
   signal: AbortSignal,
 ): Promise<void> {
   const log = context.log.child({
-    subject: `${subject.ref.owner}/${subject.ref.repo}#${subject.ref.issue_number}`,
+    subject: subjectKey(subject.ref),
   });
   const started = Date.now();
   let scoreAsked = false;
@@ -418,7 +419,7 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
     const enqueue = (context: Context, trigger: Trigger, subject: Subject) => {
       const triggers: Trigger[] = [trigger];
       const job: Job = {
-        subject: `${subject.ref.owner}/${subject.ref.repo}#${subject.ref.issue_number}`,
+        subject: subjectKey(subject.ref),
         deliveryId: context.id,
         contentHash: hashText(subject.title, subject.body),
         // A person asked, or a label changed: the text may be the same, the answer may not.
