@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { ProbotOctokit } from "probot";
-import { deliveryHandler } from "./app/delivery-handler.js";
+import { deliveryGiveUp, deliveryHandler } from "./app/delivery-handler.js";
 import { taskScorerApp } from "./app/task-scorer-app.js";
 import { JobQueue } from "./app/job-queue.js";
 import { createProbot, probotHost } from "./app/github-app-plugin.js";
@@ -100,6 +100,7 @@ export async function composeService(
     queue = new JobQueue({
       concurrency: appSettings.queueConcurrency,
       maxPending: appSettings.queueMaxPending,
+      maxPendingPerInstallation: appSettings.queueMaxPendingPerInstallation,
       jobTimeoutMs: appSettings.jobTimeoutMs,
       logger,
     });
@@ -126,7 +127,7 @@ export async function composeService(
             lockMs: storageEnv.FLEET_LOCK_SECONDS * 1000,
             attempts: storageEnv.FLEET_ATTEMPTS,
           })
-        : new DatabaseDeliveries(deliveries, handle, logger);
+        : new DatabaseDeliveries(deliveries, handle, logger, { giveUp: deliveryGiveUp(probot) });
       logger.info(
         { deliveries: intake.kind },
         intake.kind === "redis"
@@ -147,6 +148,7 @@ export async function composeService(
           : {}),
       }),
       appSettings.webhookPath,
+      appSettings.webhookSecret,
       intake,
     );
     plugins.push(host.plugin);

@@ -1,10 +1,14 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { stdSerializers } from "pino";
 import { Probot, ProbotOctokit, type ApplicationFunction } from "probot";
 import type { ErrorCode } from "../core/errors.js";
 import { errorBody } from "../http/http-errors.js";
 import type { Logger } from "pino";
 import type { AppSettings } from "../config/app-env.schema.js";
 import type { DeliveryIntake } from "../fleet/delivery-queues.js";
+import { QueueFullError } from "./job-queue.js";
+import { payloadProblem } from "./webhook-payloads.schema.js";
 
 export interface ProbotHost {
   probot: Probot;
@@ -48,12 +52,34 @@ export function createProbot(
     secret: settings.webhookSecret,
     baseUrl: settings.baseUrl,
     Octokit,
-    log: logger.child({ name: "probot" }) as never,
+    // Probot logs a handler's error with the event attached: the whole payload (issue bodies, e-mail
+    // addresses) at error level. Only the event's id and name are kept.
+    log: logger.child({ name: "probot" }, { serializers: { err: safeErr } }) as never,
   });
 }
 
-/** GitHub caps a webhook payload at 25 MB; the REST API's 1 MiB limit does not apply here. */
-const MAX_DELIVERY_BYTES = 25 * 1024 * 1024;
+type Serialized = Record<string, unknown> & { event?: { id?: unknown; name?: unknown }; errors?: unknown };
+function strip(s: unknown): unknown {
+  if (!s || typeof s !== "object") return s;
+  const { event, errors, ...rest } = s as Serialized;
+  return {
+    ...rest,
+    ...(event ? { event: { id: event.id, name: event.name } } : {}),
+    ...(Array.isArray(errors) ? { errors: errors.map((e) => strip(stdSerializers.err(e as Error))) } : {}),
+  };
+}
+export function safeErr(error: unknown): unknown {
+  return error instanceof Error ? strip(stdSerializers.err(error)) : error;
+}
+
+/**
+ * GitHub caps a webhook payload at 25 MB, but the events this App handles carry at most an issue's
+ * and a comment's text (65,536 characters each, about 0.8 MB escaped at worst) beside their metadata.
+ * An unauthenticated body is held in memory until its signature is checked, so the cap is what the
+ * App needs, not what GitHub allows: 24 forged 25 MB posts once took the process from 120 to 459 MB.
+ */
+export const MAX_DELIVERY_BYTES = 4 * 1024 * 1024;
+const SIGNATURE_RE = /^sha256=[0-9a-f]{64}$/i;
 const JSON_TYPE_RE = /^\s*application\/json\s*(;|$)/i;
 
 function sendError(
@@ -86,11 +112,47 @@ export async function probotHost(
   probot: Probot,
   appFn: ApplicationFunction,
   webhookPath: string,
+  /** The App's webhook secret: deliveries are verified over their exact bytes. */
+  secret: string,
   /** With a database: deliveries are stored before the 200 and handled from there (see fleet/). */
   intake?: DeliveryIntake,
 ): Promise<ProbotHost> {
   await probot.load(appFn, { cwd: process.cwd(), addHandler: () => {} });
   const plugin = async (app: FastifyInstance) => {
+    // Before a byte of the body is read: a delivery without a well-formed signature, or one larger than
+    // any this App handles, is refused at once (the connection is not held for an unauthenticated body).
+    app.addHook("onRequest", async (request, reply) => {
+      if (request.method !== "POST") return;
+      const declared = Number(request.headers["content-length"] ?? 0);
+      if (declared > MAX_DELIVERY_BYTES) {
+        request.log.warn({ declared }, "webhook refused: larger than any delivery this App handles");
+        reply.header("connection", "close");
+        return sendError(
+          reply,
+          413,
+          "payload_too_large",
+          `The delivery is larger than ${MAX_DELIVERY_BYTES / 1024 / 1024} MiB; the events this App handles are far smaller.`,
+        );
+      }
+      const signature = header(request, "x-hub-signature-256");
+      if (!signature || !SIGNATURE_RE.test(signature)) {
+        request.log.warn(
+          { delivery: header(request, "x-github-delivery"), event: header(request, "x-github-event") },
+          signature
+            ? "webhook refused: malformed X-Hub-Signature-256 header"
+            : "webhook refused: no X-Hub-Signature-256 header",
+        );
+        reply.header("connection", "close");
+        return sendError(
+          reply,
+          401,
+          "invalid_signature",
+          signature
+            ? "The X-Hub-Signature-256 header is not of the form sha256=<64 hex digits>."
+            : "The delivery has no X-Hub-Signature-256 header; GitHub signs every delivery when the App has a webhook secret.",
+        );
+      }
+    });
     app.removeAllContentTypeParsers();
     app.addContentTypeParser(
       "*",
@@ -103,7 +165,7 @@ export async function probotHost(
       async (request, reply) => {
         const delivery = header(request, "x-github-delivery");
         const event = header(request, "x-github-event");
-        const signature = header(request, "x-hub-signature-256");
+        const signature = header(request, "x-hub-signature-256") ?? "";
         const type = header(request, "content-type");
         if (!type || !JSON_TYPE_RE.test(type)) {
           return sendError(
@@ -113,23 +175,11 @@ export async function probotHost(
             "GitHub webhooks must be sent as application/json.",
           );
         }
-        if (!signature) {
-          request.log.warn({ delivery, event }, "webhook refused: no X-Hub-Signature-256 header");
-          return sendError(
-            reply,
-            401,
-            "invalid_signature",
-            "The delivery has no X-Hub-Signature-256 header; GitHub signs every delivery when the App has a webhook secret.",
-          );
-        }
-        const raw = Buffer.isBuffer(request.body) ? request.body.toString("utf8") : "";
-        let valid = false;
-        try {
-          valid = await probot.webhooks.verify(raw, signature);
-        } catch {
-          // A malformed signature header: as unverifiable as a wrong one.
-        }
-        if (!valid) {
+        const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        // Over the bytes GitHub sent, not a decoded string: no copy of an unauthenticated body is made.
+        const expected = createHmac("sha256", secret).update(body).digest();
+        const given = Buffer.from(signature.slice("sha256=".length), "hex");
+        if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
           request.log.warn(
             { delivery, event },
             "webhook refused: the signature does not match the payload and WEBHOOK_SECRET",
@@ -151,9 +201,15 @@ export async function probotHost(
         }
         let payload: unknown;
         try {
-          payload = JSON.parse(raw);
+          payload = JSON.parse(body.toString("utf8"));
         } catch {
           return sendError(reply, 400, "invalid_json", "The delivery body is not valid JSON.");
+        }
+        const problem = payloadProblem(event, payload);
+        if (problem) {
+          // The event's name only: the payload may hold people's text and addresses.
+          request.log.warn({ delivery, event, problem }, "webhook refused: payload of the wrong shape");
+          return sendError(reply, 400, "invalid_request", problem);
         }
         if (intake) {
           // Acknowledged only once stored: a crash after this loses nothing GitHub was told had arrived.
@@ -166,7 +222,23 @@ export async function probotHost(
             .send(JSON.stringify(outcome === "duplicate" ? { ok: true, duplicate: true } : { ok: true }));
         }
         // Handlers only enqueue, so this returns at once; the work happens in the job queue.
-        await probot.receive({ id: delivery, name: event, payload } as Parameters<Probot["receive"]>[0]);
+        try {
+          await probot.receive({ id: delivery, name: event, payload } as Parameters<Probot["receive"]>[0]);
+        } catch (error) {
+          const errors = error instanceof AggregateError ? error.errors : [error];
+          const full = errors.find((e): e is QueueFullError => e instanceof QueueFullError);
+          if (full) return sendError(reply, 503, "queue_full", full.message, { "retry-after": "60" });
+          request.log.error(
+            { delivery, event, err: errors.map((e) => (e instanceof Error ? e.message : String(e))) },
+            "webhook handler failed",
+          );
+          return sendError(
+            reply,
+            500,
+            "internal_error",
+            "The delivery could not be handled; GitHub shows it as failed and it can be redelivered.",
+          );
+        }
         return reply
           .code(200)
           .type("application/json; charset=utf-8")

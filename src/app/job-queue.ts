@@ -48,13 +48,35 @@ export class JobTimeoutError extends Error {
   }
 }
 
-export type EnqueueResult = "queued" | "replaced" | "duplicate-delivery" | "unchanged" | "full";
+/**
+ * A job that cannot be queued now: the webhook answers 503 so that GitHub shows the delivery as failed
+ * (and it can be redelivered), instead of a 200 for work that was dropped.
+ */
+export class QueueFullError extends Error {
+  constructor(readonly scope: "installation" | "all") {
+    super(
+      scope === "installation"
+        ? "This installation already has the most jobs waiting that one installation may have; redeliver later."
+        : "The job queue is full; redeliver later.",
+    );
+    this.name = "QueueFullError";
+  }
+}
+
+/** Default cap on one installation's waiting jobs; `APP_QUEUE_MAX_PENDING_PER_INSTALLATION`. */
+export const DEFAULT_MAX_PENDING_PER_INSTALLATION = 100;
+
+export type EnqueueResult =
+  "queued" | "replaced" | "duplicate-delivery" | "unchanged" | "full" | "full-installation";
 
 class BoundedSet {
   private readonly items = new Map<string, true>();
   constructor(private readonly max: number) {}
   has(key: string) {
     return this.items.has(key);
+  }
+  delete(key: string) {
+    this.items.delete(key);
   }
   add(key: string) {
     this.items.delete(key);
@@ -65,6 +87,8 @@ class BoundedSet {
 
 export class JobQueue {
   private readonly pending = new Map<string, Job>();
+  /** Waiting jobs per installation, for the per-installation cap. */
+  private readonly pendingBy = new Map<string, number>();
   /** Subjects waiting for a slot, one line per installation, in arrival order. */
   private readonly lanes = new Map<string, string[]>();
   /** Installations with waiting subjects; the one served last goes to the back. */
@@ -83,6 +107,8 @@ export class JobQueue {
     private readonly options: {
       concurrency: number;
       maxPending: number;
+      /** One installation's waiting jobs at most: one tenant cannot fill the queue for the others. */
+      maxPendingPerInstallation?: number | undefined;
       logger?: QueueLogger | undefined;
       jobTimeoutMs?: number | undefined;
     },
@@ -117,18 +143,25 @@ export class JobQueue {
       job.absorb?.(queued);
       job.force = Boolean(job.force || queued.force);
       job.installation ??= queued.installation;
+      this.release(queued);
+      this.pendingBy.set(job.installation ?? "", (this.pendingBy.get(job.installation ?? "") ?? 0) + 1);
       this.pending.set(job.subject, job);
       return "replaced";
     }
-    if (this.pending.size >= this.options.maxPending) {
+    const installation = job.installation ?? "";
+    const mine = this.pendingBy.get(installation) ?? 0;
+    const perInstallation = this.options.maxPendingPerInstallation ?? DEFAULT_MAX_PENDING_PER_INSTALLATION;
+    if (this.pending.size >= this.options.maxPending || mine >= perInstallation) {
       this.options.logger?.warn(
-        { subject: job.subject, pending: this.pending.size },
-        "queue full: job dropped",
+        { subject: job.subject, installation, pending: this.pending.size, pendingForInstallation: mine },
+        mine >= perInstallation ? "installation's queue full: job refused" : "queue full: job refused",
       );
-      this.noteFailure(job.subject, "the job queue was full");
+      // The delivery id was not used: a redelivery of it must be accepted.
+      if (job.deliveryId) this.seenDeliveries.delete(job.deliveryId);
       this.stats.skipped++;
-      return "full";
+      return mine >= perInstallation ? "full-installation" : "full";
     }
+    this.pendingBy.set(installation, mine + 1);
     this.pending.set(job.subject, job);
     this.line(job);
     this.stats.queued++;
@@ -173,6 +206,13 @@ export class JobQueue {
     }
   }
 
+  private release(job: Job): void {
+    const key = job.installation ?? "";
+    const n = (this.pendingBy.get(key) ?? 1) - 1;
+    if (n > 0) this.pendingBy.set(key, n);
+    else this.pendingBy.delete(key);
+  }
+
   /** Put a waiting job in its installation's line. */
   private line(job: Job): void {
     const key = job.installation ?? "";
@@ -207,6 +247,7 @@ export class JobQueue {
       const job = this.pending.get(subject);
       if (!job) continue;
       this.pending.delete(subject);
+      this.release(job);
       this.running.add(subject);
       void this.execute(job);
     }

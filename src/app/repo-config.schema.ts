@@ -28,23 +28,69 @@ const yamlBoolean = z
   .transform((v) => (typeof v === "boolean" ? v : TRUE_WORDS.has(v.toLowerCase())));
 
 /**
- * Repository patterns run in linear time (RE2 semantics through re2js): a pattern such as
- * `^(a+)+$` cannot backtrack catastrophically and freeze the process for every other tenant.
+ * Limits on what one repository's file may ask of the shared process. The file is refused above
+ * CONFIG_MAX_BYTES before it is parsed (a 5 MB list once ran a 256 MB heap out of memory); lists are
+ * capped so that a file under that size still costs little per job.
  */
-export function compileTitlePattern(pattern: string): RE2JS {
-  return RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+export const CONFIG_MAX_BYTES = 64 * 1024;
+export const MAX_SKIP_LABELS = 100;
+export const MAX_TITLE_PATTERNS = 20;
+export const MAX_TITLE_PATTERN_CHARS = 200;
+/**
+ * RE2 runs in linear time, but the constant is the compiled program's size: `(|.){999}x` is 701 bytes
+ * and compiles to about 5,000 instructions, and 40 of them held the event loop for seconds per issue.
+ * Real title patterns (`^wip\b`, `^(chore|deps)\(`) compile to a few dozen.
+ */
+export const MAX_PATTERN_PROGRAM = 1000;
+
+export class PatternTooComplexError extends Error {}
+
+const compiled = new Map<string, RE2JS>();
+const COMPILED_CACHE_SIZE = 1000;
+
+/** Instructions in RE2's compiled program (re2js keeps it on an internal field; 0 if it moves). */
+function programSize(re: RE2JS): number {
+  const prog = (re as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input?.prog;
+  return prog?.inst?.length ?? 0;
 }
 
-const titlePattern = z.string().superRefine((s, ctx) => {
-  try {
-    compileTitlePattern(s);
-  } catch {
-    ctx.addIssue({
-      code: "custom",
-      message: "is not a valid RE2 regular expression (lookarounds and backreferences are not supported)",
-    });
-  }
-});
+/**
+ * Repository patterns run in linear time (RE2 semantics through re2js): a pattern such as
+ * `^(a+)+$` cannot backtrack catastrophically and freeze the process for every other tenant.
+ * Compiled once and kept (the same file is read for every job of its repository).
+ */
+export function compileTitlePattern(pattern: string): RE2JS {
+  const hit = compiled.get(pattern);
+  if (hit) return hit;
+  if (pattern.length > MAX_TITLE_PATTERN_CHARS)
+    throw new PatternTooComplexError(`is longer than ${MAX_TITLE_PATTERN_CHARS} characters`);
+  const re = RE2JS.compile(pattern, RE2JS.CASE_INSENSITIVE);
+  if (programSize(re) > MAX_PATTERN_PROGRAM)
+    throw new PatternTooComplexError(
+      `compiles to more than ${MAX_PATTERN_PROGRAM} instructions (large repeat counts such as {999} do); simplify it`,
+    );
+  if (compiled.size >= COMPILED_CACHE_SIZE) compiled.delete(compiled.keys().next().value!);
+  compiled.set(pattern, re);
+  return re;
+}
+
+const titlePattern = z
+  .string()
+  .max(MAX_TITLE_PATTERN_CHARS, `a pattern is at most ${MAX_TITLE_PATTERN_CHARS} characters`)
+  .superRefine((s, ctx) => {
+    if (s.length > MAX_TITLE_PATTERN_CHARS) return;
+    try {
+      compileTitlePattern(s);
+    } catch (error) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          error instanceof PatternTooComplexError
+            ? error.message
+            : "is not a valid RE2 regular expression (lookarounds and backreferences are not supported)",
+      });
+    }
+  });
 
 export const TRIGGER_MODES = ["always", "label", "command"] as const;
 export type TriggerMode = (typeof TRIGGER_MODES)[number];
@@ -76,9 +122,10 @@ export const RepoConfigSchema = z
       .describe("With `trigger: label`, the label that asks for a score."),
     triggers: z
       .object({
-        issues: z.array(IssueTrigger).default(["opened", "reopened", "edited"]),
+        issues: z.array(IssueTrigger).max(10).default(["opened", "reopened", "edited"]),
         "pull-requests": z
           .array(PullRequestTrigger)
+          .max(10)
           .default(["opened", "reopened", "ready_for_review", "edited"]),
         "score-command": yamlBoolean
           .default(true)
@@ -111,11 +158,15 @@ export const RepoConfigSchema = z
       .default({})
       .describe("Label names to set for the verdict; unset or null means no label. Created if missing."),
     "skip-labels": z
-      .array(z.string())
+      .array(labelName)
+      .max(MAX_SKIP_LABELS, `at most ${MAX_SKIP_LABELS} labels`)
       .default([])
       .describe("Issues or PRs carrying any of these labels are not scored; removing one scores."),
     "skip-title-patterns": z
-      .array(titlePattern)
+      // The count is checked before any pattern is compiled.
+      .array(z.string())
+      .max(MAX_TITLE_PATTERNS, `at most ${MAX_TITLE_PATTERNS} patterns`)
+      .pipe(z.array(titlePattern))
       .default([])
       .describe(
         "RE2 regular expressions (case-insensitive, linear time); a title matching any is not scored, e.g. '^wip\\b'.",

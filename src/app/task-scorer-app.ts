@@ -10,9 +10,11 @@ import { DESCRIPTION_MAX_CHARS, ScoreRequestSchema, TASK_MAX_CHARS } from "../co
 import { applyApprovalLabels, type LabelsOctokit } from "../github/approval-labels.js";
 import { upsertReportComment, type IssueCommentsOctokit, type IssueRef } from "../github/report-comment.js";
 import type { AppMetering } from "../accounts/app-metering.js";
+import { ConfigTooLargeError, limitConfigReads } from "./config-size-limit.js";
 import { subjectKey } from "./delivery-handler.js";
-import type { Job, JobQueue } from "./job-queue.js";
+import { QueueFullError, type Job, type JobQueue } from "./job-queue.js";
 import {
+  CONFIG_MAX_BYTES,
   REPO_CONFIG_FILE,
   compileTitlePattern,
   failClosedConfig,
@@ -131,21 +133,25 @@ async function locateKeys(context: Context, diagnostics: ConfigDiagnostic[]): Pr
  */
 async function loadConfig(context: Context, log: Log): Promise<ParsedRepoConfig> {
   let parsed: ParsedRepoConfig;
+  limitConfigReads(context.octokit, CONFIG_MAX_BYTES);
   try {
     parsed = parseRepoConfig(await context.config(REPO_CONFIG_FILE));
     await locateKeys(context, parsed.diagnostics);
   } catch (error) {
     const pos = yamlErrorPosition(error);
     const status = (error as { status?: unknown })?.status;
-    const diagnostic: ConfigDiagnostic = pos
-      ? {
-          message: `is not valid YAML (${pos.problem}); the App stays off until it is fixed`,
-          line: pos.line,
-          column: pos.column,
-        }
-      : {
-          message: `could not be read${typeof status === "number" ? ` (GitHub answered ${status})` : ""}; the App stays off until it can be`,
-        };
+    const diagnostic: ConfigDiagnostic =
+      error instanceof ConfigTooLargeError
+        ? { message: `${error.message}, the most the App reads; the App stays off until it is smaller` }
+        : pos
+          ? {
+              message: `is not valid YAML (${pos.problem}); the App stays off until it is fixed`,
+              line: pos.line,
+              column: pos.column,
+            }
+          : {
+              message: `could not be read${typeof status === "number" ? ` (GitHub answered ${status})` : ""}; the App stays off until it can be`,
+            };
     parsed = { config: failClosedConfig(), diagnostics: [diagnostic], failedClosed: true };
   }
   for (const d of parsed.diagnostics) {
@@ -434,6 +440,9 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
       reasonsOf.set(job, triggers);
       const result = deps.queue.enqueue(job);
       context.log.debug({ delivery: context.id, result }, "enqueued");
+      // Refused, not dropped: the webhook answers 503 and GitHub keeps the delivery as failed.
+      if (result === "full" || result === "full-installation")
+        throw new QueueFullError(result === "full" ? "all" : "installation");
     };
     const fromBot = (context: Context) => context.payload.sender?.type === "Bot";
     // An edit that changed neither title nor body (labels, assignees...) has nothing new to score.

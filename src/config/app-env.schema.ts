@@ -2,7 +2,7 @@ import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "../core/errors.js";
-import { DEFAULT_JOB_TIMEOUT_MS } from "../app/job-queue.js";
+import { DEFAULT_JOB_TIMEOUT_MS, DEFAULT_MAX_PENDING_PER_INSTALLATION } from "../app/job-queue.js";
 import { formatIssues } from "./env.schema.js";
 
 /** The standard Probot variables, plus the queue's knobs. */
@@ -22,6 +22,11 @@ export const AppEnvSchema = z.object({
   GHE_PROTOCOL: z.enum(["http", "https"]).default("https"),
   APP_QUEUE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   APP_QUEUE_MAX_PENDING: z.coerce.number().int().min(1).default(1000),
+  APP_QUEUE_MAX_PENDING_PER_INSTALLATION: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_MAX_PENDING_PER_INSTALLATION),
   /** One job's time limit; its report deadline is this less 10 s kept for the GitHub writes. */
   APP_JOB_TIMEOUT_SECONDS: z.coerce
     .number()
@@ -86,6 +91,7 @@ export interface AppSettings {
   baseUrl?: string | undefined;
   queueConcurrency: number;
   queueMaxPending: number;
+  queueMaxPendingPerInstallation: number;
   jobTimeoutMs: number;
 }
 
@@ -128,6 +134,7 @@ export function appSettingsFromEnv(env: Record<string, string | undefined>): App
     baseUrl: e.GHE_HOST ? `${e.GHE_PROTOCOL}://${e.GHE_HOST}/api/v3` : undefined,
     queueConcurrency: e.APP_QUEUE_CONCURRENCY,
     queueMaxPending: e.APP_QUEUE_MAX_PENDING,
+    queueMaxPendingPerInstallation: e.APP_QUEUE_MAX_PENDING_PER_INSTALLATION,
     jobTimeoutMs: e.APP_JOB_TIMEOUT_SECONDS * 1000,
   };
 }

@@ -21,6 +21,7 @@ export type ErrorCode =
   | "quota_exceeded"
   | "idempotency_key_reused"
   | "storage_unavailable"
+  | "queue_full"
   | "internal_error";
 
 export class TaskScorerError extends Error {

@@ -5,6 +5,24 @@ import type { Delivery, DeliveryStore } from "./delivery-store.js";
 /** Handles one delivery to the end (the App's work for it done); throws to have it retried. */
 export type DeliveryHandler = (d: Delivery, attempt: number) => Promise<void>;
 
+/** Thrown by a handler that cannot take the delivery now (the job queue is full): try again later, uncounted. */
+export class RetryLaterError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RetryLaterError";
+  }
+}
+
+/**
+ * How many times a delivery is started before it is given up. Each start that never finished (the
+ * process died while handling it: out of memory, killed) counts, so one poisonous delivery cannot
+ * crash every restart for ever.
+ */
+export const DEFAULT_MAX_ATTEMPTS = 3;
+
+/** Told once when a delivery is given up, to say so where the maintainers look. */
+export type GiveUp = (d: Delivery, attempts: number) => Promise<void>;
+
 /**
  * Where the webhook route puts a verified delivery. `accept` resolves only once the delivery is stored
  * (so GitHub's 200 means "kept"), with "duplicate" for a delivery already handled by any instance.
@@ -41,12 +59,20 @@ export class DatabaseDeliveries implements DeliveryIntake {
   private closed = false;
   private sweeper: NodeJS.Timeout | undefined;
 
+  private readonly leaseMs: number;
+  private readonly maxAttempts: number;
+  private readonly giveUp: GiveUp | undefined;
+
   constructor(
     private readonly store: DeliveryStore,
     private readonly handle: DeliveryHandler,
     private readonly logger: Logger,
-    private readonly leaseMs = DELIVERY_LEASE_MS,
-  ) {}
+    options: { leaseMs?: number; maxAttempts?: number; giveUp?: GiveUp } = {},
+  ) {
+    this.leaseMs = options.leaseMs ?? DELIVERY_LEASE_MS;
+    this.maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    this.giveUp = options.giveUp;
+  }
 
   async accept(d: Delivery): Promise<"queued" | "duplicate"> {
     let outcome;
@@ -87,10 +113,25 @@ export class DatabaseDeliveries implements DeliveryIntake {
       if (attempt === undefined) return; // another instance has it, or it is finished
       const d = await this.store.load(id);
       if (!d) return;
+      if (attempt > this.maxAttempts) {
+        const why = `given up after ${attempt - 1} attempts that never finished (the process stopped while handling it)`;
+        this.logger.error({ delivery: id, event: d.event, attempts: attempt - 1 }, `delivery ${why}`);
+        await this.store.finished(id, why);
+        await this.giveUp?.(d, attempt - 1).catch((err: unknown) =>
+          this.logger.warn({ err: message(err), delivery: id }, "could not tell the repository"),
+        );
+        return;
+      }
       try {
         await this.handle(d, attempt);
         await this.store.finished(id);
       } catch (err) {
+        if (err instanceof RetryLaterError) {
+          // Not this delivery's fault: back to the queue, uncounted; the next sweep takes it.
+          this.logger.warn({ err: err.message, delivery: id }, "delivery deferred");
+          await this.store.defer(id, err.message);
+          return;
+        }
         this.logger.error({ err: message(err), delivery: id }, "delivery failed");
         await this.store.finished(id, message(err));
       }

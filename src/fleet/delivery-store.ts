@@ -108,6 +108,20 @@ export class DeliveryStore {
       .execute();
   }
 
+  /** Back to the queue without counting the attempt (the handler could not take it now). */
+  async defer(id: string, reason: string): Promise<void> {
+    await this.db
+      .updateTable("webhook_deliveries")
+      .set({
+        status: "queued",
+        last_error: reason,
+        claimed_until: null,
+        attempts: sql`greatest(attempts - 1, 0)`,
+      })
+      .where("id", "=", id)
+      .execute();
+  }
+
   /** Deliveries accepted but not finished and not held by a live instance: to be handled (again). */
   async unfinished(limit = 1000): Promise<string[]> {
     const rows = await this.db

@@ -28,6 +28,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   quota_exceeded: 429,
   idempotency_key_reused: 422,
   storage_unavailable: 503,
+  queue_full: 503,
   internal_error: 500,
 };
 
