@@ -8,11 +8,10 @@ export class ConfigTooLargeError extends Error {
   }
 }
 
-type Fetch = typeof globalThis.fetch;
 interface RequestOptions {
   url?: string;
   path?: unknown;
-  request?: { fetch?: Fetch };
+  request?: Record<string, unknown>;
   [key: string]: unknown;
 }
 interface HookedOctokit {
@@ -33,8 +32,8 @@ const isConfigRead = (o: RequestOptions) =>
 
 /**
  * Reads of the repository config (the repository's own file and any `_extends` base) stop after
- * `maxBytes`: a larger file is neither held in memory whole nor parsed. The limit is applied in the
- * fetch itself, so it holds for a body without a Content-Length too; the refusal is raised outside
+ * `maxBytes`: a larger file is neither held in memory whole nor parsed. The body is read as a stream
+ * up to the limit, so it holds for a body without a Content-Length too; the refusal is raised outside
  * Octokit's retry layer, so an oversized file is fetched once, not retried.
  */
 export function limitConfigReads(octokit: unknown, maxBytes: number): void {
@@ -43,40 +42,33 @@ export function limitConfigReads(octokit: unknown, maxBytes: number): void {
   limited.add(o);
   o.hook.wrap("request", async (request, options) => {
     if (!isConfigRead(options)) return request(options);
-    let tooLarge = false;
-    const inner: Fetch = options.request?.fetch ?? globalThis.fetch;
-    const refused = () => {
-      tooLarge = true;
-      return new Response("", { status: 200, headers: { "content-type": "text/plain" } });
-    };
-    const limitedFetch: Fetch = async (input, init) => {
-      const res = await inner(input, init);
-      if (!res.ok || !res.body) return res;
-      if (Number(res.headers.get("content-length") ?? 0) > maxBytes) {
-        await res.body.cancel().catch(() => {});
-        return refused();
+    // The body is taken as a stream and read up to the limit here, before anything parses it. The
+    // options are changed in place: the hooks inside this one are bound to this very object.
+    options.request = { ...options.request, parseSuccessResponseBody: false };
+    const response = (await request(options)) as { data: unknown; headers: Record<string, string | undefined> };
+    // Duck-typed: the stream may come from another realm's ReadableStream (undici's, a test runner's).
+    const body = response.data as ReadableStream<Uint8Array> | undefined;
+    if (typeof body?.getReader !== "function") return response;
+    if (Number(response.headers["content-length"] ?? 0) > maxBytes) {
+      await body.cancel().catch(() => {});
+      throw new ConfigTooLargeError(maxBytes);
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw new ConfigTooLargeError(maxBytes);
       }
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      const reader = res.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (size > maxBytes) {
-          await reader.cancel().catch(() => {});
-          return refused();
-        }
-        chunks.push(value);
-      }
-      return new Response(Buffer.concat(chunks), {
-        status: res.status,
-        statusText: res.statusText,
-        headers: res.headers,
-      });
-    };
-    const response = await request({ ...options, request: { ...options.request, fetch: limitedFetch } });
-    if (tooLarge) throw new ConfigTooLargeError(maxBytes);
-    return response;
+      chunks.push(value);
+    }
+    const text = Buffer.concat(chunks).toString("utf8");
+    // As Octokit would have parsed it: JSON for a JSON answer (a directory listing), text otherwise.
+    const json = /application\/json/i.test(response.headers["content-type"] ?? "");
+    return { ...response, data: json && text ? (JSON.parse(text) as unknown) : text };
   });
 }
