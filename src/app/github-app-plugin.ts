@@ -123,17 +123,6 @@ export async function probotHost(
     // any this App handles, is refused at once (the connection is not held for an unauthenticated body).
     app.addHook("onRequest", async (request, reply) => {
       if (request.method !== "POST") return;
-      const declared = Number(request.headers["content-length"] ?? 0);
-      if (declared > MAX_DELIVERY_BYTES) {
-        request.log.warn({ declared }, "webhook refused: larger than any delivery this App handles");
-        reply.header("connection", "close");
-        return sendError(
-          reply,
-          413,
-          "payload_too_large",
-          `The delivery is larger than ${MAX_DELIVERY_BYTES / 1024 / 1024} MiB; the events this App handles are far smaller.`,
-        );
-      }
       const signature = header(request, "x-hub-signature-256");
       if (!signature || !SIGNATURE_RE.test(signature)) {
         request.log.warn(
@@ -150,6 +139,17 @@ export async function probotHost(
           signature
             ? "The X-Hub-Signature-256 header is not of the form sha256=<64 hex digits>."
             : "The delivery has no X-Hub-Signature-256 header; GitHub signs every delivery when the App has a webhook secret.",
+        );
+      }
+      const declared = Number(request.headers["content-length"] ?? 0);
+      if (declared > MAX_DELIVERY_BYTES) {
+        request.log.warn({ declared }, "webhook refused: larger than any delivery this App handles");
+        reply.header("connection", "close");
+        return sendError(
+          reply,
+          413,
+          "payload_too_large",
+          `The delivery is larger than ${MAX_DELIVERY_BYTES / 1024 / 1024} MiB; the events this App handles are far smaller.`,
         );
       }
     });
