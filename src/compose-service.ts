@@ -6,7 +6,8 @@ import { taskScorerApp } from "./app/task-scorer-app.js";
 import { JobQueue } from "./app/job-queue.js";
 import { createProbot, probotHost } from "./app/github-app-plugin.js";
 import { AppEnvSchema, appSettingsFromEnv } from "./config/app-env.schema.js";
-import { registrationPlugin, registrationTarget } from "./app/manifest-registration.js";
+import { isLoopbackHost, registrationPlugin, registrationTarget } from "./app/manifest-registration.js";
+import { ConfigError } from "./core/errors.js";
 import { checkAppIdentity } from "./app/startup-check.js";
 import { envFilePath } from "./config/load-env-file.js";
 import { createMetrics, type ServiceMetrics } from "./http/metrics.js";
@@ -163,10 +164,18 @@ export async function composeService(
       `GitHub App enabled: webhooks on POST ${appSettings.webhookPath}`,
     );
   }
-  // Without credentials, the start page offers to register the App (GitHub's manifest flow). Not in
-  // production (NODE_ENV=production, as in the container), like Probot's setup: on a public server
-  // anyone could otherwise register an App of their own and have its credentials written here.
-  const offerRegistration = !appSettings && processEnv.NODE_ENV !== "production";
+  // Without credentials, the start page offers to register the App (GitHub's manifest flow). Only where
+  // a stranger cannot reach it: on a public server anyone could otherwise register an App of their own,
+  // have its credentials (and webhook secret) written here, and then sign events as GitHub.
+  const loopbackOnly = isLoopbackHost(env.HOST);
+  if (env.REGISTRATION === "on" && !loopbackOnly && !env.PUBLIC_URL)
+    throw new ConfigError(
+      "REGISTRATION=on on a non-loopback HOST needs PUBLIC_URL (the address GitHub and browsers use to reach this server).",
+    );
+  const offerRegistration =
+    !appSettings &&
+    (env.REGISTRATION === "on" ||
+      (env.REGISTRATION === "auto" && loopbackOnly && processEnv.NODE_ENV !== "production"));
   if (!appSettings) {
     logger.info(
       `GitHub App disabled: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET are not set; serving the REST API only${offerRegistration ? " (register the App from the start page)" : ""}`,
@@ -181,6 +190,7 @@ export async function composeService(
         ghe,
         webhookPath: appEnv.WEBHOOK_PATH,
         webhookProxyUrl: env.WEBHOOK_PROXY_URL,
+        publicUrl: env.PUBLIC_URL,
         logger,
       }),
     );

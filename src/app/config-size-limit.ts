@@ -45,7 +45,10 @@ export function limitConfigReads(octokit: unknown, maxBytes: number): void {
     // The body is taken as a stream and read up to the limit here, before anything parses it. The
     // options are changed in place: the hooks inside this one are bound to this very object.
     options.request = { ...options.request, parseSuccessResponseBody: false };
-    const response = (await request(options)) as { data: unknown; headers: Record<string, string | undefined> };
+    const response = (await request(options)) as {
+      data: unknown;
+      headers: Record<string, string | undefined>;
+    };
     // Duck-typed: the stream may come from another realm's ReadableStream (undici's, a test runner's).
     const body = response.data as ReadableStream<Uint8Array> | undefined;
     if (typeof body?.getReader !== "function") return response;

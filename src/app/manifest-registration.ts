@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { FastifyInstance, FastifyReply } from "fastify";
+import { isIP } from "node:net";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { packageRoot } from "../config/package-info.js";
 import { updateEnvFile } from "../config/write-env-file.js";
@@ -50,7 +51,31 @@ export interface RegistrationOptions {
   webhookPath: string;
   /** A smee.io channel for local development: GitHub delivers there and the server relays. */
   webhookProxyUrl?: string | undefined;
+  /** PUBLIC_URL: the base of every URL given to GitHub. Unset: the loopback address the request arrived on. */
+  publicUrl?: string | undefined;
   logger: Logger;
+}
+
+/** HOST values that accept connections from this machine only. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || (isIP(h) === 4 && h.startsWith("127."));
+}
+
+/** The cookie that ties a registration's state to the browser that started it. */
+const STATE_COOKIE = "task_scorer_registration";
+
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
+  const header = request.headers.cookie;
+  if (typeof header !== "string") return undefined;
+  for (const part of header.split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return v.join("=");
+  }
+  return undefined;
 }
 
 const ORG_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
@@ -130,6 +155,17 @@ export async function registrationPlugin(options: RegistrationOptions) {
     return state;
   }
 
+  /**
+   * This server's base URL, never taken from the Host header (which the sender chooses): PUBLIC_URL, or
+   * else the loopback address and port the connection arrived on.
+   */
+  function baseUrlOf(request: FastifyRequest): string {
+    if (options.publicUrl) return options.publicUrl;
+    const address = request.socket.localAddress ?? "127.0.0.1";
+    const host = isIP(address) === 6 ? `[${address}]` : address;
+    return `http://${host}:${request.socket.localPort}`;
+  }
+
   return async (app: FastifyInstance) => {
     app.addContentTypeParser(
       "application/x-www-form-urlencoded",
@@ -151,8 +187,20 @@ export async function registrationPlugin(options: RegistrationOptions) {
             "Enter the organisation's name as in its GitHub URL (letters, digits and hyphens), or choose your personal account.",
           );
         }
-        const baseUrl = `${request.protocol}://${request.host}`;
-        const action = newAppUrl(options.ghe, { organization }, newState());
+        const baseUrl = baseUrlOf(request);
+        // Reached under another name (localhost for 127.0.0.1, a proxy's host): continue at the base URL,
+        // so that the state cookie is set for the host GitHub sends the browser back to.
+        if (!options.publicUrl && new URL(baseUrl).host !== request.host) {
+          return reply.redirect(`${baseUrl}/setup/register`, 307);
+        }
+        const state = newState();
+        const action = newAppUrl(options.ghe, { organization }, state);
+        void reply.header(
+          "set-cookie",
+          `${STATE_COOKIE}=${state}; Path=/setup; HttpOnly; SameSite=Lax; Max-Age=${STATE_TTL_MS / 1000}${
+            baseUrl.startsWith("https:") ? "; Secure" : ""
+          }`,
+        );
         const owner = organization ? `the organisation ${organization}` : "your personal account";
         const html = page(
           "Continue on GitHub",
@@ -174,18 +222,20 @@ export async function registrationPlugin(options: RegistrationOptions) {
       async (request, reply) => {
         const { code, state } = request.query;
         const expires = typeof state === "string" ? states.get(state) : undefined;
-        if (!expires || expires < Date.now()) {
+        // The state must come back to the browser that started the registration, not a link sent to it.
+        if (!expires || expires < Date.now() || cookieOf(request, STATE_COOKIE) !== state) {
           return problem(
             reply,
             400,
             "Registration not recognised",
-            "This link was not started from this server or has expired. Start again from the start page.",
+            "This link was not started from this browser on this server, or it has expired. Start again from the start page.",
           );
         }
         if (typeof code !== "string" || !/^[\w-]{1,100}$/.test(code)) {
           return problem(reply, 400, "No code from GitHub", "GitHub did not send a code. Start again.");
         }
         states.delete(state!);
+        void reply.header("set-cookie", `${STATE_COOKIE}=; Path=/setup; HttpOnly; SameSite=Lax; Max-Age=0`);
         let written: string[] = [];
         let htmlUrl: string;
         try {

@@ -45,6 +45,21 @@ export const ServerEnvSchema = z.object({
   WEBHOOK_PROXY_URL: z
     .url({ protocol: /^https?$/, error: "expected a URL such as https://smee.io/abc123" })
     .optional(),
+  /**
+   * Registering the GitHub App from the start page writes credentials into .env, so it is offered only
+   * where a stranger cannot reach it: "auto" (the default) offers it while the server listens on loopback
+   * only and has no App credentials (not under NODE_ENV=production); "on" offers it on any address (with
+   * PUBLIC_URL); "off" never.
+   */
+  REGISTRATION: z.enum(["auto", "on", "off"]).default("auto"),
+  /**
+   * The server's public base URL (https://scorer.example.com): the App's webhook and callback URLs are
+   * built from it, never from a request's Host header.
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "expected a base URL such as https://scorer.example.com" })
+    .transform((v) => v.replace(/\/+$/, ""))
+    .optional(),
   /** Origins allowed to call the API from a browser; unset means no CORS headers (same-origin only). */
   CORS_ORIGINS: z
     .string()

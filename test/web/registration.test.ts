@@ -27,7 +27,11 @@ async function serve(
   env: Record<string, string>,
   envFile: string,
 ): Promise<{ service: Service; base: string }> {
-  const service = await composeService({ SCORER: "offline", ...env }, { logger: silent, envFile });
+  // Registration is offered on loopback only (HOST 127.0.0.1, as `npm start` listens).
+  const service = await composeService(
+    { SCORER: "offline", HOST: "127.0.0.1", ...env },
+    { logger: silent, envFile },
+  );
   await service.server.listen({ port: 0, host: "127.0.0.1" });
   const { port } = service.server.server.address() as { port: number };
   return { service, base: `http://127.0.0.1:${port}` };
@@ -108,21 +112,34 @@ describe("registration pages (no browser)", () => {
   });
   afterAll(() => github.close());
 
-  const form = (fields: Record<string, string>) => ({
-    method: "POST" as const,
-    url: "/setup/register",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    payload: new URLSearchParams(fields).toString(),
-  });
+  /** The start page's form, as a browser posts it (over a real connection: URLs come from the socket). */
+  async function register(
+    base: string,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+  ) {
+    const res = await fetch(`${base}/setup/register`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(fields).toString(),
+      redirect: "manual",
+    });
+    return {
+      statusCode: res.status,
+      headers: Object.fromEntries(res.headers),
+      cookie: res.headers.get("set-cookie") ?? "",
+      body: await res.text(),
+    };
+  }
 
   it("posts to github.com by default, for a personal account or an organisation, under a strict CSP", async () => {
-    const { service } = await serve({}, join(dir, "a.env"));
+    const { service, base } = await serve({}, join(dir, "a.env"));
     try {
       const page = await service.server.inject({ method: "GET", url: "/" });
       expect(page.body).toContain("Register the GitHub App");
       expect(page.body).toContain("GitHub.com");
 
-      const personal = await service.server.inject(form({ account: "personal" }));
+      const personal = await register(base, { account: "personal" });
       expect(personal.statusCode).toBe(200);
       expect(personal.body).toMatch(
         /action="https:\/\/github\.com\/settings\/apps\/new\?state=[0-9a-f]{32}"/,
@@ -131,12 +148,12 @@ describe("registration pages (no browser)", () => {
       expect(personal.headers["content-security-policy"]).toContain("script-src 'self'");
       expect(personal.body).not.toMatch(/<script>/);
 
-      const org = await service.server.inject(form({ account: "organization", org: "acme-inc" }));
+      const org = await register(base, { account: "organization", org: "acme-inc" });
       expect(org.body).toMatch(
         /action="https:\/\/github\.com\/organizations\/acme-inc\/settings\/apps\/new\?state=/,
       );
 
-      const bad = await service.server.inject(form({ account: "organization", org: "not an org!" }));
+      const bad = await register(base, { account: "organization", org: "not an org!" });
       expect(bad.statusCode).toBe(400);
       expect(bad.body).toContain("Enter the organisation&#39;s name");
     } finally {
@@ -145,9 +162,12 @@ describe("registration pages (no browser)", () => {
   });
 
   it("relays webhooks through WEBHOOK_PROXY_URL when set (the manifest's webhook URL)", async () => {
-    const { service } = await serve({ WEBHOOK_PROXY_URL: "https://smee.io/abc123" }, join(dir, "b.env"));
+    const { service, base } = await serve(
+      { WEBHOOK_PROXY_URL: "https://smee.io/abc123" },
+      join(dir, "b.env"),
+    );
     try {
-      const res = await service.server.inject(form({ account: "personal" }));
+      const res = await register(base, { account: "personal" });
       const manifest = JSON.parse(
         res.body
           .match(/name="manifest" value="([^"]*)"/)![1]!
@@ -166,11 +186,20 @@ describe("registration pages (no browser)", () => {
     try {
       const stranger = await fetch(`${base}/setup/callback?code=abc&state=not-ours`);
       expect(stranger.status).toBe(400);
-      expect(await stranger.text()).toContain("was not started from this server");
+      expect(await stranger.text()).toContain("was not started from this browser on this server");
 
-      const started = await service.server.inject(form({ account: "personal" }));
+      const started = await register(base, { account: "personal" });
       const state = started.body.match(/state=([0-9a-f]{32})/)![1]!;
-      const unknown = await fetch(`${base}/setup/callback?code=unknown-code&state=${state}`);
+      expect(started.cookie).toMatch(
+        new RegExp(`task_scorer_registration=${state}; Path=/setup; HttpOnly; SameSite=Lax`),
+      );
+      // The right state without the browser's cookie (a link sent to someone): refused, nothing written.
+      const cookieless = await fetch(`${base}/setup/callback?code=unknown-code&state=${state}`);
+      expect(cookieless.status).toBe(400);
+      expect(() => readFileSync(envFile)).toThrow();
+      const unknown = await fetch(`${base}/setup/callback?code=unknown-code&state=${state}`, {
+        headers: { cookie: `task_scorer_registration=${state}` },
+      });
       expect(unknown.status).toBe(502);
       expect(await unknown.text()).toContain("GitHub answered 404 to the code exchange");
       expect(() => readFileSync(envFile)).toThrow();
@@ -181,14 +210,23 @@ describe("registration pages (no browser)", () => {
 
   it("is not offered in production (NODE_ENV=production), where strangers could register their own App", async () => {
     const service = await composeService(
-      { SCORER: "offline", NODE_ENV: "production" },
+      { SCORER: "offline", HOST: "127.0.0.1", NODE_ENV: "production" },
       { logger: silent, envFile: join(dir, "e.env") },
     );
     try {
       expect((await service.server.inject({ method: "GET", url: "/" })).body).not.toContain(
         "Register the GitHub App",
       );
-      expect((await service.server.inject(form({ account: "personal" }))).statusCode).toBe(404);
+      expect(
+        (
+          await service.server.inject({
+            method: "POST",
+            url: "/setup/register",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            payload: "account=personal",
+          })
+        ).statusCode,
+      ).toBe(404);
     } finally {
       await service.close();
     }
@@ -203,7 +241,16 @@ describe("registration pages (no browser)", () => {
       expect((await service.server.inject({ method: "GET", url: "/" })).body).not.toContain(
         "Register the GitHub App",
       );
-      expect((await service.server.inject(form({ account: "personal" }))).statusCode).toBe(404);
+      expect(
+        (
+          await service.server.inject({
+            method: "POST",
+            url: "/setup/register",
+            headers: { "content-type": "application/x-www-form-urlencoded" },
+            payload: "account=personal",
+          })
+        ).statusCode,
+      ).toBe(404);
     } finally {
       await service.close();
     }
