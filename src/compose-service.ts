@@ -84,7 +84,8 @@ export async function composeService(
         ? "storage: PostgreSQL (DATABASE_URL)"
         : `storage: embedded PGlite in ${storageEnv.DATA_DIR ?? "data"} (one process; not safe against power loss)`,
     );
-    if (storageEnv.AUTH === "keys") access = new KeyAccess(new AccountStore(database.db), options.clock);
+    if (storageEnv.AUTH === "keys")
+      access = new KeyAccess(new AccountStore(database.db), options.clock, storageEnv.KEY_MAX_CONCURRENT);
     // A model's verdicts are shared by the fleet (cache and single-flight in PostgreSQL). The offline
     // judge is deterministic and takes microseconds: a repeat on another instance is simply scored again.
     if (database.engine === "postgres" && scorer.name !== "offline") {

@@ -18,7 +18,8 @@ const logger = createLogger(process.env.LOG_LEVEL ?? "info");
 // `npm start` is the command for one's own machine: it listens on loopback unless HOST says otherwise
 // (the container and `npm run start:prod` listen on every interface). Registering the App from the
 // start page is offered only on loopback.
-if (process.env.HOST === undefined && process.env.npm_lifecycle_event === "start") process.env.HOST = "127.0.0.1";
+if (process.env.HOST === undefined && process.env.npm_lifecycle_event === "start")
+  process.env.HOST = "127.0.0.1";
 
 async function main(): Promise<void> {
   if (envError) throw envError;

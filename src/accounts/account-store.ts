@@ -75,6 +75,20 @@ export class AccountStore {
     return Number(r.numUpdatedRows) > 0;
   }
 
+  /**
+   * Set the plan from an event effective at `effective`, unless a newer event already set it (of two with the same date, the later arrival wins):
+   * events are applied in the order they took effect, not the order they arrived.
+   */
+  async setPlanIfNewer(accountId: string, plan: PlanId, effective: Date): Promise<boolean> {
+    const r = await this.db
+      .updateTable("accounts")
+      .set({ plan, plan_effective_at: effective })
+      .where("id", "=", accountId)
+      .where((eb) => eb.or([eb("plan_effective_at", "is", null), eb("plan_effective_at", "<=", effective)]))
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
   /** Create a key: the key itself is returned once and never stored. */
   async createKey(
     accountId: string,
@@ -171,6 +185,45 @@ export class AccountStore {
     return Number(row.total);
   }
 
+  /** What the period's counted tasks cost, in cents, each at the price of the plan it was counted under. */
+  async ledgerAmountCents(accountId: string, period: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("usage_ledger")
+      .select(sql<string>`coalesce(sum(quantity * unit_price_cents), 0)`.as("cents"))
+      .where("account_id", "=", accountId)
+      .where("period", "=", period)
+      .executeTakeFirstOrThrow();
+    return Number(row.cents);
+  }
+
+  /**
+   * Hold one task of a plan's allowance before the work is done (one statement, race-free across
+   * instances): true when held, false when the allowance is used up. A hold is turned into a count by
+   * `charge(..., { reserved: true })` or given back by `release`.
+   */
+  async reserve(accountId: string, period: string, allowance: number): Promise<boolean> {
+    const r = await sql<{ used: number }>`
+      INSERT INTO usage_counters (account_id, period, used)
+      SELECT ${accountId}, ${period}, s.total + 1 FROM (
+        SELECT coalesce(sum(quantity), 0)::int AS total FROM usage_ledger
+        WHERE account_id = ${accountId} AND period = ${period}
+      ) s WHERE s.total + 1 <= ${allowance}::int
+      ON CONFLICT (account_id, period) DO UPDATE SET used = usage_counters.used + 1
+      WHERE usage_counters.used + 1 <= ${allowance}::int
+      RETURNING used`.execute(this.db);
+    return r.rows.length > 0;
+  }
+
+  /** Give back a hold that was not used (the scoring failed, or another request counted the same key). */
+  async release(accountId: string, period: string): Promise<void> {
+    await this.db
+      .updateTable("usage_counters")
+      .set({ used: sql`greatest(used - 1, 0)` })
+      .where("account_id", "=", accountId)
+      .where("period", "=", period)
+      .execute();
+  }
+
   async ledgerEntry(accountId: string, idempotencyKey: string) {
     return this.db
       .selectFrom("usage_ledger")
@@ -193,6 +246,8 @@ export class AccountStore {
     requestHash: string;
     source: "api" | "app";
     report: unknown;
+    /** The allowance was held by `reserve` before scoring: count without raising the counter again. */
+    reserved?: boolean;
   }): Promise<
     | { outcome: "charged"; reportId: string; used: number }
     | { outcome: "duplicate"; reportId: string | null; requestHash: string }
@@ -211,6 +266,8 @@ export class AccountStore {
             request_hash: input.requestHash,
             report_id: reportId,
             source: input.source,
+            plan: input.plan.id,
+            unit_price_cents: Math.round(input.plan.perTaskUsd * 100),
           })
           .onConflict((oc) => oc.columns(["account_id", "idempotency_key"]).doNothing())
           .returning("idempotency_key")
@@ -236,10 +293,17 @@ export class AccountStore {
         const counted =
           allowance === null
             ? { used: 0 }
-            : // A new counter starts from the ledger (this row included), so an account that moved to a
-              // plan with an allowance mid-month keeps what it already used.
-              (
-                await sql<{ used: number }>`
+            : input.reserved
+              ? await tx
+                  .selectFrom("usage_counters")
+                  .select("used")
+                  .where("account_id", "=", input.account.id)
+                  .where("period", "=", input.period)
+                  .executeTakeFirst()
+              : // A new counter starts from the ledger (this row included), so an account that moved to a
+                // plan with an allowance mid-month keeps what it already used.
+                (
+                  await sql<{ used: number }>`
             INSERT INTO usage_counters (account_id, period, used)
             SELECT ${input.account.id}, ${input.period}, s.total FROM (
               SELECT coalesce(sum(quantity), 0)::int AS total FROM usage_ledger
@@ -248,7 +312,7 @@ export class AccountStore {
             ON CONFLICT (account_id, period) DO UPDATE SET used = usage_counters.used + 1
             WHERE usage_counters.used + 1 <= ${allowance}::int
             RETURNING used`.execute(tx)
-              ).rows[0];
+                ).rows[0];
         if (!counted) throw new OverAllowance();
         await tx
           .insertInto("reports")

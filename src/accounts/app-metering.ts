@@ -60,6 +60,7 @@ export class AppMetering {
   /** GitHub Marketplace: purchased, changed or cancelled sets the account's plan. */
   async onMarketplacePurchase(payload: {
     action?: string;
+    effective_date?: string;
     marketplace_purchase?: { account?: { login?: string }; plan?: { name?: string; price_model?: string } };
   }): Promise<{ login: string; plan: PlanId } | undefined> {
     const login = payload.marketplace_purchase?.account?.login;
@@ -69,7 +70,10 @@ export class AppMetering {
     const plan: PlanId =
       payload.action === "cancelled" ? "free" : planFromMarketplace(payload.marketplace_purchase?.plan);
     const { account } = await this.planOf(login);
-    await this.store.setPlan(account.id, plan);
+    // Applied in the order the events took effect: a late `purchased` must not undo a newer `cancelled`.
+    const parsed = payload.effective_date ? new Date(payload.effective_date) : this.clock();
+    const effective = Number.isNaN(parsed.getTime()) ? this.clock() : parsed;
+    if (!(await this.store.setPlanIfNewer(account.id, plan, effective))) return undefined;
     return { login, plan };
   }
 }

@@ -37,10 +37,17 @@ export interface MeteredResult {
  * a successful report counts one task, a failed one nothing, and a retry with the same Idempotency-Key
  * returns the report already produced without counting again.
  */
+/** Requests one key may have in scoring at once on one instance; `KEY_MAX_CONCURRENT`. */
+export const DEFAULT_KEY_MAX_CONCURRENT = 4;
+
 export class KeyAccess {
+  /** Requests in hand per key on this instance. */
+  private readonly inFlight = new Map<string, number>();
+
   constructor(
     private readonly store: AccountStore,
     private readonly clock: () => Date = () => new Date(),
+    private readonly maxConcurrentPerKey = DEFAULT_KEY_MAX_CONCURRENT,
   ) {}
 
   async authenticate(authorization: string | undefined, scope: Scope): Promise<Principal> {
@@ -132,30 +139,76 @@ export class KeyAccess {
       const replay = await this.replay(p, idempotencyKey, requestHash, period);
       if (replay) return replay;
     }
-    const allowance = p.plan.allowancePerMonth;
-    if (allowance !== null && (await this.store.used(p.account.id, period)) >= allowance)
-      throw this.overAllowance(p);
-
-    const report = await produce();
-    const charged = await this.store.charge({
-      account: p.account,
-      plan: p.plan,
-      period,
-      idempotencyKey: idempotencyKey ?? `req_${randomUUID()}`,
-      requestHash,
-      source: "api",
-      report,
-    });
-    if (charged.outcome === "over_allowance") throw this.overAllowance(p);
-    if (charged.outcome === "duplicate") {
-      // The same key arrived twice at once and the other request counted first: answer with its report.
-      const replay = await this.replay(p, idempotencyKey!, requestHash, period);
-      if (replay) return replay;
+    // One key cannot hold the model's whole concurrency (and the other customers' turns).
+    const held = this.inFlight.get(p.keyId) ?? 0;
+    if (held >= this.maxConcurrentPerKey)
       throw new AccessError(
-        "idempotency_key_reused",
-        "This Idempotency-Key is in use by a request still running.",
+        "rate_limited",
+        `This key already has ${this.maxConcurrentPerKey} requests being scored; wait for one to finish.`,
+        { "retry-after": "1" },
       );
+    this.inFlight.set(p.keyId, held + 1);
+    try {
+      return await this.scoreWithinAllowance(p, idempotencyKey, requestHash, period, produce);
+    } finally {
+      const n = (this.inFlight.get(p.keyId) ?? 1) - 1;
+      if (n > 0) this.inFlight.set(p.keyId, n);
+      else this.inFlight.delete(p.keyId);
     }
+  }
+
+  /**
+   * A plan with an allowance holds one task of it before any model time is spent (so parallel requests
+   * cannot score more reports than the allowance), and gives it back if no report is counted.
+   */
+  private async scoreWithinAllowance(
+    p: Principal,
+    idempotencyKey: string | undefined,
+    requestHash: string,
+    period: string,
+    produce: () => Promise<ScoreReport>,
+  ): Promise<MeteredResult> {
+    const allowance = p.plan.allowancePerMonth;
+    const reserved = allowance !== null;
+    if (reserved && !(await this.store.reserve(p.account.id, period, allowance))) throw this.overAllowance(p);
+    let counted = false;
+    try {
+      const report = await produce();
+      const charged = await this.store.charge({
+        account: p.account,
+        plan: p.plan,
+        period,
+        idempotencyKey: idempotencyKey ?? `req_${randomUUID()}`,
+        requestHash,
+        source: "api",
+        report,
+        reserved,
+      });
+      if (charged.outcome === "over_allowance") throw this.overAllowance(p);
+      if (charged.outcome === "duplicate") {
+        // The same key arrived twice at once and the other request counted first: answer with its report.
+        const replay = await this.replay(p, idempotencyKey!, requestHash, period);
+        if (replay) return replay;
+        throw new AccessError(
+          "idempotency_key_reused",
+          "This Idempotency-Key is in use by a request still running.",
+        );
+      }
+      counted = true;
+      return this.counted(p, report, charged);
+    } finally {
+      if (reserved && !counted)
+        await this.store.release(p.account.id, period).catch(() => {
+          // The hold stays: the counter is then one above the ledger until the month ends (never below).
+        });
+    }
+  }
+
+  private counted(
+    p: Principal,
+    report: ScoreReport,
+    charged: { reportId: string; used: number },
+  ): MeteredResult {
     return {
       report,
       reportId: charged.reportId,
@@ -204,7 +257,8 @@ export class KeyAccess {
       tasksUsed: used,
       allowance: p.plan.allowancePerMonth,
       remaining: p.plan.allowancePerMonth === null ? null : Math.max(0, p.plan.allowancePerMonth - used),
-      amountDueUsd: amountDue(p.plan, used),
+      // Each counted task at the price of the plan it was counted under, plus this plan's monthly fee.
+      amountDueUsd: amountDue(p.plan, 0) + (await this.store.ledgerAmountCents(p.account.id, period)) / 100,
     };
   }
 
@@ -213,10 +267,16 @@ export class KeyAccess {
     const stored = await this.store.report(id);
     if (!stored) return undefined;
     if (stored.visibility === "public") return stored;
-    // Without a key a private report is "not found", like one that does not exist: its existence is private.
+    // Without a valid key of its account a private report is "not found", like one that does not exist
+    // (never 401 or 403, which would tell that it exists): its existence is private.
     if (!authorization) return undefined;
-    const p = await this.authenticate(authorization, "reports:read");
-    return p.account.id === stored.account_id ? stored : undefined;
+    try {
+      const p = await this.authenticate(authorization, "reports:read");
+      return p.account.id === stored.account_id ? stored : undefined;
+    } catch (err) {
+      if (err instanceof AccessError) return undefined;
+      throw err;
+    }
   }
 
   async listReports(authorization: string | undefined) {

@@ -9,6 +9,8 @@ import { formatIssues } from "./env.schema.js";
 export const StorageEnvSchema = z.object({
   /** `open` (the default): no credential. `keys`: every POST /score-task needs an API key and counts against its plan. */
   AUTH: z.enum(["open", "keys"]).default("open"),
+  /** With keys: requests one key may have in scoring at once, per instance (beyond it: 429 rate_limited). */
+  KEY_MAX_CONCURRENT: z.coerce.number().int().min(1).max(1000).default(4),
   /** PostgreSQL, for several instances (a fleet). Without it, keys and plans use the embedded PGlite in DATA_DIR. */
   DATABASE_URL: z
     .string()

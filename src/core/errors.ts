@@ -77,7 +77,7 @@ export class ScorerTimeoutError extends TaskScorerError {
 export class AccessError extends TaskScorerError {
   readonly headers: Record<string, string>;
   constructor(
-    code: "unauthorized" | "forbidden" | "quota_exceeded" | "idempotency_key_reused",
+    code: "unauthorized" | "forbidden" | "quota_exceeded" | "idempotency_key_reused" | "rate_limited",
     message: string,
     headers: Record<string, string> = {},
     details?: Record<string, unknown>,

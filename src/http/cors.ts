@@ -19,12 +19,16 @@ export function corsHook(app: FastifyInstance, origins: "*" | readonly string[])
       reply
         .code(204)
         .header("access-control-allow-methods", "GET, POST")
-        .header("access-control-allow-headers", "content-type, x-request-id")
+        // The keyed API's headers too: a browser client sends its key and an idempotency key.
+        .header("access-control-allow-headers", "authorization, content-type, idempotency-key, x-request-id")
         .header("access-control-max-age", "600")
         .send();
       return;
     }
-    reply.header("access-control-expose-headers", "x-request-id, x-scorer, retry-after");
+    reply.header(
+      "access-control-expose-headers",
+      "x-request-id, x-scorer, x-report-id, location, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, idempotent-replayed, www-authenticate",
+    );
     done();
   });
 }

@@ -22,6 +22,8 @@ export interface Tables {
     plan: string;
     github_login: string | null;
     created_at: Generated<Date>;
+    /** See migrations/006. */
+    plan_effective_at: Date | null;
   };
   api_keys: {
     id: string;
@@ -43,6 +45,9 @@ export interface Tables {
     report_id: string | null;
     source: string;
     created_at: Generated<Date>;
+    /** The plan and its unit price when the task was counted (see migrations/006). */
+    plan: string | null;
+    unit_price_cents: Generated<number>;
   };
   usage_counters: { account_id: string; period: string; used: Generated<number> };
   reports: {

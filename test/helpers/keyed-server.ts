@@ -16,7 +16,14 @@ export interface KeyedServer {
 
 /** A REST server with keys on, on a database of its own (in-memory PGlite unless a URL is given). */
 export async function keyedServer(
-  options: { url?: string; scorer?: Scorer; clock?: () => Date; database?: Database } = {},
+  options: {
+    url?: string;
+    scorer?: Scorer;
+    clock?: () => Date;
+    database?: Database;
+    maxConcurrentPerKey?: number;
+    corsOrigins?: "*" | string[];
+  } = {},
 ): Promise<KeyedServer> {
   const database =
     options.database ?? (await openDatabase(options.url ? { url: options.url } : { dataDir: "memory://" }));
@@ -24,7 +31,8 @@ export async function keyedServer(
   const app = await buildServer({
     scorer: options.scorer ?? offlineScorer,
     policy: DEFAULT_APPROVAL_POLICY,
-    access: new KeyAccess(store, options.clock),
+    access: new KeyAccess(store, options.clock, options.maxConcurrentPerKey),
+    ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
   return {

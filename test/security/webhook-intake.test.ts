@@ -1,6 +1,6 @@
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pino from "pino";
 import type { Service } from "../../src/compose-service.js";
 import { DatabaseDeliveries } from "../../src/fleet/delivery-queues.js";
