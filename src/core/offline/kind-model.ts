@@ -1,0 +1,117 @@
+/**
+ * What kind of report a task is (bug, feature request or question), from a trained linear model: a
+ * multinomial logistic regression over hashed word and character n-grams of the title and of the author's
+ * own text. Word lists guessed the kind from a few title verbs and read half the bug reports as feature
+ * requests; a model fitted on real, labelled issues (`npm run fit`) reads the whole text. Pure and
+ * deterministic: the weights are data (kind-model.data.ts), the features a fixed hash.
+ */
+export const KIND_CLASSES = ["bug", "feature", "question"] as const;
+export type ModelKind = (typeof KIND_CLASSES)[number];
+
+export interface KindModel {
+  /** Hash buckets per class (a power of two). */
+  buckets: number;
+  /** int8 weights, class-major ([class][bucket]), base64; each weight is `value * scale`. */
+  weights: string;
+  scale: number;
+  bias: number[];
+}
+
+/** FNV-1a, 32 bits: a stable hash of a feature name to its bucket. */
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+const BODY_CHARS = 3000;
+const TOKEN_RE = /[\p{L}\p{N}_]+/gu;
+
+/**
+ * The author's words: template prompts (HTML comments) go, code and links become one token each (their
+ * presence says something, their content is noise), numbers collapse.
+ */
+export function ownText(description: string): string {
+  return description
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, " ")
+    .replace(/```[\s\S]*?(?:```|$)/g, " zzcode ")
+    .replace(/https?:\/\/\S+/g, " zzlink ")
+    .replace(/\d+/g, "0")
+    .slice(0, BODY_CHARS)
+    .toLowerCase();
+}
+
+function tokens(text: string): string[] {
+  return text.toLowerCase().match(TOKEN_RE) ?? [];
+}
+
+/** Feature name to count, before hashing. */
+export function featureNames(title: string, description: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (name: string, n = 1) => out.set(name, (out.get(name) ?? 0) + n);
+  const t = tokens(title.replace(/\d+/g, "0"));
+  for (let i = 0; i < t.length; i++) {
+    add(`t:${t[i]}`);
+    if (i + 1 < t.length) add(`t:${t[i]} ${t[i + 1]}`);
+  }
+  const lowTitle = ` ${title.toLowerCase().replace(/\s+/g, " ")} `;
+  for (let i = 0; i + 4 <= lowTitle.length; i++) add(`c:${lowTitle.slice(i, i + 4)}`);
+  const own = ownText(description);
+  // Headings are kept apart: a template's "Steps to reproduce" says more than the same words in prose.
+  for (const m of own.matchAll(/^\s*(?:#{1,6}|\*\*)\s*([^\n*#]{1,60})/gm)) {
+    for (const w of tokens(m[1]!)) add(`h:${w}`);
+  }
+  const b = tokens(own);
+  for (let i = 0; i < b.length; i++) {
+    add(`b:${b[i]}`);
+    if (i + 1 < b.length) add(`b:${b[i]} ${b[i + 1]}`);
+  }
+  add(b.length === 0 ? "len:empty" : b.length < 20 ? "len:short" : b.length < 150 ? "len:mid" : "len:long");
+  if (/\?\s*$/.test(title.trim())) add("t:?");
+  return out;
+}
+
+/** Hashed, log-scaled and L2-normalised: bucket to value. */
+export function kindFeatures(title: string, description: string, buckets: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const [name, n] of featureNames(title, description)) {
+    const bucket = fnv1a(name) & (buckets - 1);
+    out.set(bucket, (out.get(bucket) ?? 0) + 1 + Math.log(n));
+  }
+  let norm = 0;
+  for (const v of out.values()) norm += v * v;
+  norm = Math.sqrt(norm) || 1;
+  for (const [k, v] of out) out.set(k, v / norm);
+  return out;
+}
+
+const decoded = new WeakMap<KindModel, Int8Array>();
+function weightsOf(model: KindModel): Int8Array {
+  let w = decoded.get(model);
+  if (!w) {
+    const bytes = Buffer.from(model.weights, "base64");
+    w = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    decoded.set(model, w);
+  }
+  return w;
+}
+
+/** Probability of each kind, in KIND_CLASSES order. */
+export function predictKind(model: KindModel, title: string, description: string): number[] {
+  const x = kindFeatures(title, description, model.buckets);
+  const w = weightsOf(model);
+  const z = model.bias.slice();
+  for (let c = 0; c < z.length; c++) {
+    const base = c * model.buckets;
+    let s = 0;
+    for (const [k, v] of x) s += w[base + k]! * v;
+    z[c]! += s * model.scale;
+  }
+  const max = Math.max(...z);
+  const e = z.map((v) => Math.exp(v - max));
+  const sum = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / sum);
+}
