@@ -8,9 +8,12 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PRIOR } from "../src/core/offline/judge-model.js";
 import { cvAuc, examples, fitJudge, LAMBDAS } from "./eval/fit.js";
+import { development } from "./eval/holdout.js";
 import { loadLabeled } from "./eval/labeled-corpus.js";
 
-const rows = loadLabeled();
+// The development part only: the holdout's repositories are never fitted on (see eval/holdout.ts).
+const all = loadLabeled();
+const rows = all && development(all);
 if (!rows) {
   console.error("fit: ../shared/corpus/labeled-issues.jsonl not found; nothing to fit.");
   process.exit(1);

@@ -5,6 +5,8 @@
  * requests; a model fitted on real, labelled issues (`npm run fit`) reads the whole text. Pure and
  * deterministic: the weights are data (kind-model.data.ts), the features a fixed hash.
  */
+import { readStructure } from "./read-structure.js";
+
 export const KIND_CLASSES = ["bug", "feature", "question"] as const;
 export type ModelKind = (typeof KIND_CLASSES)[number];
 
@@ -28,6 +30,8 @@ function fnv1a(s: string): number {
 }
 
 const BODY_CHARS = 3000;
+/** How much a structural feature counts against one word (before normalisation). */
+const STRUCTURE_WEIGHT = 3;
 const TOKEN_RE = /[\p{L}\p{N}_]+/gu;
 
 /**
@@ -52,6 +56,23 @@ function tokens(text: string): string[] {
 export function featureNames(title: string, description: string): Map<string, number> {
   const out = new Map<string, number>();
   const add = (name: string, n = 1) => out.set(name, (out.get(name) ?? 0) + n);
+  // The structural reading holds in any project (a title tag, steps, a stack trace, expected versus
+  // actual, a question asked), where words are often one project's own.
+  const s = readStructure(title, description, { spam: false, trackerNote: false });
+  const strong = STRUCTURE_WEIGHT;
+  add(`s:kind:${s.kind}`, strong);
+  if (s.titleTag) add(`s:tag:${s.kind}`, strong);
+  if (s.severity) add(`s:severity`, strong);
+  if (s.steps) add("s:steps", strong);
+  if (s.expected) add("s:expected", strong);
+  if (s.code) add("s:code", strong);
+  if (s.versions) add("s:versions", strong);
+  if (s.screenshot) add("s:screenshot", strong);
+  if (s.titleQuestion) add("s:title-question", strong);
+  if (s.questions > 0) add(s.questions > 2 ? "s:questions:many" : "s:questions:some", strong);
+  if (s.userRequest) add("s:user-request", strong);
+  if (s.titleImperative) add("s:imperative", strong);
+  if (s.acceptance) add("s:acceptance", strong);
   const t = tokens(title.replace(/\d+/g, "0"));
   for (let i = 0; i < t.length; i++) {
     add(`t:${t[i]}`);

@@ -6,10 +6,9 @@ import { JUDGE_MODEL } from "./judge-model.data.js";
 import { contributions, featureVector, FEATURES, logit, sigmoid, type JudgeModel } from "./judge-model.js";
 import { JUNK_SENTENCE, KIND_ANGLE, KIND_LEANING, type Shape } from "./persona-rules.js";
 import { readStructure, type TaskStructure } from "./read-structure.js";
-import { SOFT_SPAM_TERMS } from "./signals.js";
+import { isAdvertising } from "./read-reading.js";
 
 export { JUDGE_MODEL };
-const SOFT_SPAM = new Set(SOFT_SPAM_TERMS);
 /** Themes that are the subject of a task; the others (defects, debt, claims) are read from structure. */
 const THEMES = new Set([
   "payments",
@@ -38,6 +37,8 @@ const quote = (terms: readonly string[]) => terms.map((t) => `"${t}"`).join(", "
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const clamp = (n: number) => Math.min(10, Math.max(1, Math.round(n)));
 
+const THIN = new Set(["unfilled_template", "one_word_title", "no_content"]);
+
 /** Everything the judge reads from one task. */
 export interface TaskReading {
   analysis: TaskAnalysis;
@@ -49,9 +50,7 @@ export interface TaskReading {
 
 export function readTask(task: string, description: string): TaskReading {
   const analysis = analyzeTask(task, description);
-  // One soft cue ("cheap", "contact us") proves nothing; a strong one or two different soft ones do.
-  const soft = analysis.spam.filter((t) => SOFT_SPAM.has(t)).length;
-  const spam = analysis.spam.length > soft || soft >= 2;
+  const spam = isAdvertising(analysis.spam, `${task}\n${description}`);
   const structure = readStructure(task, description, { spam, trackerNote: analysis.meta.length > 0 });
   // Parenthesised asides in the title are not its subject; keyword runs are not themes.
   const titleOnly = analysis.stuffing ? undefined : analyzeTask(task.replace(/\([^)]{0,80}\)/g, " "), "");
@@ -81,7 +80,11 @@ interface Consensus {
 
 function consensus(r: TaskReading, model: JudgeModel): Consensus {
   const s = r.structure;
-  if (s.kind === "junk") return { p: null, center: s.junk === "advertising" ? 1 : 1.6 };
+  // Junk on strong evidence (advertising, a tracker's note, a test post, a placeholder title) scores 1-2;
+  // a real report that is only thin (an unfilled template, a one-word title, a title and nothing else)
+  // scores 3: too little to act on, but not called junk.
+  if (s.kind === "junk")
+    return { p: null, center: s.junk === "advertising" ? 1 : THIN.has(s.junk!) ? 2.6 : 1.6 };
   if (s.kind === "ping") return { p: null, center: 2 };
   const z = logit(model, r.features);
   const p = sigmoid(z);

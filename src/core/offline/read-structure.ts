@@ -451,6 +451,8 @@ export function readStructure(
   )
     junk = "one_word_title";
   else if (t.words <= 2 && b.ownWords <= 5 && b.links === 0 && !t.tag) junk = "no_content";
+  // A title of a few words and nothing else ("make it better", "it doesnt work"): nothing to act on yet.
+  else if (t.words <= 4 && b.ownWords === 0 && b.links === 0 && !b.code && !b.screenshot) junk = "no_content";
 
   let kind = t.kind;
   // A status ping can sit in a one-line description under an ordinary title ("Update the plugin").

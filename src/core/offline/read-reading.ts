@@ -1,0 +1,95 @@
+import type { Reading } from "../reading.schema.js";
+import { analyzeTask } from "./analyze-task.js";
+import { KIND_MODEL } from "./kind-model.data.js";
+import { KIND_CLASSES, predictKind, type KindModel } from "./kind-model.js";
+import { readEvidence } from "./read-evidence.js";
+import { readStructure, type TaskStructure } from "./read-structure.js";
+import { SOFT_SPAM_TERMS } from "./signals.js";
+
+const SOFT_SPAM = new Set(SOFT_SPAM_TERMS);
+const CONTACT_RE = /\+\d[\d\s().-]{8,}\d|\bwhats ?app\b|\btelegram\b|\bcall (?:us|now)\b|\bcontact us\b/i;
+
+/**
+ * Advertising needs corroboration: a spam word alone is often a project's own word ("replica" in a
+ * distributed-training bug), so it counts only beside a way to reach the advertiser (a phone number,
+ * a messaging handle, "call now") or beside a second, different spam word of the strong kind. Links do
+ * not count: real reports link to code and logs.
+ */
+export function isAdvertising(spamTerms: readonly string[], text: string): boolean {
+  const strong = spamTerms.filter((t) => !SOFT_SPAM.has(t)).length;
+  const soft = spamTerms.length - strong;
+  const contact = CONTACT_RE.test(text);
+  return strong >= 2 || ((strong >= 1 || soft >= 2) && contact);
+}
+/**
+ * Junk needs strong evidence of its own, separate from the kind model: advertising, a tracker's own note,
+ * an accidental or test post, a title that is a placeholder or has no words. Short or unfilled reports are
+ * thin, not junk (a one-line real bug report is still a bug report).
+ */
+const STRONG_JUNK = new Set(["advertising", "tracker_note", "accident_or_test", "placeholder_title", "no_title"]);
+/** A title tag that names docs, chore or refactor work ("docs:", "[Chore]") is the author's own label. */
+const TAGGED_KINDS = new Set(["docs", "chore", "refactor"]);
+/** The confidence stated for a kind the author's own title tag gave (the model knows only bug/feature/question). */
+const TAGGED_CONFIDENCE = 0.9;
+
+function language(text: string): string {
+  const sample = text.slice(0, 2000);
+  const count = (re: RegExp) => sample.match(re)?.length ?? 0;
+  const letters = count(/\p{L}/gu) || 1;
+  if (count(/[\u3040-\u30ff]/g) > 5) return "ja";
+  if (count(/[\uac00-\ud7af]/g) / letters > 0.2) return "ko";
+  if (count(/[\u3400-\u9fff]/g) / letters > 0.2) return "zh";
+  if (count(/[\u0400-\u04ff]/g) / letters > 0.3) return "ru";
+  const words = sample.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const score = (list: string[]) => words.filter((w) => list.includes(w)).length;
+  const candidates: [string, number][] = [
+    ["en", score(["the", "and", "is", "to", "of", "it", "when", "with", "this", "not"])],
+    ["de", score(["der", "die", "das", "und", "ist", "nicht", "mit", "wenn", "ich", "ein"])],
+    ["fr", score(["le", "la", "les", "et", "est", "pas", "avec", "une", "pour", "dans"])],
+    ["es", score(["el", "la", "los", "y", "es", "no", "con", "una", "para", "que"])],
+    ["pt", score(["o", "os", "e", "é", "não", "com", "uma", "para", "que", "em"])],
+  ];
+  candidates.sort((a, b) => b[1] - a[1]);
+  return candidates[0]![1] > 0 ? candidates[0]![0] : "en";
+}
+
+/**
+ * What the reader found in a task: its kind (from the trained model, or the author's own tag for docs, chore
+ * and refactor work, or junk on strong evidence), a bug's severity, the evidence with the author's words,
+ * and the language. The same for every scorer: it costs microseconds and needs no model.
+ */
+export function readReading(
+  task: string,
+  description: string,
+  structure?: TaskStructure,
+  model: KindModel = KIND_MODEL,
+): Reading {
+  let s = structure;
+  if (!s) {
+    const analysis = analyzeTask(task, description);
+    s = readStructure(task, description, {
+      spam: isAdvertising(analysis.spam, `${task}\n${description}`),
+      trackerNote: analysis.meta.length > 0,
+    });
+  }
+  const probs = predictKind(model, task, description);
+  let best = 0;
+  for (let i = 1; i < probs.length; i++) if (probs[i]! > probs[best]!) best = i;
+  let kind: Reading["kind"] = KIND_CLASSES[best]!;
+  let kindConfidence = probs[best]!;
+  if (s.junk && STRONG_JUNK.has(s.junk)) {
+    kind = "junk";
+    kindConfidence = TAGGED_CONFIDENCE;
+  } else if (s.titleTag && TAGGED_KINDS.has(s.kind)) {
+    kind = s.kind as Reading["kind"];
+    kindConfidence = TAGGED_CONFIDENCE;
+  }
+  return {
+    kind,
+    kindConfidence: Math.round(kindConfidence * 100) / 100,
+    ...(kind === "bug" && s.severity ? { severity: s.severity } : {}),
+    evidence: readEvidence(task, description),
+    language: language(`${task}\n${description}`),
+    calibration: null,
+  };
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { EVIDENCE_TYPES } from "./offline/read-evidence.js";
+
+/** What the reader found in the task (the contract's `reading`): the same for every scorer. */
+export const READING_KINDS = ["bug", "feature", "question", "docs", "refactor", "chore", "junk"] as const;
+export const SEVERITIES = ["data_loss", "security", "crash", "wrong_result", "cosmetic"] as const;
+
+export const EvidenceSchema = z
+  .object({
+    type: z.enum(EVIDENCE_TYPES),
+    quote: z.string().meta({ description: "The author's own words (at most 140 characters)." }),
+  })
+  .meta({ id: "Evidence" });
+
+export const ReadingSchema = z
+  .object({
+    kind: z.enum(READING_KINDS),
+    kindConfidence: z
+      .number()
+      .min(0)
+      .max(1)
+      .meta({ description: "The reader's probability for that kind." }),
+    severity: z
+      .enum(SEVERITIES)
+      .optional()
+      .meta({ description: "Bugs only, when the text says how bad it is." }),
+    evidence: z.array(EvidenceSchema).meta({
+      description:
+        "What the author gave, each with the author's own words: demand, acceptance, steps, trace, versions, expected_actual, screenshot, code.",
+    }),
+    language: z.string().meta({ description: "The text's language, as a two-letter code.", example: "en" }),
+    calibration: z
+      .object({ repository: z.string(), closedIssues: z.number().int() })
+      .nullable()
+      .meta({ description: "Set when a repository's own closed issues adjusted the reader; null otherwise." }),
+  })
+  .meta({ id: "Reading" });
+
+export type Reading = z.infer<typeof ReadingSchema>;
