@@ -195,6 +195,8 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     core.setOutput("max-score", String(consensus.maxScore));
     core.setOutput("approved", String(consensus.approved));
     core.setOutput("report", JSON.stringify(report));
+    core.setOutput("kind", report.reading.kind);
+    core.setOutput("evidence", JSON.stringify(report.reading.evidence));
     core.info(
       `Average ${consensus.avgScore} (lowest ${consensus.minScore}, highest ${consensus.maxScore}): ${consensus.approved ? "approved" : "not approved"}.`,
     );

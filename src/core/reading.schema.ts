@@ -15,11 +15,7 @@ export const EvidenceSchema = z
 export const ReadingSchema = z
   .object({
     kind: z.enum(READING_KINDS),
-    kindConfidence: z
-      .number()
-      .min(0)
-      .max(1)
-      .meta({ description: "The reader's probability for that kind." }),
+    kindConfidence: z.number().min(0).max(1).meta({ description: "The reader's probability for that kind." }),
     severity: z
       .enum(SEVERITIES)
       .optional()
@@ -32,7 +28,9 @@ export const ReadingSchema = z
     calibration: z
       .object({ repository: z.string(), closedIssues: z.number().int() })
       .nullable()
-      .meta({ description: "Set when a repository's own closed issues adjusted the reader; null otherwise." }),
+      .meta({
+        description: "Set when a repository's own closed issues adjusted the reader; null otherwise.",
+      }),
   })
   .meta({ id: "Reading" });
 

@@ -77,6 +77,40 @@ function fmt(n: number): string {
  * summary. It is posted on other people's issues, so the heading is neutral (where the score stands
  * against the approval bar, not a red cross) and the first thing after it is what would raise it.
  */
+const KIND_WORDS: Record<string, string> = {
+  bug: "a bug report",
+  feature: "a feature request",
+  question: "a question",
+  docs: "documentation work",
+  refactor: "a refactor",
+  chore: "maintenance work",
+  junk: "not a task (junk)",
+};
+const EVIDENCE_WORDS: Record<string, string> = {
+  demand: "Demand",
+  acceptance: "Acceptance",
+  steps: "Steps",
+  trace: "Error output",
+  versions: "Versions",
+  expected_actual: "Expected/actual",
+  screenshot: "Screenshot",
+  code: "Code",
+};
+
+/** "**Read as** a bug report (crash, 91%) · Steps: "1. Open…"": what the reader found, with the author's words. */
+export function renderReading(report: ScoreReport): string | undefined {
+  const r = report.reading;
+  if (!r) return undefined;
+  const detail = [r.severity?.replace("_", " "), `${Math.round(r.kindConfidence * 100)}% sure`]
+    .filter(Boolean)
+    .join(", ");
+  const evidence = r.evidence
+    .filter((e) => e.type !== "screenshot")
+    .slice(0, 3)
+    .map((e) => `${EVIDENCE_WORDS[e.type]}: “${escapeMarkdown(truncate(e.quote, 90))}”`);
+  return [`**Read as** ${KIND_WORDS[r.kind]} (${detail})`, ...evidence].join(" · ");
+}
+
 export function renderReport(report: ScoreReport, approval: ApprovalResult, options: RenderOptions): string {
   const { consensus } = report;
   const standing = consensus.approved ? "meets the approval bar" : "below the approval bar";
@@ -87,6 +121,8 @@ export function renderReport(report: ScoreReport, approval: ApprovalResult, opti
 
   const advice = renderGapAdvice(options.gaps ?? findTaskGaps(report.task, report.description));
   if (advice) lines.push(advice, "");
+  const reading = renderReading(report);
+  if (reading) lines.push(reading, "");
 
   const compact = (options.style ?? "compact") === "compact";
   if (compact) {

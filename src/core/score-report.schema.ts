@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EXPERT_NAMES } from "./personas.js";
+import { ReadingSchema } from "./reading.schema.js";
 
 export const SCORE_MIN = 1;
 export const SCORE_MAX = 10;
@@ -43,6 +44,10 @@ export const ScoreReportSchema = z
     expertScores: z.array(ExpertScoreSchema).length(5).meta({
       description:
         "Exactly five entries: Revenue Expert, Technical Architect, UX Designer, Product Manager, Marketing Strategist.",
+    }),
+    reading: ReadingSchema.meta({
+      description:
+        "What the reader found in the task: its kind, a bug's severity, the evidence with the author's own words, the language. The same for every scorer.",
     }),
   })
   .meta({ id: "ScoreReport" });

@@ -10,6 +10,7 @@ import { PERSONAS } from "./personas.js";
 import { SCORE_MAX, SCORE_MIN, type ScoreReport } from "./score-report.schema.js";
 import type { PersonaVerdict, ScoreOptions, Scorer } from "./scorer.js";
 import type { TaskInput } from "./task-request.schema.js";
+import { readReading } from "./offline/read-reading.js";
 
 export interface ScoreTaskDeps {
   scorer: Scorer;
@@ -67,6 +68,8 @@ export function buildReport(
       const persona = PERSONAS[i]!;
       return { expert: persona.expert, icon: persona.icon, score: v.score, reasoning: v.reasoning };
     }),
+    // The same reader under every scorer: it costs microseconds and needs no model.
+    reading: readReading(input.task, input.description),
   };
   return { report, approval };
 }

@@ -77,7 +77,7 @@ describe.each(nodes)("the bundle on %s", (_label, node) => {
     runAction({ node, script, ...options, env: { GITHUB_API_URL: github.url, ...options.env } });
 
   // How long this takes is measured by `npm run bench` (action.run_ms), not asserted here.
-  it("scores the task inputs: five outputs and a job summary with all five personas", async () => {
+  it("scores the task inputs: seven outputs and a job summary with all five personas", async () => {
     const res = await run({
       inputs: { task: "Add Stripe checkout", description: "Let free users upgrade to Pro", comment: "false" },
     });
@@ -85,10 +85,13 @@ describe.each(nodes)("the bundle on %s", (_label, node) => {
     expect(Object.keys(res.outputs).sort()).toEqual([
       "approved",
       "avg-score",
+      "evidence",
+      "kind",
       "max-score",
       "min-score",
       "report",
     ]);
+    expect(res.outputs.kind).toBe(JSON.parse(res.outputs.report!).reading.kind);
     const report = ScoreReportSchema.parse(JSON.parse(res.outputs.report!));
     expect(report.task).toBe("Add Stripe checkout");
     expect(report.description).toBe("Let free users upgrade to Pro");
@@ -100,6 +103,7 @@ describe.each(nodes)("the bundle on %s", (_label, node) => {
       "consensus",
       "description",
       "expertScores",
+      "reading",
       "task",
     ]);
     expect(res.summary).toContain(REPORT_MARKER);

@@ -29,12 +29,20 @@ describe("action.yml and the inputs schema", () => {
   const defaultOf = (name: string) =>
     new RegExp(`^ {2}${name}:\\n(?: {4}.*\\n)*? {4}default: "?([^"\\n]*)"?`, "m").exec(inputsBlock)?.[1];
 
-  it("declares exactly the inputs the schema reads, and the five outputs", () => {
+  it("declares exactly the inputs the schema reads, and the seven outputs", () => {
     const inputNames = [...inputsBlock.matchAll(/^ {2}([a-z][a-z-]*):\s*$/gm)].map((m) => m[1]);
     expect(inputNames).toEqual([...INPUT_NAMES]);
     const outputNames = [...outputsBlock.matchAll(/^ {2}([a-z][a-z-]*):\s*$/gm)].map((m) => m[1]);
-    expect(outputNames).toEqual(["avg-score", "min-score", "max-score", "approved", "report"]);
-    expect(declared.length).toBe(INPUT_NAMES.length + 5);
+    expect(outputNames).toEqual([
+      "avg-score",
+      "min-score",
+      "max-score",
+      "approved",
+      "report",
+      "kind",
+      "evidence",
+    ]);
+    expect(declared.length).toBe(INPUT_NAMES.length + 7);
   });
 
   it("documents the core's approval defaults and the other defaults the schema applies", () => {

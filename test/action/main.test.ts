@@ -30,7 +30,15 @@ it("reads the inputs and the event through the toolkit and writes the outputs", 
   expect(core.setFailed).not.toHaveBeenCalled();
   expect(core.getInput).toHaveBeenCalledWith("fail-on-reject");
   const outputs = Object.fromEntries(core.setOutput.mock.calls);
-  expect(Object.keys(outputs).sort()).toEqual(["approved", "avg-score", "max-score", "min-score", "report"]);
+  expect(Object.keys(outputs).sort()).toEqual([
+    "approved",
+    "avg-score",
+    "evidence",
+    "kind",
+    "max-score",
+    "min-score",
+    "report",
+  ]);
   const report = JSON.parse(String(outputs.report));
   expect(report.task).toBe("Add Stripe checkout");
   expect(report.description).toBe("Let free users upgrade to Pro");

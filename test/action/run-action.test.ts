@@ -86,6 +86,8 @@ describe("runAction: scoring and outputs", () => {
       "max-score": String(expected.report.consensus.maxScore),
       approved: String(expected.report.consensus.approved),
       report: JSON.stringify(expected.report),
+      kind: expected.report.reading.kind,
+      evidence: JSON.stringify(expected.report.reading.evidence),
     });
     expect(core.setFailed).not.toHaveBeenCalled();
     expect(summaries).toHaveLength(1);

@@ -1,3 +1,7 @@
+import { fitKind } from "../../scripts/eval/fit-kind.js";
+import { kindExamples } from "../../scripts/eval/kind-data.js";
+import { KIND_MODEL } from "../../src/core/offline/kind-model.data.js";
+import { development } from "../../scripts/eval/holdout.js";
 import { describe, expect, it } from "@jest/globals";
 import { FEATURES, fitLogistic, logit } from "../../src/core/offline/judge-model.js";
 import { JUDGE_MODEL } from "../../src/core/offline/judge-model.data.js";
@@ -47,10 +51,23 @@ const labeled = loadLabeled();
 if (!labeled) console.warn("model refit test skipped: ../shared/corpus/labeled-issues.jsonl not found");
 (labeled ? describe : describe.skip)("the committed model", () => {
   it("is what `npm run fit` produces from the labeled corpus (reproducible)", () => {
-    const fresh = fitJudge(labeled!);
+    const fresh = fitJudge(development(labeled!));
     expect(fresh.lambda).toBe(JUDGE_MODEL.lambda);
     expect(fresh.trainedOn).toBe(JUDGE_MODEL.trainedOn);
     fresh.weights.forEach((w, i) => expect(w).toBeCloseTo(JUDGE_MODEL.weights[i]!, 4));
     expect(fresh.approvalLogit).toBeCloseTo(JUDGE_MODEL.approvalLogit, 4);
   });
 });
+
+const nlbse = kindExamples();
+(nlbse ? describe : describe.skip)("the committed kind model", () => {
+  it("is what `npm run fit` produces from the NLBSE training split (reproducible), and under 2 MB", () => {
+    const fresh = fitKind(nlbse!);
+    expect(fresh.weights).toBe(KIND_MODEL.weights);
+    expect(fresh.bias).toEqual(KIND_MODEL.bias);
+    expect(fresh.scale).toBe(KIND_MODEL.scale);
+    expect(KIND_MODEL.weights.length).toBeLessThan(2 * 1024 * 1024);
+  });
+});
+if (!nlbse)
+  console.log("kind model reproducibility skipped: ../shared/benchmarks/nlbse24 is not beside the clone");

@@ -58,7 +58,11 @@ describe("POST /score-task: happy path", () => {
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     const report = res.json!;
-    expect(Object.keys(report)).toEqual(["task", "description", "consensus", "expertScores"]);
+    expect(Object.keys(report)).toEqual(["task", "description", "consensus", "expertScores", "reading"]);
+    expect(report.reading).toMatchObject({ calibration: null, language: "en" });
+    expect(["bug", "feature", "question", "docs", "refactor", "chore", "junk"]).toContain(
+      report.reading.kind,
+    );
     expect(report.task).toBe("Add Stripe checkout");
     expect(report.description).toBe("Let free users upgrade to Pro");
     expect(report.expertScores.map((e: any) => e.expert)).toEqual([

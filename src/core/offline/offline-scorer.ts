@@ -37,6 +37,8 @@ const quote = (terms: readonly string[]) => terms.map((t) => `"${t}"`).join(", "
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const clamp = (n: number) => Math.min(10, Math.max(1, Math.round(n)));
 
+/** How far the personas' angles move them from the consensus (1: as fitted; the spread was 0.46 SD). */
+const SPREAD = 1.5;
 const THIN = new Set(["unfilled_template", "one_word_title", "no_content"]);
 
 /** Everything the judge reads from one task. */
@@ -116,7 +118,7 @@ function leanings(r: TaskReading): Record<PersonaId, number> {
     let v = base?.[id] ?? 0;
     let theme = 0;
     for (const h of r.themes) theme += (h.concept.weights[id] ?? 0) * 0.4;
-    v += Math.max(-1.5, Math.min(1.5, theme));
+    v += Math.max(-2.5, Math.min(2.5, theme));
     out[id] = v;
   }
   const evidence = (s.steps ? 1 : 0) + (r.analysis.hasStackTrace ? 1 : 0) + (s.code || s.versions ? 1 : 0);
@@ -130,7 +132,8 @@ function leanings(r: TaskReading): Record<PersonaId, number> {
   if (s.screenshot || s.expected) out.ux += 0.5;
   // Re-centred: leanings spread the personas around the consensus and add nothing to it.
   const mean = PERSONAS.reduce((sum, p) => sum + out[p.id], 0) / PERSONAS.length;
-  for (const { id } of PERSONAS) out[id] -= mean;
+  // Five experts who always agree look like one number printed five times: each angle counts fully.
+  for (const { id } of PERSONAS) out[id] = (out[id] - mean) * SPREAD;
   if (s.debt === "adds") out.architect -= 2;
   if (s.bulk) out.architect -= 2;
   return out;

@@ -113,7 +113,8 @@ export function readEvidence(title: string, description: string): Evidence[] {
     const step = NUMBERED_RE.exec(trimmed);
     if (step) numbered.push(trimmed);
     else if (numbered.length < 2 && !LIST_ITEM_RE.test(trimmed)) numbered = [];
-    if (numbered.length >= 2 && (stepsHeading || numbered.length >= 3)) put("steps", numbered.slice(0, 2).join(" "));
+    if (numbered.length >= 2 && (stepsHeading || numbered.length >= 3))
+      put("steps", numbered.slice(0, 2).join(" "));
 
     const demand = DEMAND_RE.exec(withoutLinks);
     if (demand) put("demand", sentenceAround(withoutLinks, demand.index));

@@ -11,7 +11,7 @@ const CONTACT_RE = /\+\d[\d\s().-]{8,}\d|\bwhats ?app\b|\btelegram\b|\bcall (?:u
 
 /**
  * Advertising needs corroboration: a spam word alone is often a project's own word ("replica" in a
- * distributed-training bug), so it counts only beside a way to reach the advertiser (a phone number,
+ * distributed-training bug), so it counts only beside another spam cue or a way to reach the advertiser (a phone number,
  * a messaging handle, "call now") or beside a second, different spam word of the strong kind. Links do
  * not count: real reports link to code and logs.
  */
@@ -19,14 +19,20 @@ export function isAdvertising(spamTerms: readonly string[], text: string): boole
   const strong = spamTerms.filter((t) => !SOFT_SPAM.has(t)).length;
   const soft = spamTerms.length - strong;
   const contact = CONTACT_RE.test(text);
-  return strong >= 2 || ((strong >= 1 || soft >= 2) && contact);
+  return strong >= 2 || soft >= 2 || (strong >= 1 && (soft >= 1 || contact));
 }
 /**
  * Junk needs strong evidence of its own, separate from the kind model: advertising, a tracker's own note,
  * an accidental or test post, a title that is a placeholder or has no words. Short or unfilled reports are
  * thin, not junk (a one-line real bug report is still a bug report).
  */
-const STRONG_JUNK = new Set(["advertising", "tracker_note", "accident_or_test", "placeholder_title", "no_title"]);
+const STRONG_JUNK = new Set([
+  "advertising",
+  "tracker_note",
+  "accident_or_test",
+  "placeholder_title",
+  "no_title",
+]);
 /** A title tag that names docs, chore or refactor work ("docs:", "[Chore]") is the author's own label. */
 const TAGGED_KINDS = new Set(["docs", "chore", "refactor"]);
 /** The confidence stated for a kind the author's own title tag gave (the model knows only bug/feature/question). */
