@@ -1,4 +1,9 @@
-import { KIND_CLASSES, kindFeatures, type KindModel, type ModelKind } from "../../src/core/offline/kind-model.js";
+import {
+  KIND_CLASSES,
+  kindFeatures,
+  type KindModel,
+  type ModelKind,
+} from "../../src/core/offline/kind-model.js";
 import { rng } from "./metrics.js";
 
 export interface KindExample {

@@ -128,7 +128,9 @@ describe("offline scorer robustness", () => {
       "Fix flaky test",
       "The date test fails at midnight.\n```js\nconst stripe = payment.checkout(pricing, revenue);\n```",
     );
-    expect(withCode.revenue).toBe(plain.revenue);
+    // The code block is evidence for the architect (code); its words earn the Revenue Expert nothing.
+    expect(withCode.revenue).toBeLessThanOrEqual(plain.revenue);
+    expect(withCode.reasons.revenue).not.toMatch(/stripe|payment|checkout|pricing/i);
   });
 
   it("scores spam and abuse at the bottom", () => {

@@ -38,8 +38,21 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const clamp = (n: number) => Math.min(10, Math.max(1, Math.round(n)));
 
 /** How far the personas' angles move them from the consensus (1: as fitted; the spread was 0.46 SD). */
-const SPREAD = 1.5;
+const SPREAD = 1.8;
 const THIN = new Set(["unfilled_template", "one_word_title", "no_content"]);
+
+/** The author's first sentence, outside code, quotes, links and template prompts (at most 200 characters). */
+function firstSentence(description: string): string {
+  const text = description
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, " ")
+    .replace(/```[\s\S]*?(?:```|$)/g, " ")
+    .replace(/^\s*(?:>|#).*$/gm, " ")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, " ")
+    .replace(/https?:\/\/\S+/g, " ")
+    .trim();
+  const m = /^[\s\S]{0,200}?[.!?](?:\s|$)/.exec(text);
+  return (m ? m[0] : text.slice(0, 200)).trim();
+}
 
 /** Everything the judge reads from one task. */
 export interface TaskReading {
@@ -47,6 +60,8 @@ export interface TaskReading {
   structure: TaskStructure;
   /** Themes named in the title (the subject); the description's words earn no theme credit. */
   themes: ConceptHit[];
+  /** Themes named in the author's opening sentence and not in the title: the subject, said again. */
+  openingThemes: ConceptHit[];
   features: number[];
 }
 
@@ -57,7 +72,15 @@ export function readTask(task: string, description: string): TaskReading {
   // Parenthesised asides in the title are not its subject; keyword runs are not themes.
   const titleOnly = analysis.stuffing ? undefined : analyzeTask(task.replace(/\([^)]{0,80}\)/g, " "), "");
   const themes = (titleOnly?.concepts ?? []).filter((h) => THEMES.has(h.concept.id));
-  return { analysis, structure, themes, features: featureVector(structure, analysis) };
+  // The opening sentence says what the task is about as often as the title does; later sentences are
+  // context, tangents or stuffing, and earn nothing.
+  const opening = firstSentence(description);
+  const seen = new Set(themes.map((h) => h.concept.id));
+  const openingThemes =
+    analysis.stuffing || !opening
+      ? []
+      : analyzeTask(opening, "").concepts.filter((h) => THEMES.has(h.concept.id) && !seen.has(h.concept.id));
+  return { analysis, structure, themes, openingThemes, features: featureVector(structure, analysis) };
 }
 
 /** What the task would need to score higher, from what the judge found missing. */
@@ -118,6 +141,7 @@ function leanings(r: TaskReading): Record<PersonaId, number> {
     let v = base?.[id] ?? 0;
     let theme = 0;
     for (const h of r.themes) theme += (h.concept.weights[id] ?? 0) * 0.4;
+    for (const h of r.openingThemes) theme += (h.concept.weights[id] ?? 0) * 0.25;
     v += Math.max(-2.5, Math.min(2.5, theme));
     out[id] = v;
   }
