@@ -7,7 +7,9 @@
 import { DEFAULT_APPROVAL_POLICY, evaluateApproval } from "../src/core/approval.js";
 import { PERSONAS } from "../src/core/personas.js";
 import { JUDGE_MODEL, scorePersonas } from "../src/core/offline/offline-scorer.js";
+import { runReaderEval } from "./eval-reader.js";
 import { fitJudge } from "./eval/fit.js";
+import { development } from "./eval/holdout.js";
 import { decided, loadLabeled, type LabeledIssue } from "./eval/labeled-corpus.js";
 import { auc, aucWithInterval, groupedFolds } from "./eval/metrics.js";
 
@@ -16,11 +18,14 @@ const ROUNDS = smoke ? 100 : 1000;
 const FOLDS = 5;
 const REPEATS = smoke ? 1 : 5;
 
-const rows = loadLabeled();
+// The development part only: the holdout (eval/holdout.ts) is read by the reader's table with --holdout.
+const all = loadLabeled();
+const rows = all && development(all);
 if (!rows) {
   console.log(
     "eval skipped: ../shared/corpus/labeled-issues.jsonl not found (it sits beside the clone in CI).",
   );
+  await runReaderEval(process.argv.slice(2));
   process.exit(0);
 }
 
@@ -80,7 +85,7 @@ function figures(scoreOf: (r: LabeledIssue) => number[] | number, personas: bool
   const ad = a.filter((x) => x.outcome === "implemented" || x.outcome === "rejected");
   const ai = ad.filter((x) => x.outcome === "implemented").length;
   const impl = d.filter((x) => x.outcome === "implemented").length;
-  f["approval_rate (all 300)"] = `${fmt(a.length / rows!.length)} (${a.length})`;
+  f[`approval_rate (all ${rows!.length})`] = `${fmt(a.length / rows!.length)} (${a.length})`;
   f["approval_precision"] = `${fmt(ad.length ? ai / ad.length : NaN)} (${ai}/${ad.length})`;
   f["implemented_approved"] = `${fmt(ai / impl)} (${ai}/${impl})`;
   PERSONAS.forEach((p, i) => {
@@ -134,3 +139,5 @@ console.log(
     `\nshipped model: λ=${JUDGE_MODEL.lambda}, fitted on ${JUDGE_MODEL.trainedOn} issues (npm run fit)`,
 );
 console.log(`${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+await runReaderEval(process.argv.slice(2));

@@ -25,12 +25,9 @@ export const ReadingSchema = z
         "What the author gave, each with the author's own words: demand, acceptance, steps, trace, versions, expected_actual, screenshot, code.",
     }),
     language: z.string().meta({ description: "The text's language, as a two-letter code.", example: "en" }),
-    calibration: z
-      .object({ repository: z.string(), closedIssues: z.number().int() })
-      .nullable()
-      .meta({
-        description: "Set when a repository's own closed issues adjusted the reader; null otherwise.",
-      }),
+    calibration: z.object({ repository: z.string(), closedIssues: z.number().int() }).nullable().meta({
+      description: "Set when a repository's own closed issues adjusted the reader; null otherwise.",
+    }),
   })
   .meta({ id: "Reading" });
 

@@ -228,7 +228,8 @@ describe("reasoning names the task's own terms and never states a misreading as 
       "Steps to reproduce:\n1. Install\n2. Open\n3. It closes",
     );
     expect(s.reasons.architect).toMatch(/"crashes"/);
-    expect(s.reasons.architect).toMatch(/steps to reproduce/);
+    // The steps are quoted in the author's words.
+    expect(s.reasons.architect).toMatch(/Steps: “1\. Install 2\. Open”/);
   });
 
   it("names a theme as what the title names, not as a finding", () => {

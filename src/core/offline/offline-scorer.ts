@@ -6,7 +6,9 @@ import { JUDGE_MODEL } from "./judge-model.data.js";
 import { contributions, featureVector, FEATURES, logit, sigmoid, type JudgeModel } from "./judge-model.js";
 import { JUNK_SENTENCE, KIND_ANGLE, KIND_LEANING, type Shape } from "./persona-rules.js";
 import { readStructure, type TaskStructure } from "./read-structure.js";
-import { isAdvertising } from "./read-reading.js";
+import type { Reading } from "../reading.schema.js";
+import type { Evidence, EvidenceType } from "./read-evidence.js";
+import { isAdvertising, readReading } from "./read-reading.js";
 
 export { JUDGE_MODEL };
 /** Themes that are the subject of a task; the others (defects, debt, claims) are read from structure. */
@@ -62,6 +64,8 @@ export interface TaskReading {
   themes: ConceptHit[];
   /** Themes named in the author's opening sentence and not in the title: the subject, said again. */
   openingThemes: ConceptHit[];
+  /** The reader's findings (the report's `reading`): kind from the trained model, evidence with quotes. */
+  reading: Reading;
   features: number[];
 }
 
@@ -80,7 +84,14 @@ export function readTask(task: string, description: string): TaskReading {
     analysis.stuffing || !opening
       ? []
       : analyzeTask(opening, "").concepts.filter((h) => THEMES.has(h.concept.id) && !seen.has(h.concept.id));
-  return { analysis, structure, themes, openingThemes, features: featureVector(structure, analysis) };
+  return {
+    analysis,
+    structure,
+    themes,
+    openingThemes,
+    reading: readReading(task, description, structure),
+    features: featureVector(structure, analysis),
+  };
 }
 
 /** What the task would need to score higher, from what the judge found missing. */
@@ -125,17 +136,33 @@ function consensus(r: TaskReading, model: JudgeModel): Consensus {
   return { p, center };
 }
 
-function shapeOf(s: TaskStructure): Shape {
-  if (s.kind === "bug" && s.severity) return `bug.${s.severity}`;
-  if (s.kind === "docs" && s.severity === "cosmetic") return "bug.cosmetic";
-  if (s.kind === "refactor" && s.debt) return `refactor.${s.debt}`;
-  return s.kind;
+/**
+ * The kind each persona weighs: the reader's (a trained model over the whole text) where it names bug,
+ * feature or question, the title's own tag for docs, chore and refactor work, and the structure's junk
+ * and ping findings.
+ */
+function kindOf(r: TaskReading): TaskStructure["kind"] {
+  const s = r.structure;
+  if (s.kind === "junk" || s.kind === "ping") return s.kind;
+  // The model knows bug, feature and question; docs, chore and refactor work is read from the title.
+  if (s.kind === "docs" || s.kind === "chore" || s.kind === "refactor") return s.kind;
+  const k = r.reading.kind;
+  return k === "junk" ? s.kind : k;
+}
+
+function shapeOf(r: TaskReading): Shape {
+  const s = r.structure;
+  const kind = kindOf(r);
+  if (kind === "bug" && s.severity) return `bug.${s.severity}`;
+  if (kind === "docs" && s.severity === "cosmetic") return "bug.cosmetic";
+  if (kind === "refactor" && s.debt) return `refactor.${s.debt}`;
+  return kind;
 }
 
 /** Each persona's leaning for this task: its kind, the title's themes and the evidence it cares about. */
 function leanings(r: TaskReading): Record<PersonaId, number> {
   const s = r.structure;
-  const base = KIND_LEANING[shapeOf(s)] ?? KIND_LEANING[s.kind];
+  const base = KIND_LEANING[shapeOf(r)] ?? KIND_LEANING[kindOf(r)];
   const out = {} as Record<PersonaId, number>;
   for (const { id } of PERSONAS) {
     let v = base?.[id] ?? 0;
@@ -163,43 +190,52 @@ function leanings(r: TaskReading): Record<PersonaId, number> {
   return out;
 }
 
+/** Which evidence each persona relies on, and how it names it when it quotes the author. */
+const RELIES_ON: Record<PersonaId, [EvidenceType, string][]> = {
+  revenue: [["demand", "Demand"]],
+  architect: [
+    ["trace", "Error output"],
+    ["steps", "Steps"],
+    ["versions", "Versions"],
+    ["code", "Code"],
+  ],
+  ux: [
+    ["expected_actual", "Expected versus actual"],
+    ["screenshot", "Screenshot"],
+    ["steps", "Steps"],
+  ],
+  product: [
+    ["acceptance", "Acceptance"],
+    ["demand", "Demand"],
+  ],
+  marketing: [["demand", "Demand"]],
+};
+
+/**
+ * What the persona relies on, quoted in the author's words ("Demand: “Twelve enterprise customers asked…”"),
+ * and, for the evidence the reader finds reliably, what it looked for and did not find, said as the
+ * reader's finding. At most two quotes, so the reasoning stays readable.
+ */
 function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefined {
-  const s = r.structure;
-  const found: string[] = [];
-  const missing: string[] = [];
-  switch (persona) {
-    case "architect":
-      if (s.steps) found.push("steps to reproduce");
-      if (r.analysis.hasStackTrace) found.push("a stack trace or error output");
-      if (s.code) found.push("code");
-      if (s.versions) found.push("version numbers");
-      if (s.kind === "bug" && !s.steps && !r.analysis.hasStackTrace)
-        missing.push("steps to reproduce or error output");
-      break;
-    case "product":
-      if (s.acceptance) found.push("what done looks like (acceptance criteria or expected behaviour)");
-      if (s.demand) found.push("numbers about the people affected");
-      if ((s.kind === "feature" || s.kind === "refactor") && !s.acceptance)
-        missing.push("acceptance criteria");
-      break;
-    case "ux":
-      if (s.screenshot) found.push("a screenshot");
-      if (s.expected) found.push("expected versus actual behaviour");
-      break;
-    case "revenue":
-    case "marketing":
-      if (s.demand) found.push("numbers about the people affected");
-      else if (s.kind === "feature") missing.push("evidence of demand (how many users ask for it)");
-      break;
-  }
+  const kind = kindOf(r);
+  const byType = new Map<EvidenceType, Evidence>(r.reading.evidence.map((e) => [e.type, e]));
+  const quotes = RELIES_ON[persona]
+    .filter(([type]) => byType.has(type))
+    .slice(0, 2)
+    .map(([type, label]) => `${label}: “${shorten(byType.get(type)!.quote)}”`);
   const parts: string[] = [];
-  if (found.length) parts.push(`It gives ${listOf(found)}.`);
-  if (missing.length) parts.push(`It gives no ${listOf(missing)}.`);
+  if (quotes.length) parts.push(quotes.join("; "));
+  if (persona === "product" && (kind === "feature" || kind === "refactor") && !byType.has("acceptance"))
+    parts.push("I found no acceptance criteria (what done looks like).");
+  if ((persona === "revenue" || persona === "marketing") && kind === "feature" && !byType.has("demand"))
+    parts.push("I found no count of who is asking.");
+  if (persona === "architect" && kind === "bug" && !byType.has("steps") && !byType.has("trace"))
+    parts.push("I found no steps to reproduce and no error output.");
   return parts.join(" ") || undefined;
 }
 
-function listOf(xs: readonly string[]): string {
-  return xs.length <= 1 ? (xs[0] ?? "") : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+function shorten(quote: string): string {
+  return quote.length <= 80 ? quote : `${quote.slice(0, 79).trimEnd()}…`;
 }
 
 /** The structural features that moved the consensus most, in words, for the product persona's summary. */
@@ -249,10 +285,14 @@ function personaVerdict(
       sentences.push("An instruction aimed at the scorer was found in the text; it was ignored.");
     return { score: clamp(c.center), sentences };
   }
-  const shape = shapeOf(s) as Exclude<Shape, "junk" | "ping">;
-  const angle = (KIND_ANGLE[shape] ?? KIND_ANGLE[s.kind as Exclude<Shape, "junk" | "ping">])[persona];
-  const cue = s.severityCue ?? s.debtCue ?? s.kindCue;
-  sentences.push(`The title reads as ${angle}${cue ? ` ("${cue}")` : ""}.`);
+  const kind = kindOf(r);
+  const shape = shapeOf(r) as Exclude<Shape, "junk" | "ping">;
+  const angle = (KIND_ANGLE[shape] ?? KIND_ANGLE[kind as Exclude<Shape, "junk" | "ping">])[persona];
+  // The title's own words are quoted only where they say the same kind the reader found.
+  const cue = kind === s.kind ? (s.severityCue ?? s.debtCue ?? s.kindCue) : null;
+  // An uncertain reading is said as one: "It may be a question …" below 65%.
+  const verb = r.reading.kind === kind && r.reading.kindConfidence < 0.65 ? "It may be" : "It reads as";
+  sentences.push(`${verb} ${angle}${cue ? ` ("${cue}")` : ""}.`);
   const theme = r.themes
     .filter((h) => (h.concept.weights[persona] ?? 0) >= 1 && h.concept.why[persona])
     .sort((x, y) => (y.concept.weights[persona] ?? 0) - (x.concept.weights[persona] ?? 0))[0];

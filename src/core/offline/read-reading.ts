@@ -33,9 +33,9 @@ const STRONG_JUNK = new Set([
   "placeholder_title",
   "no_title",
 ]);
-/** A title tag that names docs, chore or refactor work ("docs:", "[Chore]") is the author's own label. */
+/** Docs, chore and refactor work, which the model does not know, is read from the title's tag or words. */
 const TAGGED_KINDS = new Set(["docs", "chore", "refactor"]);
-/** The confidence stated for a kind the author's own title tag gave (the model knows only bug/feature/question). */
+/** The confidence stated for a kind read from the title's rules rather than the model (not a fitted probability). */
 const TAGGED_CONFIDENCE = 0.9;
 
 function language(text: string): string {
@@ -86,7 +86,7 @@ export function readReading(
   if (s.junk && STRONG_JUNK.has(s.junk)) {
     kind = "junk";
     kindConfidence = TAGGED_CONFIDENCE;
-  } else if (s.titleTag && TAGGED_KINDS.has(s.kind)) {
+  } else if (TAGGED_KINDS.has(s.kind) && (s.titleTag || s.kindCue)) {
     kind = s.kind as Reading["kind"];
     kindConfidence = TAGGED_CONFIDENCE;
   }

@@ -1,0 +1,118 @@
+import { describe, expect, it } from "@jest/globals";
+import { DEFAULT_APPROVAL_POLICY, evaluateApproval } from "../../src/core/approval.js";
+import { readEvidence, type EvidenceType } from "../../src/core/offline/read-evidence.js";
+import { readReading } from "../../src/core/offline/read-reading.js";
+import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
+import { ReadingSchema } from "../../src/core/reading.schema.js";
+
+/** What the reader finds, with the author's words, and what the personas then say. Cases in our own words. */
+const types = (title: string, body: string) => readEvidence(title, body).map((e) => e.type);
+const quoteOf = (title: string, body: string, type: EvidenceType) =>
+  readEvidence(title, body).find((e) => e.type === type)?.quote;
+
+describe("the CSV task a new user tried on the start page", () => {
+  const task = "Add CSV export of reports";
+  const description =
+    "Twelve enterprise customers asked for CSV export this quarter. Acceptance: one row per task.";
+  const verdicts = scoreOffline({ task, description });
+  const reasoning = verdicts.map((v) => v.reasoning).join(" ");
+
+  it("reads the demand and the acceptance criteria, quoting the author", () => {
+    const reading = readReading(task, description);
+    expect(reading.kind).toBe("feature");
+    expect(reading.evidence).toEqual([
+      { type: "demand", quote: "Twelve enterprise customers asked for CSV export this quarter." },
+      { type: "acceptance", quote: "Acceptance: one row per task." },
+    ]);
+    expect(ReadingSchema.parse(reading)).toEqual(reading);
+  });
+
+  it("never says the demand or the acceptance criteria are missing, and quotes them", () => {
+    expect(reasoning).not.toMatch(/no evidence of demand|no count of who is asking|no acceptance criteria/i);
+    expect(reasoning).toContain("Demand: “Twelve enterprise customers asked for CSV export this quarter.”");
+    expect(reasoning).toContain("Acceptance: “Acceptance: one row per task.”");
+  });
+
+  it("gets five perspectives that differ", () => {
+    expect(new Set(verdicts.map((v) => v.score)).size).toBeGreaterThan(1);
+  });
+});
+
+describe("evidence the old reader missed", () => {
+  it.each([
+    ["Twelve customers asked for it last month.", "demand"],
+    ["About forty integrators depend on this endpoint.", "demand"],
+    ["It has 312 votes on the forum.", "demand"],
+    ["Done when: the export opens in Excel.", "acceptance"],
+    ["Success looks like: finance stops copying tables.", "acceptance"],
+    ["Requirements:\n- one row per task\n- UTF-8", "acceptance"],
+    ["- [ ] export button\n- [ ] one row per task", "acceptance"],
+    ["```\npanic: runtime error: invalid memory address or nil pointer dereference\n```", "trace"],
+    ["thread 'main' panicked at 'index out of bounds', src/lib.rs:10:5", "trace"],
+    ['Traceback (most recent call last):\n  File "a.py", line 1', "trace"],
+    ["Steps to reproduce\n1. Open settings\n2. Click save", "steps"],
+    ["Expected: the file is saved\nActual: nothing happens", "expected_actual"],
+    ["Running on Node 20.11 with pnpm 9.1", "versions"],
+    ["![the broken dialog](https://example.com/a.png)", "screenshot"],
+  ] as [string, EvidenceType][])("%j gives %s", (body, type) => {
+    expect(types("A task", body)).toContain(type);
+  });
+
+  it("quotes the author's own words, not the template's prompts", () => {
+    const body = "<!-- Describe how many users need this -->\nTwelve customers asked for it.";
+    expect(quoteOf("A task", body, "demand")).toBe("Twelve customers asked for it.");
+  });
+
+  it("does not read a standard's number as a version, or a single word as demand", () => {
+    expect(types("Support currencies", "Prices should use ISO 4217 codes.")).not.toContain("versions");
+    expect(types("Add export", "One user mentioned it once.")).not.toContain("demand");
+  });
+});
+
+describe("vague one-liners", () => {
+  it.each(["make it better", "it doesnt work", "Something is wrong", "Login broken", "Add export"])(
+    "%s: never approved, at most 4",
+    (task) => {
+      const scores = scoreOffline({ task, description: "" }).map((v) => v.score);
+      expect(Math.max(...scores)).toBeLessThanOrEqual(4);
+      expect(evaluateApproval(scores, DEFAULT_APPROVAL_POLICY).approved).toBe(false);
+    },
+  );
+});
+
+describe("the reading", () => {
+  it("is deterministic and names a bug's severity only for bugs", () => {
+    const a = readReading(
+      "App crashes on launch",
+      "Steps to reproduce\n1. Install\n2. Open\nIt closes at once.",
+    );
+    expect(a).toEqual(
+      readReading("App crashes on launch", "Steps to reproduce\n1. Install\n2. Open\nIt closes at once."),
+    );
+    expect(a.kind).toBe("bug");
+    expect(a.severity).toBe("crash");
+    expect(readReading("Add dark mode", "Users asked for it.").severity).toBeUndefined();
+  });
+
+  it("calls junk only on strong evidence: a real report with a project word a spammer also uses is not junk", () => {
+    expect(
+      readReading("Replica sync fails", "The second replica stops syncing after a restart.").kind,
+    ).not.toBe("junk");
+    expect(
+      readReading(
+        "Claim your free tokens",
+        "Connect your wallet at the link below to claim 500 tokens before the airdrop ends.",
+      ).kind,
+    ).toBe("junk");
+  });
+
+  it("names the language", () => {
+    expect(
+      readReading(
+        "Export als CSV",
+        "Die Tabelle ist nicht exportierbar und ich brauche das für die Buchhaltung.",
+      ).language,
+    ).toBe("de");
+    expect(readReading("导出失败", "点击导出按钮后没有任何反应，文件没有下载。").language).toBe("zh");
+  });
+});
