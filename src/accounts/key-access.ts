@@ -39,10 +39,13 @@ export interface MeteredResult {
  */
 /** Requests one key may have in scoring at once on one instance; `KEY_MAX_CONCURRENT`. */
 export const DEFAULT_KEY_MAX_CONCURRENT = 4;
+/** Requests that may wait for a key's slots, per slot; beyond them the key gets 429 rate_limited. */
+const WAITING_PER_SLOT = 16;
 
 export class KeyAccess {
-  /** Requests in hand per key on this instance. */
+  /** Requests in hand per key on this instance, and those waiting for one of its slots. */
   private readonly inFlight = new Map<string, number>();
+  private readonly waiting = new Map<string, (() => void)[]>();
 
   constructor(
     private readonly store: AccountStore,
@@ -139,22 +142,44 @@ export class KeyAccess {
       const replay = await this.replay(p, idempotencyKey, requestHash, period);
       if (replay) return replay;
     }
-    // One key cannot hold the model's whole concurrency (and the other customers' turns).
-    const held = this.inFlight.get(p.keyId) ?? 0;
-    if (held >= this.maxConcurrentPerKey)
-      throw new AccessError(
-        "rate_limited",
-        `This key already has ${this.maxConcurrentPerKey} requests being scored; wait for one to finish.`,
-        { "retry-after": "1" },
-      );
-    this.inFlight.set(p.keyId, held + 1);
+    // One key cannot hold the model's whole concurrency (and the other customers' turns): its requests
+    // beyond the limit wait their turn, and beyond a bounded line they are refused.
+    await this.takeSlot(p.keyId);
     try {
       return await this.scoreWithinAllowance(p, idempotencyKey, requestHash, period, produce);
     } finally {
-      const n = (this.inFlight.get(p.keyId) ?? 1) - 1;
-      if (n > 0) this.inFlight.set(p.keyId, n);
-      else this.inFlight.delete(p.keyId);
+      this.giveSlot(p.keyId);
     }
+  }
+
+  private async takeSlot(keyId: string): Promise<void> {
+    const held = this.inFlight.get(keyId) ?? 0;
+    if (held < this.maxConcurrentPerKey) {
+      this.inFlight.set(keyId, held + 1);
+      return;
+    }
+    const line = this.waiting.get(keyId) ?? [];
+    if (line.length >= this.maxConcurrentPerKey * WAITING_PER_SLOT)
+      throw new AccessError(
+        "rate_limited",
+        `This key already has ${this.maxConcurrentPerKey} requests being scored and ${line.length} waiting; wait for them to finish.`,
+        { "retry-after": "1" },
+      );
+    // The slot is handed over by giveSlot: the count stays as it is.
+    await new Promise<void>((resolve) => {
+      line.push(resolve);
+      this.waiting.set(keyId, line);
+    });
+  }
+
+  private giveSlot(keyId: string): void {
+    const line = this.waiting.get(keyId);
+    const next = line?.shift();
+    if (line && line.length === 0) this.waiting.delete(keyId);
+    if (next) return next();
+    const n = (this.inFlight.get(keyId) ?? 1) - 1;
+    if (n > 0) this.inFlight.set(keyId, n);
+    else this.inFlight.delete(keyId);
   }
 
   /**
