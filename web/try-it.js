@@ -43,6 +43,35 @@ function showError(message) {
   errorBox.hidden = false;
 }
 
+const KIND_WORDS = {
+  bug: "a bug report",
+  feature: "a feature request",
+  question: "a question",
+  docs: "documentation work",
+  refactor: "a refactor",
+  chore: "maintenance work",
+  junk: "not a task (junk)",
+};
+
+/** What the reader found: the kind, and each piece of evidence in the author's own words. */
+function readingLines(reading) {
+  if (!reading) return [];
+  const sure = `${Math.round(reading.kindConfidence * 100)}% sure`;
+  const kind = el(
+    "p",
+    "reading",
+    `Read as ${KIND_WORDS[reading.kind] ?? reading.kind} (${reading.severity ? `${reading.severity.replace("_", " ")}, ` : ""}${sure})`,
+  );
+  const evidence = reading.evidence.map((e) =>
+    el("li", "evidence", `${e.type.replace("_", " ")}: “${e.quote}”`),
+  );
+  if (evidence.length === 0) return [kind];
+  const list = el("ul", "evidence-list");
+  list.setAttribute("aria-label", "Evidence the reader found");
+  list.append(...evidence);
+  return [kind, list];
+}
+
 function showReport(data) {
   errorBox.hidden = true;
   const c = data.consensus;
@@ -54,6 +83,7 @@ function showReport(data) {
       c.approved ? "✅ Approved" : "❌ Not approved",
     ),
     el("p", "", `Average ${fmt(c.avgScore)} · lowest ${c.minScore} · highest ${c.maxScore}`),
+    ...readingLines(data.reading),
   );
   const list = document.getElementById("conditions");
   list.replaceChildren(

@@ -132,4 +132,25 @@ describeInChromium("the try-it page in a browser", () => {
     await page.getByText("/score-task").first().waitFor();
     expect(foreign).toEqual([]);
   });
+
+  it("reports the CSV task a new user tried with its demand and acceptance quoted, and personas that differ", async () => {
+    await page.goto(base);
+    await page.getByLabel("Title").fill("Add CSV export of reports");
+    await page
+      .locator("#description")
+      .fill("Twelve enterprise customers asked for CSV export this quarter. Acceptance: one row per task.");
+    await page.locator("#score-button").click();
+    await page.locator("#personas article").nth(4).waitFor();
+    expect(await page.locator("#consensus .reading").textContent()).toMatch(/^Read as a feature request/);
+    const evidence = await page.locator("#consensus .evidence").allTextContents();
+    expect(evidence).toEqual([
+      "demand: “Twelve enterprise customers asked for CSV export this quarter.”",
+      "acceptance: “Acceptance: one row per task.”",
+    ]);
+    const reasoning = (await page.locator("#personas .reasoning").allTextContents()).join(" ");
+    expect(reasoning).toContain("Demand: “Twelve enterprise customers asked");
+    expect(reasoning).not.toMatch(/no evidence of demand|no count of who is asking|no acceptance criteria/i);
+    const scores = await page.locator("#personas .score").allTextContents();
+    expect(new Set(scores).size).toBeGreaterThan(1);
+  });
 });
