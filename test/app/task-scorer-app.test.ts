@@ -122,7 +122,7 @@ describe("GitHub App: new issues get one report comment", () => {
     // The report reads the new body (the judge credits its numbers about the people affected).
     expect(edited).toContain(REPORT_MARKER);
     expect(edited).not.toContain("old report");
-    expect(edited).toContain("numbers about the people affected");
+    expect(edited).toContain("Demand: “Reported by 300 users this week");
   });
 
   it("issues.edited that changed neither title nor body does nothing", async () => {
