@@ -28151,102 +28151,102 @@ var JUDGE_MODEL = {
     "language.partial"
   ],
   mean: [
-    0.23125,
-    625e-5,
-    0.0375,
-    0.0375,
-    0.025,
-    0.0875,
-    0.1375,
+    0.232704,
+    6289e-6,
+    0.037736,
+    0.037736,
+    0.025157,
+    0.08805,
+    0.138365,
     0,
-    0.23125,
-    0.1,
-    0.05,
-    1.794204,
-    3.438694,
-    0.21875,
-    0.43125,
-    0.152362,
-    3.184384,
-    0.202068,
-    0.0375,
-    0.025,
-    0.0875,
-    0.20625,
+    0.226415,
+    0.100629,
+    0.050314,
+    1.795366,
+    3.438524,
+    0.220126,
+    0.433962,
+    0.15332,
+    3.204411,
+    0.197049,
+    0.037736,
+    0.025157,
+    0.08805,
+    0.207547,
     0,
-    0.1,
-    0.025,
-    0.0875,
-    0.253807,
+    0.100629,
+    0.025157,
+    0.08805,
+    0.255403,
     0,
-    0.0375
+    0.037736
   ],
   scale: [
-    0.421632,
-    0.07881,
-    0.189984,
-    0.189984,
-    0.156125,
-    0.282566,
-    0.344374,
+    0.422555,
+    0.079055,
+    0.190557,
+    0.190557,
+    0.156603,
+    0.283368,
+    0.345282,
     1,
-    0.421632,
-    0.3,
-    0.217945,
-    0.423962,
-    0.476837,
-    0.413399,
-    0.495251,
-    0.296586,
-    1.082574,
-    0.284735,
-    0.189984,
-    0.156125,
-    0.282566,
-    0.404612,
+    0.418511,
+    0.300837,
+    0.218593,
+    0.425039,
+    0.478329,
+    0.414331,
+    0.49562,
+    0.29727,
+    1.056011,
+    0.278486,
+    0.190557,
+    0.156603,
+    0.283368,
+    0.405551,
     1,
-    0.3,
-    0.156125,
-    0.282566,
-    0.409037,
+    0.300837,
+    0.156603,
+    0.283368,
+    0.409824,
     1,
-    0.189984
+    0.190557
   ],
   weights: [
-    0.130086,
-    -7282e-6,
-    3086e-6,
-    0.06329,
-    -0.163774,
-    0.219097,
-    0.078036,
+    0.130647,
+    -7216e-6,
+    32e-4,
+    0.063561,
+    -0.164143,
+    0.219893,
+    0.078427,
     -0.2,
-    7887e-6,
-    1996e-6,
-    -4616e-6,
-    -1572e-6,
-    -1034e-6,
-    2717e-6,
-    -0.099189,
-    -4508e-6,
-    -0.013337,
-    -0.29021,
-    0.044913,
-    0.045823,
-    -406e-6,
-    -2156e-6,
+    6805e-6,
+    2167e-6,
+    -4454e-6,
+    -1323e-6,
+    -1099e-6,
+    3064e-6,
+    -0.098699,
+    -4177e-6,
+    -0.011788,
+    -0.285858,
+    0.045211,
+    0.046029,
+    -216e-6,
+    -1884e-6,
     0.4,
-    0.079755,
-    0.029168,
-    4059e-6,
-    7671e-6,
+    0.080238,
+    0.02937,
+    4235e-6,
+    8055e-6,
     -0.5,
-    -1884e-6
+    -1748e-6
   ],
-  intercept: 0.296238,
-  approvalLogit: 0.696629,
+  intercept: 0.28445,
+  approvalLogit: 0.68745,
   lambda: 1e3,
-  trainedOn: 160
+  trainedOn: 159
 };
 
 // src/core/offline/judge-model.ts
@@ -29013,7 +29013,7 @@ ${description}`),
   if (s.junk && STRONG_JUNK.has(s.junk)) {
     kind = "junk";
     kindConfidence = TAGGED_CONFIDENCE;
-  } else if (s.titleTag && TAGGED_KINDS.has(s.kind)) {
+  } else if (TAGGED_KINDS.has(s.kind) && (s.titleTag || s.kindCue)) {
     kind = s.kind;
     kindConfidence = TAGGED_CONFIDENCE;
   }
@@ -29054,7 +29054,13 @@ var THEMES = /* @__PURE__ */ new Set([
 var quote = (terms) => terms.map((t) => `"${t}"`).join(", ");
 var capitalise = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 var clamp = (n) => Math.min(10, Math.max(1, Math.round(n)));
+var SPREAD = 1.8;
 var THIN = /* @__PURE__ */ new Set(["unfilled_template", "one_word_title", "no_content"]);
+function firstSentence(description) {
+  const text2 = description.replace(/<!--[\s\S]*?(?:-->|$)/g, " ").replace(/```[\s\S]*?(?:```|$)/g, " ").replace(/^\s*(?:>|#).*$/gm, " ").replace(/\[([^\]]*)\]\([^)]*\)/g, " ").replace(/https?:\/\/\S+/g, " ").trim();
+  const m = /^[\s\S]{0,200}?[.!?](?:\s|$)/.exec(text2);
+  return (m ? m[0] : text2.slice(0, 200)).trim();
+}
 function readTask(task, description) {
   const analysis = analyzeTask(task, description);
   const spam = isAdvertising(analysis.spam, `${task}
@@ -29062,7 +29068,17 @@ ${description}`);
   const structure = readStructure(task, description, { spam, trackerNote: analysis.meta.length > 0 });
   const titleOnly = analysis.stuffing ? void 0 : analyzeTask(task.replace(/\([^)]{0,80}\)/g, " "), "");
   const themes = (titleOnly?.concepts ?? []).filter((h) => THEMES.has(h.concept.id));
-  return { analysis, structure, themes, features: featureVector(structure, analysis) };
+  const opening = firstSentence(description);
+  const seen = new Set(themes.map((h) => h.concept.id));
+  const openingThemes = analysis.stuffing || !opening ? [] : analyzeTask(opening, "").concepts.filter((h) => THEMES.has(h.concept.id) && !seen.has(h.concept.id));
+  return {
+    analysis,
+    structure,
+    themes,
+    openingThemes,
+    reading: readReading(task, description, structure),
+    features: featureVector(structure, analysis)
+  };
 }
 function findGaps(s, hasTrace) {
   if (s.kind === "junk" || s.kind === "ping" || s.kind === "question") return [];
@@ -29088,21 +29104,31 @@ function consensus(r, model) {
   if (s.bulk) center -= 1;
   return { p, center };
 }
-function shapeOf(s) {
-  if (s.kind === "bug" && s.severity) return `bug.${s.severity}`;
-  if (s.kind === "docs" && s.severity === "cosmetic") return "bug.cosmetic";
-  if (s.kind === "refactor" && s.debt) return `refactor.${s.debt}`;
-  return s.kind;
+function kindOf(r) {
+  const s = r.structure;
+  if (s.kind === "junk" || s.kind === "ping") return s.kind;
+  if (s.kind === "docs" || s.kind === "chore" || s.kind === "refactor") return s.kind;
+  const k = r.reading.kind;
+  return k === "junk" ? s.kind : k;
+}
+function shapeOf(r) {
+  const s = r.structure;
+  const kind = kindOf(r);
+  if (kind === "bug" && s.severity) return `bug.${s.severity}`;
+  if (kind === "docs" && s.severity === "cosmetic") return "bug.cosmetic";
+  if (kind === "refactor" && s.debt) return `refactor.${s.debt}`;
+  return kind;
 }
 function leanings(r) {
   const s = r.structure;
-  const base = KIND_LEANING[shapeOf(s)] ?? KIND_LEANING[s.kind];
+  const base = KIND_LEANING[shapeOf(r)] ?? KIND_LEANING[kindOf(r)];
   const out = {};
   for (const { id } of PERSONAS) {
     let v = base?.[id] ?? 0;
     let theme = 0;
     for (const h of r.themes) theme += (h.concept.weights[id] ?? 0) * 0.4;
-    v += Math.max(-1.5, Math.min(1.5, theme));
+    for (const h of r.openingThemes) theme += (h.concept.weights[id] ?? 0) * 0.25;
+    v += Math.max(-2.5, Math.min(2.5, theme));
     out[id] = v;
   }
   const evidence = (s.steps ? 1 : 0) + (r.analysis.hasStackTrace ? 1 : 0) + (s.code || s.versions ? 1 : 0);
@@ -29115,47 +29141,46 @@ function leanings(r) {
   }
   if (s.screenshot || s.expected) out.ux += 0.5;
   const mean = PERSONAS.reduce((sum, p) => sum + out[p.id], 0) / PERSONAS.length;
-  for (const { id } of PERSONAS) out[id] -= mean;
+  for (const { id } of PERSONAS) out[id] = (out[id] - mean) * SPREAD;
   if (s.debt === "adds") out.architect -= 2;
   if (s.bulk) out.architect -= 2;
   return out;
 }
+var RELIES_ON = {
+  revenue: [["demand", "Demand"]],
+  architect: [
+    ["trace", "Error output"],
+    ["steps", "Steps"],
+    ["versions", "Versions"],
+    ["code", "Code"]
+  ],
+  ux: [
+    ["expected_actual", "Expected versus actual"],
+    ["screenshot", "Screenshot"],
+    ["steps", "Steps"]
+  ],
+  product: [
+    ["acceptance", "Acceptance"],
+    ["demand", "Demand"]
+  ],
+  marketing: [["demand", "Demand"]]
+};
 function evidenceSentence(r, persona) {
-  const s = r.structure;
-  const found = [];
-  const missing = [];
-  switch (persona) {
-    case "architect":
-      if (s.steps) found.push("steps to reproduce");
-      if (r.analysis.hasStackTrace) found.push("a stack trace or error output");
-      if (s.code) found.push("code");
-      if (s.versions) found.push("version numbers");
-      if (s.kind === "bug" && !s.steps && !r.analysis.hasStackTrace)
-        missing.push("steps to reproduce or error output");
-      break;
-    case "product":
-      if (s.acceptance) found.push("what done looks like (acceptance criteria or expected behaviour)");
-      if (s.demand) found.push("numbers about the people affected");
-      if ((s.kind === "feature" || s.kind === "refactor") && !s.acceptance)
-        missing.push("acceptance criteria");
-      break;
-    case "ux":
-      if (s.screenshot) found.push("a screenshot");
-      if (s.expected) found.push("expected versus actual behaviour");
-      break;
-    case "revenue":
-    case "marketing":
-      if (s.demand) found.push("numbers about the people affected");
-      else if (s.kind === "feature") missing.push("evidence of demand (how many users ask for it)");
-      break;
-  }
+  const kind = kindOf(r);
+  const byType = new Map(r.reading.evidence.map((e) => [e.type, e]));
+  const quotes = RELIES_ON[persona].filter(([type]) => byType.has(type)).slice(0, 2).map(([type, label2]) => `${label2}: “${shorten(byType.get(type).quote)}”`);
   const parts = [];
-  if (found.length) parts.push(`It gives ${listOf(found)}.`);
-  if (missing.length) parts.push(`It gives no ${listOf(missing)}.`);
+  if (quotes.length) parts.push(quotes.join("; "));
+  if (persona === "product" && (kind === "feature" || kind === "refactor") && !byType.has("acceptance"))
+    parts.push("I found no acceptance criteria (what done looks like).");
+  if ((persona === "revenue" || persona === "marketing") && kind === "feature" && !byType.has("demand"))
+    parts.push("I found no count of who is asking.");
+  if (persona === "architect" && kind === "bug" && !byType.has("steps") && !byType.has("trace"))
+    parts.push("I found no steps to reproduce and no error output.");
   return parts.join(" ") || void 0;
 }
-function listOf(xs) {
-  return xs.length <= 1 ? xs[0] ?? "" : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+function shorten(quote2) {
+  return quote2.length <= 80 ? quote2 : `${quote2.slice(0, 79).trimEnd()}…`;
 }
 var FEATURE_WORDS = {
   "kind.bug": ["it is a bug report", "it is not a bug report"],
@@ -29191,10 +29216,12 @@ function personaVerdict(r, persona, c, lean2, model) {
       sentences.push("An instruction aimed at the scorer was found in the text; it was ignored.");
     return { score: clamp(c.center), sentences };
   }
-  const shape = shapeOf(s);
-  const angle = (KIND_ANGLE[shape] ?? KIND_ANGLE[s.kind])[persona];
-  const cue = s.severityCue ?? s.debtCue ?? s.kindCue;
-  sentences.push(`The title reads as ${angle}${cue ? ` ("${cue}")` : ""}.`);
+  const kind = kindOf(r);
+  const shape = shapeOf(r);
+  const angle = (KIND_ANGLE[shape] ?? KIND_ANGLE[kind])[persona];
+  const cue = kind === s.kind ? s.severityCue ?? s.debtCue ?? s.kindCue : null;
+  const verb = r.reading.kind === kind && r.reading.kindConfidence < 0.65 ? "It may be" : "It reads as";
+  sentences.push(`${verb} ${angle}${cue ? ` ("${cue}")` : ""}.`);
   const theme = r.themes.filter((h) => (h.concept.weights[persona] ?? 0) >= 1 && h.concept.why[persona]).sort((x, y) => (y.concept.weights[persona] ?? 0) - (x.concept.weights[persona] ?? 0))[0];
   if (theme)
     sentences.push(
