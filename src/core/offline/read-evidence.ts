@@ -27,26 +27,45 @@ const MAX_CHARS = 70_000;
 const NUMBER_WORD =
   "(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundreds|a thousand|thousands|millions|a dozen|dozens|several hundred|several thousand)";
 const WHO =
-  "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|requests|complaints|stars|seats|instances|servers|devices|sessions|times a (?:day|week|month)|per (?:day|week|month))";
+  "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|requests|complaints|stars|seats|instances|servers|devices|sessions|times a (?:day|week|month))";
 const DEMAND_RE = new RegExp(
   `(?:\\b\\d[\\d,.]*\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+[\\p{L}-]+){0,3}?\\s+${WHO}(?![\\p{L}])`,
   "iu",
 );
 const ACCEPT_LABEL_RE =
-  /^[\s#>*_-]*(?:acceptance(?: criteria| tests?)?|done when|definition of done|success looks like|success criteria|success means|requirements?|expected outcome|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收标准|受け入れ条件|критерии приёмки)\b[^\n:：]{0,20}[:：]?\s*(.*)$/iu;
+  /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
+/** Checklist items that are the template's own statements, not the author's plan ("I agree…", "There is…"). */
+const TEMPLATE_ITEM_RE =
+  /^(?:i(?:'m| am| have|'ve)?\b|please\b|there (?:is|are)\b|to the best\b|the (?:pr|feature|issue|patch)\b|this (?:is|issue|pr)\b|my\b)/i;
 const LIST_ITEM_RE = /^\s*(?:[-*+•]|\d{1,2}[.)]|\[[ xX]\])\s+\S/;
 const TASK_ITEM_RE = /^\s*[-*+]\s+\[[ xX]\]\s+(\S.*)$/;
-const NUMBERED_RE = /^\s*(?:\d{1,2}[.)]|step \d+[:.])\s+(\S.*)$/i;
+const STEP_ITEM_RE = /^\s*(?:\d{1,2}\s*[.):-]|step \d+[:.]|[-*+•])\s+(\S.*)$/i;
 const STEPS_HEAD_RE =
-  /^[\s#*_]*(?:steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro(?:duction)? steps|steps|pasos para reproducir|étapes pour reproduire|schritte zur reproduktion|复现步骤|重现步骤|再現手順|шаги воспроизведения)\b/iu;
+  /^[^\p{L}\n]*(?:steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro(?:duction)? steps|verification steps|steps|pasos para reproducir|étapes pour reproduire|schritte zur reproduktion|复现步骤|重现步骤|再現手順|шаги воспроизведения)\b/iu;
 const TRACE_RE =
-  /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^fatal error: |^\s*#\d+\s+0x[0-9a-f]+|^error(?:\[E\d+\])?: /m;
+  /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{/m;
 const VERSION_RE =
-  /\b(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:version|release|v)\s*:?\s*\d+(?:\.\d+)+|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|CUDA|Bitcoin Core)\s+v?\d+(?:\.\d+)*)\b/;
-const EXPECTED_RE =
-  /^[\s#*_>-]*(?:expected(?: behaviou?r| result| output| outcome)?|actual(?: behaviou?r| result| output| outcome)?|current behaviou?r|what (?:i )?expected|what happen(?:s|ed) instead|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\b|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\b(?:but|instead)\b|\binstead of\b[^.\n]{1,60}\b(?:it|the)\b/iu;
+  /\b(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
+/** A heading or label that asks for a version ("### TensorFlow version"): the line under it holds one. */
+const VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
+const BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
+/** Template examples ("(e.g., Linux Ubuntu 16.04)") are the template's words, not the author's. */
+const EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)]*\)|\[e\.g\.[^\]]*\]/gi;
+/** The expected side: a label ("Expected behavior", "What is the expected behavior?") or "should … but/instead". */
+const EXPECTED_LABEL_RE =
+  /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
+const EXPECTED_INLINE_RE =
+  /^[^\p{L}\n]*(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
 const IMAGE_RE = /!\[([^\]]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}>/i;
 const FENCE_RE = /(```|~~~)[^\n]*\n([\s\S]*?)(?:\1|$)/g;
+/** Triple backticks opened and closed on one line are inline code, not a block. */
+const INLINE_FENCE_RE = /```([^`\n]+)```/g;
+/** A line that reads as code: statements, calls, declarations, markup, or a shell command. */
+const CODE_LINE_RE =
+  /^\s*(?:#include\s*[<"]|#(?:ifdef|ifndef|define|if|endif|pragma)\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|using|package|return)\b\s*[\w({[]|\$\s+\S|(?:npm|npx|pip3?|python3?|node|git|cd|cmake|make|cargo|go|docker|kubectl|yarn|pnpm|bitcoin-cli|curl)\s+\S|<\/?(?!details|summary|br|sub|sup|img|p\b|b\b|i\b)[a-zA-Z][\w-]*[\s>/]|[\w.$[\]]+(?:\s*,\s*[\w.$]+)*\s*(?:=|\+=|-=)\s*[^=\s]|[\w.$]+\([^)]*\)\s*;?\s*$|[\w.$]+\(.*[,{(]\s*$|\w+\s*\([^)]*\)\s*\{|[{}]\s*$|.*;\s*$)/;
+/** A line of a log, not code: a timestamp, a progress counter or a level tag opens it. */
+const LOG_LINE_RE =
+  /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s])/i;
 
 function clip(text: string): string {
   const t = text.replace(/\s+/g, " ").trim();
@@ -62,39 +81,67 @@ function sentenceAround(line: string, index: number): string {
   return line.slice(start < 0 ? 0 : start + 2, endRel < 0 ? line.length : index + endRel + 1);
 }
 
+function looksLikeCode(lines: readonly string[]): boolean {
+  const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
+  if (content.length === 0) return false;
+  const codeish = content.filter((l) => CODE_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l)).length;
+  return codeish >= Math.max(1, Math.ceil(content.length / 3));
+}
+
+/** The next line with text after `i`, or undefined. */
+function nextText(lines: readonly string[], i: number): string | undefined {
+  for (let k = i + 1; k < lines.length; k++) if (lines[k]!.trim()) return lines[k]!.trim();
+  return undefined;
+}
+
+/** A template's empty answer. */
+const EMPTY_ANSWER_RE = /^(?:_?no response_?|n\/a|none|-|\.\.\.|…)$/i;
+const isHeading = (line: string) => /^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*$)/.test(line);
+
 /** The evidence in a description, at most one quote of each type, in EVIDENCE_TYPES order. */
 export function readEvidence(title: string, description: string): Evidence[] {
   const raw = description.length > MAX_CHARS ? description.slice(0, MAX_CHARS) : description;
-  const text = raw.replace(/<!--[\s\S]*?(?:-->|$)/g, "\n");
+  const text = raw.replace(/<!--[\s\S]*?(?:-->|$)/g, "\n").replace(INLINE_FENCE_RE, "`$1`");
   const found = new Map<EvidenceType, string>();
   const put = (type: EvidenceType, quote: string) => {
     const q = clip(quote);
     if (!found.has(type) && /[\p{L}\p{N}]/u.test(q)) found.set(type, q);
   };
+  const firstWithText = (lines: readonly string[]) => lines.find((l) => /[\p{L}\p{N}]/u.test(l)) ?? "";
 
-  // Code blocks: a stack trace or error output, else code.
+  // Code blocks: a stack trace or error output, code, or neither (a log, a link, prose in a fence).
   const prose = text.replace(FENCE_RE, (_block, _fence, body: string) => {
     const lines = body.split("\n");
     const traceLine = lines.find((l) => TRACE_RE.test(l));
     if (traceLine) put("trace", traceLine);
-    else {
-      const first = lines.find((l) => l.trim());
-      if (first) put("code", first);
-    }
+    if (looksLikeCode(lines.filter((l) => !TRACE_RE.test(l))))
+      put("code", firstWithText(lines.filter((l) => CODE_LINE_RE.test(l))));
+    const version = lines.map((l) => VERSION_RE.exec(l.replace(EXAMPLE_RE, " "))).find(Boolean);
+    if (version && /\b(?:version|use|using|installed|with)\b/i.test(body)) put("versions", version[0]);
     return "\n";
   });
 
   const lines = prose.split("\n");
-  let numbered: string[] = [];
-  let stepsHeading = false;
+  let steps: string[] = [];
+  let inSteps = false;
   const tasks: string[] = [];
+  const unfenced: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const trimmed = line.trim();
-    if (!trimmed || /^\s*>/.test(line)) continue; // quoted text is someone else's words
+    const quoted = /^\s*>/.test(line);
+    const trimmed = line.replace(/^\s*>\s?/, "").trim();
+    if (!trimmed) continue;
+    // Quoted text is someone else's words, except pasted output (a quoted stack trace is still the trace).
+    if (quoted) {
+      if (TRACE_RE.test(trimmed)) put("trace", trimmed);
+      continue;
+    }
     const image = IMAGE_RE.exec(trimmed);
     if (image) put("screenshot", image[0]);
-    const withoutLinks = trimmed.replace(/\[([^\]]*)\]\([^)]*\)/g, " ").replace(/https?:\/\/\S+/g, " ");
+    const withoutLinks = trimmed
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, " ")
+      .replace(/https?:\/\/\S+/g, " ")
+      .replace(EXAMPLE_RE, " ");
 
     // A label may open the line or a later sentence of it ("… this quarter. Acceptance: one row per task.").
     for (const sentence of withoutLinks.split(/(?<=[.!?])\s+/)) {
@@ -102,32 +149,57 @@ export function readEvidence(title: string, description: string): Evidence[] {
       if (!accept) continue;
       const after = accept[1]!.trim();
       // "Requirements:" or "Acceptance:" alone introduces a list: quote the label and its first item.
-      const next = lines.slice(i + 1).find((l) => l.trim());
-      if (after && /[\p{L}\p{N}]/u.test(after)) put("acceptance", sentence);
-      else if (next && LIST_ITEM_RE.test(next)) put("acceptance", `${sentence} ${next.trim()}`);
+      const next = nextText(lines, i);
+      if (after && /[\p{L}\p{N}]/u.test(after) && !EMPTY_ANSWER_RE.test(after)) put("acceptance", sentence);
+      else if (
+        next &&
+        (LIST_ITEM_RE.test(next) || (isHeading(sentence) && !isHeading(next) && !EMPTY_ANSWER_RE.test(next)))
+      )
+        put("acceptance", `${sentence} ${next}`);
     }
     const task = TASK_ITEM_RE.exec(trimmed);
-    if (task) tasks.push(trimmed);
-
-    if (STEPS_HEAD_RE.test(trimmed)) stepsHeading = true;
-    const step = NUMBERED_RE.exec(trimmed);
-    if (step) numbered.push(trimmed);
-    else if (numbered.length < 2 && !LIST_ITEM_RE.test(trimmed)) numbered = [];
-    if (numbered.length >= 2 && (stepsHeading || numbered.length >= 3))
-      put("steps", numbered.slice(0, 2).join(" "));
-
-    const demand = DEMAND_RE.exec(withoutLinks);
-    if (demand) put("demand", sentenceAround(withoutLinks, demand.index));
-    if (TRACE_RE.test(trimmed)) put("trace", trimmed);
-    const version = VERSION_RE.exec(withoutLinks);
-    if (version) put("versions", withoutLinks);
-    if (EXPECTED_RE.test(withoutLinks)) {
-      const next = lines.slice(i + 1).find((l) => l.trim());
-      const label = /[:：]\s*$/.test(withoutLinks) && next ? `${withoutLinks} ${next.trim()}` : withoutLinks;
-      put("expected_actual", label);
+    if (task && !TEMPLATE_ITEM_RE.test(task[1]!.trim())) tasks.push(trimmed);
+    if (
+      /^[^\p{L}\n]*(?:i (?:need|want) (?:to add )?(?:the )?following|we need (?:the )?following)\b/iu.test(
+        trimmed,
+      )
+    ) {
+      const next = nextText(lines, i);
+      if (next && LIST_ITEM_RE.test(next)) put("acceptance", `${trimmed} ${next}`);
     }
+
+    // Steps: two or more list items under a steps heading.
+    if (STEPS_HEAD_RE.test(trimmed) && trimmed.length <= 60) {
+      inSteps = true;
+      steps = [];
+    } else if (inSteps) {
+      const step = STEP_ITEM_RE.exec(trimmed);
+      if (step && !EMPTY_ANSWER_RE.test(step[1]!.trim())) steps.push(trimmed);
+      else if (isHeading(trimmed)) inSteps = false;
+      if (steps.length >= 2) put("steps", steps.slice(0, 2).join(" "));
+    }
+
+    const demandText = withoutLinks.replace(/^\s*(?:\d{1,2}[.)]|[-*+•])\s+/, "");
+    const demand = DEMAND_RE.exec(demandText);
+    if (demand) put("demand", sentenceAround(demandText, demand.index));
+    if (TRACE_RE.test(trimmed)) put("trace", trimmed);
+    if (VERSION_RE.test(withoutLinks)) put("versions", withoutLinks);
+    else if (VERSION_FIELD_RE.test(withoutLinks)) {
+      const next = nextText(lines, i);
+      if (next && BARE_VERSION_RE.test(next)) put("versions", `${withoutLinks} ${next}`);
+    }
+    // Expected versus actual: a label with an answer under it, or said in one sentence.
+    if (EXPECTED_LABEL_RE.test(withoutLinks)) {
+      const next = nextText(lines, i);
+      if (next && !isHeading(next) && !EMPTY_ANSWER_RE.test(next))
+        put("expected_actual", `${withoutLinks} ${next}`);
+    } else if (EXPECTED_INLINE_RE.test(withoutLinks)) put("expected_actual", withoutLinks);
+    if (CODE_LINE_RE.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed))
+      unfenced.push(trimmed);
   }
   if (tasks.length >= 2) put("acceptance", tasks[0]!);
+  // Code pasted without a fence: several lines that read as code.
+  if (unfenced.length >= 3) put("code", unfenced[0]!);
   // A version in the title ("Crash on Android 14") is the author's evidence too.
   if (!found.has("versions")) {
     const v = VERSION_RE.exec(title);
