@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { DEFAULT_APPROVAL_POLICY, evaluateApproval } from "../src/core/approval.js";
 import { PERSONAS, type PersonaId } from "../src/core/personas.js";
 import { KIND_CLASSES, predictKind } from "../src/core/offline/kind-model.js";
+import { evidenceFigures } from "./eval/evidence-eval.js";
 import { fitKind } from "./eval/fit-kind.js";
 import { fitJudge } from "./eval/fit.js";
 import { development, holdout } from "./eval/holdout.js";
@@ -172,8 +173,19 @@ function figures(j: Judge, opts: { smoke: boolean; holdout: boolean }): Figures 
     return `${t}: ${f2(mean(s))}${evaluateApproval(s, DEFAULT_APPROVAL_POLICY).approved ? " APPROVED" : ""}`;
   });
   f["one-liners without a description"] = one.join("; ");
-  f["evidence precision / recall per type (annotated held-out third)"] =
-    "not measured: the annotated set of real descriptions was not built";
+  if (j.refit) {
+    // The evidence finders of this checkout, on the annotated descriptions (eval/evidence-annotations.ts).
+    const dev = evidenceFigures("development");
+    if (dev)
+      f["evidence P / R per type (annotated, development two thirds)"] = Object.entries(dev)
+        .map(([t, v]) => `${t} ${v}`)
+        .join("; ");
+    const held = opts.holdout ? evidenceFigures("held-out") : undefined;
+    if (held)
+      f["HOLDOUT evidence P / R per type (annotated held-out third)"] = Object.entries(held)
+        .map(([t, v]) => `${t} ${v}`)
+        .join("; ");
+  }
   return f;
 }
 

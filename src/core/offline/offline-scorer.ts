@@ -213,8 +213,8 @@ const RELIES_ON: Record<PersonaId, [EvidenceType, string][]> = {
 
 /**
  * What the persona relies on, quoted in the author's words ("Demand: “Twelve enterprise customers asked…”"),
- * and, for the evidence the reader finds reliably, what it looked for and did not find, said as the
- * reader's finding. At most two quotes, so the reasoning stays readable.
+ * and, only for evidence the reader finds reliably (measured), what it looked for and did not find, said as
+ * the reader's finding. At most two quotes, so the reasoning stays readable.
  */
 function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefined {
   const kind = kindOf(r);
@@ -225,12 +225,11 @@ function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefine
     .map(([type, label]) => `${label}: “${shorten(byType.get(type)!.quote)}”`);
   const parts: string[] = [];
   if (quotes.length) parts.push(quotes.join("; "));
-  if (persona === "product" && (kind === "feature" || kind === "refactor") && !byType.has("acceptance"))
-    parts.push("I found no acceptance criteria (what done looks like).");
-  if ((persona === "revenue" || persona === "marketing") && kind === "feature" && !byType.has("demand"))
-    parts.push("I found no count of who is asking.");
+  // Absences are stated only for evidence whose finder's recall, measured on the held-out third of the
+  // annotated descriptions, is at least 0.85: steps (0.86). Demand (no examples there), acceptance (0.50)
+  // and error output (0.65) are quoted when found but never claimed missing.
   if (persona === "architect" && kind === "bug" && !byType.has("steps") && !byType.has("trace"))
-    parts.push("I found no steps to reproduce and no error output.");
+    parts.push("I found no steps to reproduce.");
   return parts.join(" ") || undefined;
 }
 
