@@ -1,4 +1,5 @@
-import { fitLogistic, logit, type JudgeModel } from "../../src/core/offline/judge-model.js";
+import { logit, type JudgeModel } from "../../src/core/offline/judge-model.js";
+import { fitLogistic } from "./fit-logistic.js";
 import { readTask } from "../../src/core/offline/offline-scorer.js";
 import { decided, type LabeledIssue } from "./labeled-corpus.js";
 import { auc, groupedFolds } from "./metrics.js";

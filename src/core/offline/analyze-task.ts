@@ -1,3 +1,4 @@
+import { FENCE_RE, HTML_COMMENT_RE, URL_RE } from "./prose.js";
 import {
   CONCEPTS,
   INJECTION_PATTERNS,
@@ -352,12 +353,9 @@ function scan(text: string): Scan {
 
 // No pattern here may let two unbounded repeats compete for the same characters (e.g. `\s*\s*`),
 // or a description of 64 KiB of newlines turns into seconds of backtracking.
-const HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
-const FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 const STACK_LINE_RE =
   /^[ \t]*(?:at[ \t]+[\w$.<>[\]/:-]+[ \t(]|File "[^"\n]*", line \d+|Traceback \(most recent call last\)|Caused by:|Exception in thread|#\d+[ \t]+0x[0-9a-f]+|\^+[ \t]*$)/gim;
 const EXCEPTION_RE = /[a-z](?:Exception|Error)[:\s]/;
-const URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
 const MD_IMAGE_RE = /!\[[^\]]*\]\([^)]*\)/g;
 const HTML_TAG_RE = /<\/?[a-z][^>]{0,200}>/gi;
 const TITLE_PREFIX_RE =

@@ -6,6 +6,7 @@
  *
  * Every pattern here is linear: anchored alternations of literal words, no nested unbounded repeats.
  */
+import { FENCE_RE, HTML_COMMENT_RE, URL_RE } from "./prose.js";
 
 export type TaskKind = "bug" | "feature" | "refactor" | "docs" | "chore" | "question" | "ping" | "junk";
 export type Severity = "data_loss" | "security" | "crash" | "wrong_result" | "cosmetic";
@@ -141,11 +142,8 @@ const HYPE_RE =
 // ---------------------------------------------------------------------------------------------------
 // Description
 
-const FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
-const HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
 const IMAGE_RE = /!\[[^\]\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
 const LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g;
-const URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
 const EMAIL_RE = /\S+@\S+\.\w+/g;
 // A "Label:" line is a heading only when short (five words at most): "The log now shows the following:"
 // introduces the author's own evidence.

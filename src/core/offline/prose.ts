@@ -1,0 +1,12 @@
+/**
+ * Markdown that is not the author's prose, in one place for every reader of the text (the structure, the
+ * analysis, the kind model, the evidence finders): template prompts in HTML comments, fenced code, links.
+ */
+export const HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
+export const FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
+export const URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
+
+/** The text without template prompts (HTML comments): what the author and the template's headings say. */
+export function withoutPrompts(text: string): string {
+  return text.includes("<!--") ? text.replace(HTML_COMMENT_RE, "\n") : text;
+}
