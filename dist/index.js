@@ -12129,21 +12129,21 @@ var require_headers = __commonJS({
           const firstValue = iterator2.next().value;
           array2[0] = [firstValue[0], firstValue[1].value];
           assert2(firstValue[1].value !== null);
-          for (let i = 1, j = 0, right = 0, left = 0, pivot = 0, x, value; i < size; ++i) {
+          for (let i = 1, j = 0, right = 0, left = 0, pivot2 = 0, x, value; i < size; ++i) {
             value = iterator2.next().value;
             x = array2[i] = [value[0], value[1].value];
             assert2(x[1] !== null);
             left = 0;
             right = i;
             while (left < right) {
-              pivot = left + (right - left >> 1);
-              if (array2[pivot][0] <= x[0]) {
-                left = pivot + 1;
+              pivot2 = left + (right - left >> 1);
+              if (array2[pivot2][0] <= x[0]) {
+                left = pivot2 + 1;
               } else {
-                right = pivot;
+                right = pivot2;
               }
             }
-            if (i !== pivot) {
+            if (i !== pivot2) {
               j = i;
               while (j > left) {
                 array2[j] = array2[--j];
@@ -26421,6 +26421,1027 @@ function memoizeScorer(scorer, options = { maxEntries: 2e3, maxKeyChars: 8192 })
   };
 }
 
+// src/core/persona-records.ts
+var PERSONA_RECORDS = {
+  revenue: {
+    raises: [
+      "payment, pricing, upgrades and invoices",
+      "a count of customers asking",
+      "retention of paying customers"
+    ],
+    lowers: ["internal work with no path to money", "giving paid features away"],
+    quotes: [["demand", "Demand"]],
+    evidence: {
+      demand: 0.5
+    },
+    areas: {
+      payments: {
+        weight: 4,
+        why: "opens or widens a direct path to taking money"
+      },
+      pricing: {
+        weight: 3.5,
+        why: "shapes pricing or monetisation directly"
+      },
+      donation: {
+        weight: 2.5,
+        why: "adds a way to receive money, though donations are small and irregular"
+      },
+      currency: {
+        weight: 3,
+        why: "lets customers pay in their own currency, which lifts conversion abroad"
+      },
+      "growth-marketing": {
+        weight: 1.5,
+        why: "feeds the top of the sales funnel"
+      },
+      analytics: {
+        weight: 1,
+        why: "helps find where revenue is won or lost"
+      },
+      integration: {
+        weight: 0.5,
+        why: "can help close deals that depend on an integration"
+      },
+      enterprise: {
+        weight: 2,
+        why: "unlocks larger customers who pay more"
+      },
+      security: {
+        weight: 0.5,
+        why: "lowers the risk of losing customers over a breach"
+      },
+      defect: {
+        weight: 0.5,
+        why: "protects retention: broken software loses customers"
+      },
+      outage: {
+        weight: 2,
+        why: "stops users from using what they pay for, which drives churn"
+      },
+      "data-loss": {
+        weight: 1.5,
+        why: "protects the trust paying customers place in their data"
+      },
+      "user-demand": {
+        weight: 0.5,
+        why: "serves paying customers"
+      },
+      competitive: {
+        weight: 0.5,
+        why: "can win customers from alternatives"
+      },
+      localization: {
+        weight: 1,
+        why: "reaches customers who would not buy in English"
+      },
+      collaboration: {
+        weight: 1,
+        why: "spreads the product across teams, which leads to more seats"
+      },
+      audience: {
+        weight: 0.25,
+        why: "concerns the people who pay"
+      },
+      "data-portability": {
+        weight: 0.25,
+        why: "removes a small obstacle for buyers"
+      },
+      "revenue-claim": {
+        weight: 1,
+        why: "claims an effect on revenue, without a payment or pricing change behind it"
+      },
+      hype: {
+        weight: -1.5,
+        why: "leans on promises rather than a way to earn money"
+      }
+    },
+    kinds: {
+      feature: {
+        leaning: 0,
+        angle: "a feature request; new capability pays off only if it wins or keeps paying users"
+      },
+      bug: {
+        leaning: -0.5,
+        angle: "a bug report; defects cost trust more than they cost revenue directly"
+      },
+      "bug.crash": {
+        leaning: 0,
+        angle: "a crash; crashes drive users away"
+      },
+      "bug.data_loss": {
+        leaning: 0.5,
+        angle: "a data-loss bug; losing users' data loses customers"
+      },
+      "bug.security": {
+        leaning: 0.5,
+        angle: "a security problem; a breach costs customers and contracts"
+      },
+      "bug.wrong_result": {
+        leaning: 0,
+        angle: "a bug report about wrong or missing behaviour; errors cost trust"
+      },
+      "bug.cosmetic": {
+        leaning: -1,
+        angle: "a cosmetic problem, with no revenue at stake"
+      },
+      "refactor.removes": {
+        leaning: -1,
+        angle: "a refactor; customers will not see it"
+      },
+      "refactor.adds": {
+        leaning: 0,
+        angle: "a shortcut in the code; customers will not see it"
+      },
+      refactor: {
+        leaning: -1,
+        angle: "a refactor; customers will not see it"
+      },
+      docs: {
+        leaning: -1,
+        angle: "a documentation task, with little revenue at stake"
+      },
+      chore: {
+        leaning: -1,
+        angle: "maintenance work (dependencies, releases, CI); customers will not see it"
+      },
+      question: {
+        leaning: 0,
+        angle: "a question about using the software rather than a request for work"
+      }
+    },
+    llm: {
+      version: "revenue-2",
+      guidance: "Think like someone who owns the company's revenue line. Ask: does this let customers pay, pay more, or pay sooner (checkout, billing, plans, upgrades, invoices)? Does it improve pricing or packaging, reduce churn of paying customers, or open a new revenue stream? Internal work with no path to money scores low from your angle even if it is useful; say so plainly.",
+      rubric: [
+        {
+          scores: "1-2",
+          meaning: "No link to revenue at all, or it puts revenue at risk (breaks payments, gives paid features away); spam or not a task."
+        },
+        {
+          scores: "3-4",
+          meaning: "Only a distant, speculative link to money; mostly internal work."
+        },
+        {
+          scores: "5-6",
+          meaning: "Indirect revenue value: retention, conversion or upsell may improve, but the effect is unclear or unmeasured."
+        },
+        {
+          scores: "7-8",
+          meaning: "A clear path to revenue: it enables or improves payment, pricing, upgrades or retention of paying customers."
+        },
+        {
+          scores: "9-10",
+          meaning: "Directly creates or unlocks significant revenue (a new paid offer, checkout for a plan) with a well-described scope."
+        }
+      ]
+    }
+  },
+  architect: {
+    raises: [
+      "refactors that pay technical debt down",
+      "steps to reproduce, error output, code and versions",
+      "integration work done with care"
+    ],
+    lowers: [
+      "hard-coding, copy-paste and bulk generated content",
+      "a bug report without steps or error output"
+    ],
+    quotes: [
+      ["trace", "Error output"],
+      ["steps", "Steps"],
+      ["versions", "Versions"],
+      ["code", "Code"]
+    ],
+    evidence: {
+      steps: 0.5,
+      trace: 0.5,
+      code_or_versions: 0.5,
+      none_on_a_bug: -0.5
+    },
+    areas: {
+      payments: {
+        weight: 1.5,
+        why: "is integration work with an external payment provider, which needs care with webhooks, idempotency and secrets"
+      },
+      currency: {
+        weight: 0.5,
+        why: "touches money handling, where rounding and conversion must be exact"
+      },
+      "visible-ui": {
+        weight: 0.5,
+        why: "is front-end work with a contained footprint"
+      },
+      "dark-mode": {
+        weight: 0.5,
+        why: "is mostly theming work, cleanest with design tokens or CSS variables"
+      },
+      usability: {
+        weight: 0.5,
+        why: "is a contained change to interaction code"
+      },
+      notifications: {
+        weight: 0.5,
+        why: "adds a delivery path that needs queuing and opt-out handling"
+      },
+      analytics: {
+        weight: 0.5,
+        why: "adds data collection that must respect privacy and performance"
+      },
+      integration: {
+        weight: 2.5,
+        why: "is integration work that connects systems through defined interfaces"
+      },
+      enterprise: {
+        weight: 0.5,
+        why: "adds access-control surface that needs careful design"
+      },
+      "ai-feature": {
+        weight: -0.5,
+        why: "brings model cost, latency and non-determinism to manage"
+      },
+      "bulk-generation": {
+        weight: -3,
+        why: "is bulk generation: it produces volume that someone must review and maintain, rather than integrating components"
+      },
+      "tech-debt": {
+        weight: 3,
+        why: "pays down technical debt or improves the build, which keeps the codebase healthy"
+      },
+      testing: {
+        weight: 2,
+        why: "adds tests, which protect code quality"
+      },
+      performance: {
+        weight: 2.5,
+        why: "improves efficiency, which is measurable engineering quality"
+      },
+      security: {
+        weight: 2.5,
+        why: "reduces security or privacy risk in the code"
+      },
+      defect: {
+        weight: 1.5,
+        why: "fixes broken behaviour in the code"
+      },
+      outage: {
+        weight: 1.5,
+        why: "fixes a crash or hang in the code"
+      },
+      "data-loss": {
+        weight: 2,
+        why: "concerns data integrity"
+      },
+      localization: {
+        weight: 0.5,
+        why: "needs string externalisation done once, properly"
+      },
+      documentation: {
+        weight: 0.5,
+        why: "documents how the system is used"
+      },
+      removal: {
+        weight: 1.5,
+        why: "removes something, which shrinks what must be maintained"
+      },
+      collaboration: {
+        weight: 0.5,
+        why: "brings shared state and permissions to get right"
+      },
+      "fix-request": {
+        weight: 0.75,
+        why: "asks for a correction in the code"
+      },
+      "data-portability": {
+        weight: 1,
+        why: "adds a data format to read or write, with its edge cases"
+      },
+      backend: {
+        weight: 2,
+        why: "is backend engineering with clear technical substance"
+      },
+      hype: {
+        weight: -1,
+        why: "promises outcomes instead of describing the work"
+      }
+    },
+    kinds: {
+      feature: {
+        leaning: 0,
+        angle: "a feature request: new code to design, build and maintain"
+      },
+      bug: {
+        leaning: 0.5,
+        angle: "a bug report: a defect to find and fix at its root"
+      },
+      "bug.crash": {
+        leaning: 0.5,
+        angle: "a crash: a hard failure to find and fix at its root"
+      },
+      "bug.data_loss": {
+        leaning: 0.5,
+        angle: "a data-loss bug: the most serious kind of defect"
+      },
+      "bug.security": {
+        leaning: 1,
+        angle: "a security problem: it has to be fixed properly, not patched over"
+      },
+      "bug.wrong_result": {
+        leaning: 0.5,
+        angle: "a bug report about wrong or missing behaviour: a defect to fix at its root"
+      },
+      "bug.cosmetic": {
+        leaning: -0.5,
+        angle: "a cosmetic problem: small, low-risk work"
+      },
+      "refactor.removes": {
+        leaning: 1.5,
+        angle: "a refactor that pays down technical debt"
+      },
+      "refactor.adds": {
+        leaning: -1.5,
+        angle: "a change that adds technical debt rather than paying it down"
+      },
+      refactor: {
+        leaning: 1.5,
+        angle: "a refactor of existing code"
+      },
+      docs: {
+        leaning: 0,
+        angle: "a documentation task: low-risk work"
+      },
+      chore: {
+        leaning: 1.5,
+        angle: "maintenance work (dependencies, releases, CI) that keeps the project healthy"
+      },
+      question: {
+        leaning: 0,
+        angle: "a question about using the software rather than a request for work"
+      }
+    },
+    llm: {
+      version: "architect-2",
+      guidance: "Think like the engineer who must build and maintain this. Value careful integration work (APIs, payment providers, data migrations done safely), paying down technical debt, tests, security and clear scope. Be wary of bulk or generated work (mass-produced pages, copy-pasted code), vague tasks that cannot be estimated, and changes that add debt or risk without a plan.",
+      rubric: [
+        {
+          scores: "1-2",
+          meaning: "Harmful to the codebase (adds serious debt or risk), bulk generation with no engineering value, or not a task at all."
+        },
+        {
+          scores: "3-4",
+          meaning: "Too vague to build or estimate, or mostly churn with little technical merit."
+        },
+        {
+          scores: "5-6",
+          meaning: "Ordinary work of reasonable quality; some risks or unknowns are not addressed."
+        },
+        {
+          scores: "7-8",
+          meaning: "Well-scoped integration or quality work that improves the system, with risks understood."
+        },
+        {
+          scores: "9-10",
+          meaning: "Excellent engineering: removes real debt or integrates cleanly, with a clear plan, tests and acceptance criteria."
+        }
+      ]
+    }
+  },
+  ux: {
+    raises: [
+      "visible interface, usability and accessibility",
+      "crashes and broken flows users meet",
+      "screenshots and expected versus actual behaviour"
+    ],
+    lowers: ["back-end work users never see"],
+    quotes: [
+      ["expected_actual", "Expected versus actual"],
+      ["screenshot", "Screenshot"],
+      ["steps", "Steps"]
+    ],
+    evidence: {
+      screenshot_or_expected: 0.5
+    },
+    areas: {
+      payments: {
+        weight: 1.5,
+        why: "changes a flow paying users go through"
+      },
+      pricing: {
+        weight: 0.5,
+        why: "adds a pricing surface users meet"
+      },
+      donation: {
+        weight: 0.5,
+        why: "adds a way for supporters to give"
+      },
+      currency: {
+        weight: 1,
+        why: "shows prices in terms buyers understand"
+      },
+      "visible-ui": {
+        weight: 2.5,
+        why: "changes something users see and touch"
+      },
+      "dark-mode": {
+        weight: 3.5,
+        why: "is a long-standing user request for comfort and accessibility, seen on every visit"
+      },
+      usability: {
+        weight: 3,
+        why: "removes friction from something users do often"
+      },
+      notifications: {
+        weight: 2,
+        why: "keeps users informed without them checking"
+      },
+      "growth-marketing": {
+        weight: 0.5,
+        why: "shapes the first impression"
+      },
+      analytics: {
+        weight: 0
+      },
+      "bulk-generation": {
+        weight: -0.5,
+        why: "tends to produce output users must sift through"
+      },
+      "tech-debt": {
+        weight: -0.5,
+        why: "is internal: users will not notice it directly"
+      },
+      performance: {
+        weight: 2,
+        why: "makes the product feel faster for everyone"
+      },
+      security: {
+        weight: 1,
+        why: "protects users, even if they rarely see it"
+      },
+      defect: {
+        weight: 2.5,
+        why: "fixes something that breaks for users today"
+      },
+      outage: {
+        weight: 3,
+        why: "fixes a failure that stops users from using the product at all"
+      },
+      "data-loss": {
+        weight: 2,
+        why: "protects users' data, the worst thing to lose"
+      },
+      "user-demand": {
+        weight: 1,
+        why: "is grounded in what users ask for"
+      },
+      localization: {
+        weight: 2,
+        why: "lets more people use the product in their own language"
+      },
+      documentation: {
+        weight: 1,
+        why: "helps users succeed with what exists"
+      },
+      collaboration: {
+        weight: 1.5,
+        why: "lets people work together where they already are"
+      },
+      audience: {
+        weight: 0.75,
+        why: "is aimed at the people who use the product"
+      },
+      "fix-request": {
+        weight: 0.75,
+        why: "asks for something to be corrected"
+      },
+      "data-portability": {
+        weight: 1.5,
+        why: "lets users take their data where they need it"
+      },
+      hype: {
+        weight: -1,
+        why: "promises outcomes instead of describing what users get"
+      }
+    },
+    kinds: {
+      feature: {
+        leaning: 0.5,
+        angle: "a feature request: something new for people to find and use"
+      },
+      bug: {
+        leaning: 0.5,
+        angle: "a bug report: something does not work the way people expect"
+      },
+      "bug.crash": {
+        leaning: 1,
+        angle: "a crash: the worst experience software can give"
+      },
+      "bug.data_loss": {
+        leaning: 0.5,
+        angle: "a data-loss bug: nothing erodes trust faster"
+      },
+      "bug.security": {
+        leaning: 0,
+        angle: "a security problem: users trust the product to keep them safe"
+      },
+      "bug.wrong_result": {
+        leaning: 0.5,
+        angle: "a bug report: something does not work the way people expect"
+      },
+      "bug.cosmetic": {
+        leaning: 1,
+        angle: "a cosmetic problem: small, but people see it"
+      },
+      "refactor.removes": {
+        leaning: -0.5,
+        angle: "a refactor; users will not see it"
+      },
+      "refactor.adds": {
+        leaning: 0,
+        angle: "a shortcut in the code; users will not see it"
+      },
+      refactor: {
+        leaning: -0.5,
+        angle: "a refactor; users will not see it"
+      },
+      docs: {
+        leaning: 0.5,
+        angle: "a documentation task: good docs are part of the experience"
+      },
+      chore: {
+        leaning: -0.5,
+        angle: "maintenance work; users will not see it directly"
+      },
+      question: {
+        leaning: 0,
+        angle: "a question about using the software; it may point at unclear docs or design"
+      }
+    },
+    llm: {
+      version: "ux-2",
+      guidance: "Think like the person who watches users struggle. Ask: will users notice this, use it, and be better off? Does it remove friction, confusion or an accessibility barrier that real users hit? Invisible back-end work scores in the middle at best from your angle unless it makes the product faster or more reliable for users; changes that add friction or clutter score low.",
+      rubric: [
+        {
+          scores: "1-2",
+          meaning: "Makes the experience worse (adds friction, dark patterns, clutter), or spam / not a task."
+        },
+        {
+          scores: "3-4",
+          meaning: "Users will hardly notice it, or it solves no problem users have."
+        },
+        {
+          scores: "5-6",
+          meaning: "Some visible benefit to users, but the problem it solves is unclear or minor."
+        },
+        {
+          scores: "7-8",
+          meaning: "Solves a real, recognisable user problem in a part of the product people use."
+        },
+        {
+          scores: "9-10",
+          meaning: "A clear, well-described improvement to a core user journey or to accessibility that many users will feel."
+        }
+      ]
+    }
+  },
+  product: {
+    raises: [
+      "acceptance criteria (what done looks like)",
+      "evidence of demand",
+      "broken behaviour ahead of new work"
+    ],
+    lowers: ["a feature request without acceptance criteria", "support questions"],
+    quotes: [
+      ["acceptance", "Acceptance"],
+      ["demand", "Demand"]
+    ],
+    evidence: {
+      acceptance: 0.5,
+      no_acceptance_on_a_feature: -0.5,
+      demand: 0.5
+    },
+    areas: {
+      payments: {
+        weight: 2,
+        why: "touches how customers pay, which is core to the business"
+      },
+      pricing: {
+        weight: 1.5,
+        why: "affects packaging and what customers pay for"
+      },
+      donation: {
+        weight: 0.5,
+        why: "serves supporters rather than core users"
+      },
+      currency: {
+        weight: 1.5,
+        why: "opens international markets"
+      },
+      "visible-ui": {
+        weight: 0.5,
+        why: "is visible to users"
+      },
+      "dark-mode": {
+        weight: 1.5,
+        why: "is a commonly requested table-stakes feature"
+      },
+      usability: {
+        weight: 1.5,
+        why: "improves everyday use of the product"
+      },
+      notifications: {
+        weight: 1.5,
+        why: "helps retention by bringing users back"
+      },
+      "growth-marketing": {
+        weight: 1,
+        why: "supports acquisition"
+      },
+      analytics: {
+        weight: 2,
+        why: "gives the team data to decide priorities"
+      },
+      integration: {
+        weight: 1.5,
+        why: "makes the product fit into customers' existing tools"
+      },
+      enterprise: {
+        weight: 1.5,
+        why: "removes blockers for business adoption"
+      },
+      "ai-feature": {
+        weight: 1,
+        why: "follows current market demand, if it solves a concrete problem"
+      },
+      "bulk-generation": {
+        weight: -0.5,
+        why: "risks quantity over a focused solution"
+      },
+      "tech-debt": {
+        weight: 0.5,
+        why: "is maintenance that enables future work"
+      },
+      testing: {
+        weight: 0.5,
+        why: "reduces the risk of regressions"
+      },
+      performance: {
+        weight: 1.5,
+        why: "improves a quality users notice"
+      },
+      security: {
+        weight: 2,
+        why: "protects users' trust, which outranks most features"
+      },
+      defect: {
+        weight: 2,
+        why: "is a defect, and working software outranks new features"
+      },
+      outage: {
+        weight: 2.5,
+        why: "is a severe defect that blocks users, which outranks new work"
+      },
+      "data-loss": {
+        weight: 2,
+        why: "is a top-priority trust issue"
+      },
+      "user-demand": {
+        weight: 2,
+        why: "points to real user demand"
+      },
+      competitive: {
+        weight: 2,
+        why: "responds to the competitive landscape"
+      },
+      localization: {
+        weight: 1.5,
+        why: "widens the addressable market"
+      },
+      documentation: {
+        weight: 0.5,
+        why: "lowers the support burden"
+      },
+      collaboration: {
+        weight: 2,
+        why: "makes the product useful to whole teams, which deepens adoption"
+      },
+      audience: {
+        weight: 0.75,
+        why: "is aimed at users"
+      },
+      "fix-request": {
+        weight: 0.75,
+        why: "asks for a correction"
+      },
+      "data-portability": {
+        weight: 1.5,
+        why: "removes a reason users leave or work around the product"
+      },
+      backend: {
+        weight: 0.25,
+        why: "is infrastructure work behind the product"
+      },
+      "revenue-claim": {
+        weight: 0.25,
+        why: "claims a business outcome"
+      },
+      hype: {
+        weight: -1.5,
+        why: "sells the idea instead of stating the problem"
+      }
+    },
+    kinds: {
+      feature: {
+        leaning: 0.5,
+        angle: "a feature request, to weigh against the rest of the roadmap"
+      },
+      bug: {
+        leaning: 0.5,
+        angle: "a bug report: broken behaviour ranks ahead of new work"
+      },
+      "bug.crash": {
+        leaning: 0.5,
+        angle: "a crash, which ranks ahead of new work"
+      },
+      "bug.data_loss": {
+        leaning: 0.5,
+        angle: "a data-loss bug, which ranks ahead of everything else"
+      },
+      "bug.security": {
+        leaning: 0.5,
+        angle: "a security problem, which ranks ahead of new work"
+      },
+      "bug.wrong_result": {
+        leaning: 0.5,
+        angle: "a bug report: broken behaviour ranks ahead of new work"
+      },
+      "bug.cosmetic": {
+        leaning: 0,
+        angle: "a cosmetic problem: worth doing when it is cheap"
+      },
+      "refactor.removes": {
+        leaning: 0,
+        angle: "a refactor: an investment in speed of later work"
+      },
+      "refactor.adds": {
+        leaning: 0,
+        angle: "a shortcut that later work will pay for"
+      },
+      refactor: {
+        leaning: 0,
+        angle: "a refactor: an investment in speed of later work"
+      },
+      docs: {
+        leaning: 0.5,
+        angle: "a documentation task: cheap, and it helps users succeed"
+      },
+      chore: {
+        leaning: 0,
+        angle: "maintenance work: it keeps the project shippable"
+      },
+      question: {
+        leaning: -0.5,
+        angle: "a support question rather than a request for work"
+      }
+    },
+    llm: {
+      version: "product-2",
+      guidance: "Think like the person who owns the roadmap. Ask: does this fit what the product's customers need, should it be done now rather than later, and does it set the product apart from competitors? A good task states the problem, who has it, and how we will know it is done (acceptance criteria); a task without them is hard to prioritise and scores lower.",
+      rubric: [
+        {
+          scores: "1-2",
+          meaning: "Off-strategy or harmful to the product, or spam / not a task."
+        },
+        {
+          scores: "3-4",
+          meaning: "Low priority or unclear value; no stated problem or acceptance criteria."
+        },
+        {
+          scores: "5-6",
+          meaning: "Reasonable but ordinary: some fit with customer needs, priority or differentiation is unclear."
+        },
+        {
+          scores: "7-8",
+          meaning: "Good fit with customer needs and worth doing soon; the problem is clear."
+        },
+        {
+          scores: "9-10",
+          meaning: "High priority with clear product-market fit or differentiation, a stated problem and acceptance criteria."
+        }
+      ]
+    }
+  },
+  marketing: {
+    raises: [
+      "something visible to announce or show",
+      "growth, launch and audience themes",
+      "evidence of demand"
+    ],
+    lowers: ["defect fixes and internal maintenance"],
+    quotes: [["demand", "Demand"]],
+    evidence: {
+      demand: 0.5
+    },
+    areas: {
+      payments: {
+        weight: 1.5,
+        why: "makes the product something customers can actually buy"
+      },
+      pricing: {
+        weight: 2,
+        why: "gives sales an offer to promote"
+      },
+      donation: {
+        weight: 0.5,
+        why: "gives supporters an easier way to help"
+      },
+      currency: {
+        weight: 1,
+        why: "supports selling in new regions"
+      },
+      "visible-ui": {
+        weight: 1,
+        why: "produces something visible to show"
+      },
+      "dark-mode": {
+        weight: 2,
+        why: "is an expected, easy-to-show feature that users notice"
+      },
+      usability: {
+        weight: 1,
+        why: "makes the product feel faster and more polished"
+      },
+      notifications: {
+        weight: 1,
+        why: "adds a re-engagement channel"
+      },
+      "growth-marketing": {
+        weight: 3.5,
+        why: "works directly on reach, acquisition or how the product is presented"
+      },
+      analytics: {
+        weight: 1.5,
+        why: "measures campaigns and conversion"
+      },
+      integration: {
+        weight: 1.5,
+        why: "gives a 'works with' story that sells"
+      },
+      enterprise: {
+        weight: 1,
+        why: "strengthens the pitch to companies"
+      },
+      "ai-feature": {
+        weight: 2,
+        why: "is easy to headline while AI features sell"
+      },
+      "bulk-generation": {
+        weight: 0.5,
+        why: "promises volume, which is easy to pitch"
+      },
+      "tech-debt": {
+        weight: -0.5,
+        why: "is internal work with nothing to announce"
+      },
+      performance: {
+        weight: 1,
+        why: "gives a measurable claim to make"
+      },
+      security: {
+        weight: 1,
+        why: "supports a trust and privacy message"
+      },
+      defect: {
+        weight: 0.5,
+        why: "protects the product's reputation"
+      },
+      outage: {
+        weight: 1.5,
+        why: "is the kind of failure that damages the product's reputation"
+      },
+      "data-loss": {
+        weight: 1,
+        why: "avoids the kind of incident that damages a reputation"
+      },
+      "user-demand": {
+        weight: 1,
+        why: "answers something the market asks for"
+      },
+      competitive: {
+        weight: 2.5,
+        why: "sharpens how the product compares to alternatives"
+      },
+      localization: {
+        weight: 2,
+        why: "opens new markets"
+      },
+      documentation: {
+        weight: 0.5,
+        why: "makes the product easier to adopt"
+      },
+      collaboration: {
+        weight: 1.5,
+        why: "gives a team story that spreads the product inside companies"
+      },
+      audience: {
+        weight: 0.5,
+        why: "concerns the people the product is sold to"
+      },
+      "data-portability": {
+        weight: 0.5,
+        why: "removes a lock-in objection"
+      },
+      "revenue-claim": {
+        weight: 0.25,
+        why: "claims a commercial outcome"
+      },
+      hype: {
+        weight: -1,
+        why: "is hype, which customers discount"
+      }
+    },
+    kinds: {
+      feature: {
+        leaning: 0.5,
+        angle: "a feature request: something new that could be announced"
+      },
+      bug: {
+        leaning: -0.5,
+        angle: "a bug report; fixes are seldom something to announce"
+      },
+      "bug.crash": {
+        leaning: -0.5,
+        angle: "a crash; crashes hurt reputation more than fixes help it"
+      },
+      "bug.data_loss": {
+        leaning: 0,
+        angle: "a data-loss bug; left alone it becomes a public incident"
+      },
+      "bug.security": {
+        leaning: 0,
+        angle: "a security problem; left alone it becomes a public incident"
+      },
+      "bug.wrong_result": {
+        leaning: -0.5,
+        angle: "a bug report; fixes are seldom something to announce"
+      },
+      "bug.cosmetic": {
+        leaning: 0,
+        angle: "a cosmetic problem; polish matters a little to how the product looks"
+      },
+      "refactor.removes": {
+        leaning: -1,
+        angle: "a refactor; there is nothing to announce"
+      },
+      "refactor.adds": {
+        leaning: 0,
+        angle: "a shortcut in the code; there is nothing to announce"
+      },
+      refactor: {
+        leaning: -1,
+        angle: "a refactor; there is nothing to announce"
+      },
+      docs: {
+        leaning: 0,
+        angle: "a documentation task; docs help people adopt the product"
+      },
+      chore: {
+        leaning: -1,
+        angle: "maintenance work; there is nothing to announce"
+      },
+      question: {
+        leaning: 0,
+        angle: "a question about using the software rather than a request for work"
+      }
+    },
+    llm: {
+      version: "marketing-2",
+      guidance: "Think like the person who must announce and sell the result. Ask: could we put this in a release note, a landing page or a sales call? Does it give us something competitors lack, open a new audience, or remove an objection buyers raise? Internal work nobody outside sees scores low from your angle; spammy or misleading promotion scores lowest.",
+      rubric: [
+        {
+          scores: "1-2",
+          meaning: "Nothing to market, or it would hurt the brand (spam, misleading claims); not a real task."
+        },
+        {
+          scores: "3-4",
+          meaning: "Invisible to buyers; at most a footnote in a changelog."
+        },
+        {
+          scores: "5-6",
+          meaning: "Something to mention, but it is table stakes and gives no edge over competitors."
+        },
+        {
+          scores: "7-8",
+          meaning: "A clear selling point or a removed buying objection that sales and marketing can use."
+        },
+        {
+          scores: "9-10",
+          meaning: "A headline feature with real competitive advantage or a new audience to sell to."
+        }
+      ]
+    }
+  }
+};
+
 // src/core/personas.ts
 var PERSONAS = [
   {
@@ -26463,8 +27484,13 @@ function personaById(id) {
   return persona;
 }
 
+// src/core/offline/prose.ts
+var HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
+var FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
+var URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
+
 // src/core/offline/signals.ts
-var CONCEPTS = [
+var CONCEPT_TERMS = [
   {
     id: "payments",
     label: "payments",
@@ -26514,15 +27540,7 @@ var CONCEPTS = [
       "in-app purchase",
       "cart"
     ],
-    fragments: ["支付", "付款", "收款", "微信支付", "决済", "оплат", "платеж", "платёж", "결제"],
-    weights: { revenue: 4, architect: 1.5, ux: 1.5, product: 2, marketing: 1.5 },
-    why: {
-      revenue: "opens or widens a direct path to taking money",
-      architect: "is integration work with an external payment provider, which needs care with webhooks, idempotency and secrets",
-      ux: "changes a flow paying users go through",
-      product: "touches how customers pay, which is core to the business",
-      marketing: "makes the product something customers can actually buy"
-    }
+    fragments: ["支付", "付款", "收款", "微信支付", "决済", "оплат", "платеж", "платёж", "결제"]
   },
   {
     id: "pricing",
@@ -26581,14 +27599,7 @@ var CONCEPTS = [
       "per seat",
       "usage based"
     ],
-    fragments: ["价格", "定价", "会员", "цена", "тариф", "подписк"],
-    weights: { revenue: 3.5, product: 1.5, marketing: 2, ux: 0.5 },
-    why: {
-      revenue: "shapes pricing or monetisation directly",
-      product: "affects packaging and what customers pay for",
-      marketing: "gives sales an offer to promote",
-      ux: "adds a pricing surface users meet"
-    }
+    fragments: ["价格", "定价", "会员", "цена", "тариф", "подписк"]
   },
   {
     id: "donation",
@@ -26606,14 +27617,7 @@ var CONCEPTS = [
       "cryptocurrency",
       "bitcoin",
       "btc"
-    ],
-    weights: { revenue: 2.5, ux: 0.5, marketing: 0.5, product: 0.5 },
-    why: {
-      revenue: "adds a way to receive money, though donations are small and irregular",
-      ux: "adds a way for supporters to give",
-      marketing: "gives supporters an easier way to help",
-      product: "serves supporters rather than core users"
-    }
+    ]
   },
   {
     id: "currency",
@@ -26625,15 +27629,7 @@ var CONCEPTS = [
       "multicurrency",
       "exchange rate",
       "localized pricing"
-    ],
-    weights: { revenue: 3, product: 1.5, ux: 1, marketing: 1, architect: 0.5 },
-    why: {
-      revenue: "lets customers pay in their own currency, which lifts conversion abroad",
-      product: "opens international markets",
-      ux: "shows prices in terms buyers understand",
-      marketing: "supports selling in new regions",
-      architect: "touches money handling, where rounding and conversion must be exact"
-    }
+    ]
   },
   {
     id: "visible-ui",
@@ -26683,14 +27679,7 @@ var CONCEPTS = [
       "frontend",
       "front-end"
     ],
-    fragments: ["界面", "页面", "按钮", "интерфейс", "кнопк", "화면"],
-    weights: { ux: 2.5, marketing: 1, product: 0.5, architect: 0.5 },
-    why: {
-      ux: "changes something users see and touch",
-      marketing: "produces something visible to show",
-      product: "is visible to users",
-      architect: "is front-end work with a contained footprint"
-    }
+    fragments: ["界面", "页面", "按钮", "интерфейс", "кнопк", "화면"]
   },
   {
     id: "dark-mode",
@@ -26709,14 +27698,7 @@ var CONCEPTS = [
       "темный режим",
       "mode sombre",
       "modo oscuro"
-    ],
-    weights: { ux: 3.5, marketing: 2, product: 1.5, architect: 0.5 },
-    why: {
-      ux: "is a long-standing user request for comfort and accessibility, seen on every visit",
-      marketing: "is an expected, easy-to-show feature that users notice",
-      product: "is a commonly requested table-stakes feature",
-      architect: "is mostly theming work, cleanest with design tokens or CSS variables"
-    }
+    ]
   },
   {
     id: "usability",
@@ -26748,26 +27730,12 @@ var CONCEPTS = [
       "faster for users",
       "one click"
     ],
-    fragments: ["快捷键", "горячие клавиши", "단축키"],
-    weights: { ux: 3, product: 1.5, marketing: 1, architect: 0.5 },
-    why: {
-      ux: "removes friction from something users do often",
-      product: "improves everyday use of the product",
-      marketing: "makes the product feel faster and more polished",
-      architect: "is a contained change to interaction code"
-    }
+    fragments: ["快捷键", "горячие клавиши", "단축키"]
   },
   {
     id: "notifications",
     label: "notifications",
-    terms: ["notification", "notify", "email notification", "push notification", "reminder", "alert"],
-    weights: { ux: 2, product: 1.5, marketing: 1, architect: 0.5 },
-    why: {
-      ux: "keeps users informed without them checking",
-      product: "helps retention by bringing users back",
-      marketing: "adds a re-engagement channel",
-      architect: "adds a delivery path that needs queuing and opt-out handling"
-    }
+    terms: ["notification", "notify", "email notification", "push notification", "reminder", "alert"]
   },
   {
     id: "growth-marketing",
@@ -26805,14 +27773,7 @@ var CONCEPTS = [
       "waitlist",
       "lead generation",
       "lead capture"
-    ],
-    weights: { marketing: 3.5, revenue: 1.5, product: 1, ux: 0.5 },
-    why: {
-      marketing: "works directly on reach, acquisition or how the product is presented",
-      revenue: "feeds the top of the sales funnel",
-      product: "supports acquisition",
-      ux: "shapes the first impression"
-    }
+    ]
   },
   {
     id: "analytics",
@@ -26829,14 +27790,7 @@ var CONCEPTS = [
       "kpi",
       "insights",
       "dashboards"
-    ],
-    weights: { product: 2, marketing: 1.5, revenue: 1, architect: 0.5, ux: 0 },
-    why: {
-      product: "gives the team data to decide priorities",
-      marketing: "measures campaigns and conversion",
-      revenue: "helps find where revenue is won or lost",
-      architect: "adds data collection that must respect privacy and performance"
-    }
+    ]
   },
   {
     id: "integration",
@@ -26866,14 +27820,7 @@ var CONCEPTS = [
       "endpoint",
       "middleware",
       "openapi"
-    ],
-    weights: { architect: 2.5, product: 1.5, marketing: 1.5, revenue: 0.5 },
-    why: {
-      architect: "is integration work that connects systems through defined interfaces",
-      product: "makes the product fit into customers' existing tools",
-      marketing: "gives a 'works with' story that sells",
-      revenue: "can help close deals that depend on an integration"
-    }
+    ]
   },
   {
     id: "enterprise",
@@ -26893,14 +27840,7 @@ var CONCEPTS = [
       "hipaa",
       "multi-tenant",
       "teams"
-    ],
-    weights: { revenue: 2, product: 1.5, marketing: 1, architect: 0.5 },
-    why: {
-      revenue: "unlocks larger customers who pay more",
-      product: "removes blockers for business adoption",
-      marketing: "strengthens the pitch to companies",
-      architect: "adds access-control surface that needs careful design"
-    }
+    ]
   },
   {
     id: "ai-feature",
@@ -26916,13 +27856,7 @@ var CONCEPTS = [
       "assistant",
       "copilot",
       "artificial intelligence"
-    ],
-    weights: { marketing: 2, product: 1, architect: -0.5 },
-    why: {
-      marketing: "is easy to headline while AI features sell",
-      product: "follows current market demand, if it solves a concrete problem",
-      architect: "brings model cost, latency and non-determinism to manage"
-    }
+    ]
   },
   {
     id: "bulk-generation",
@@ -26970,14 +27904,7 @@ var CONCEPTS = [
       "generated pages",
       "generate pages",
       "generate articles"
-    ],
-    weights: { architect: -3, marketing: 0.5, product: -0.5, ux: -0.5 },
-    why: {
-      architect: "is bulk generation: it produces volume that someone must review and maintain, rather than integrating components",
-      marketing: "promises volume, which is easy to pitch",
-      product: "risks quantity over a focused solution",
-      ux: "tends to produce output users must sift through"
-    }
+    ]
   },
   {
     id: "tech-debt",
@@ -27034,14 +27961,7 @@ var CONCEPTS = [
       "dependency injection",
       "inject",
       "unused"
-    ],
-    weights: { architect: 3, product: 0.5, ux: -0.5, marketing: -0.5 },
-    why: {
-      architect: "pays down technical debt or improves the build, which keeps the codebase healthy",
-      product: "is maintenance that enables future work",
-      ux: "is internal: users will not notice it directly",
-      marketing: "is internal work with nothing to announce"
-    }
+    ]
   },
   {
     id: "testing",
@@ -27058,12 +27978,7 @@ var CONCEPTS = [
       "coverage",
       "regression test",
       "test suite"
-    ],
-    weights: { architect: 2, product: 0.5 },
-    why: {
-      architect: "adds tests, which protect code quality",
-      product: "reduces the risk of regressions"
-    }
+    ]
   },
   {
     id: "performance",
@@ -27087,14 +28002,7 @@ var CONCEPTS = [
       "load time",
       "scalability",
       "scale"
-    ],
-    weights: { architect: 2.5, ux: 2, product: 1.5, marketing: 1 },
-    why: {
-      architect: "improves efficiency, which is measurable engineering quality",
-      ux: "makes the product feel faster for everyone",
-      product: "improves a quality users notice",
-      marketing: "gives a measurable claim to make"
-    }
+    ]
   },
   {
     id: "security",
@@ -27121,15 +28029,7 @@ var CONCEPTS = [
       "leak",
       "telemetry",
       "permission"
-    ],
-    weights: { architect: 2.5, product: 2, ux: 1, marketing: 1, revenue: 0.5 },
-    why: {
-      architect: "reduces security or privacy risk in the code",
-      product: "protects users' trust, which outranks most features",
-      ux: "protects users, even if they rarely see it",
-      marketing: "supports a trust and privacy message",
-      revenue: "lowers the risk of losing customers over a breach"
-    }
+    ]
   },
   {
     id: "defect",
@@ -27157,15 +28057,7 @@ var CONCEPTS = [
       "unexpected",
       "issue with"
     ],
-    fragments: ["报错", "错误", "异常", "ошибк", "проблем", "не работает", "오류", "버그"],
-    weights: { ux: 2.5, product: 2, architect: 1.5, revenue: 0.5, marketing: 0.5 },
-    why: {
-      ux: "fixes something that breaks for users today",
-      product: "is a defect, and working software outranks new features",
-      architect: "fixes broken behaviour in the code",
-      revenue: "protects retention: broken software loses customers",
-      marketing: "protects the product's reputation"
-    }
+    fragments: ["报错", "错误", "异常", "ошибк", "проблем", "не работает", "오류", "버그"]
   },
   {
     id: "outage",
@@ -27191,15 +28083,7 @@ var CONCEPTS = [
       "app crashes",
       "crash on startup"
     ],
-    fragments: ["崩溃", "闪退", "вылет", "не запускается"],
-    weights: { ux: 3, product: 2.5, architect: 1.5, revenue: 2, marketing: 1.5 },
-    why: {
-      ux: "fixes a failure that stops users from using the product at all",
-      product: "is a severe defect that blocks users, which outranks new work",
-      architect: "fixes a crash or hang in the code",
-      revenue: "stops users from using what they pay for, which drives churn",
-      marketing: "is the kind of failure that damages the product's reputation"
-    }
+    fragments: ["崩溃", "闪退", "вылет", "не запускается"]
   },
   {
     id: "data-loss",
@@ -27213,15 +28097,7 @@ var CONCEPTS = [
       "lose data",
       "deleted my",
       "backup"
-    ],
-    weights: { ux: 2, product: 2, architect: 2, revenue: 1.5, marketing: 1 },
-    why: {
-      revenue: "protects the trust paying customers place in their data",
-      marketing: "avoids the kind of incident that damages a reputation",
-      ux: "protects users' data, the worst thing to lose",
-      product: "is a top-priority trust issue",
-      architect: "concerns data integrity"
-    }
+    ]
   },
   {
     id: "user-demand",
@@ -27251,14 +28127,7 @@ var CONCEPTS = [
       "churn",
       "lose deals",
       "losing customers"
-    ],
-    weights: { product: 2, ux: 1, marketing: 1, revenue: 0.5 },
-    why: {
-      product: "points to real user demand",
-      ux: "is grounded in what users ask for",
-      marketing: "answers something the market asks for",
-      revenue: "serves paying customers"
-    }
+    ]
   },
   {
     id: "competitive",
@@ -27282,13 +28151,7 @@ var CONCEPTS = [
       "parity",
       "catch up",
       "fees are higher"
-    ],
-    weights: { product: 2, marketing: 2.5, revenue: 0.5 },
-    why: {
-      product: "responds to the competitive landscape",
-      marketing: "sharpens how the product compares to alternatives",
-      revenue: "can win customers from alternatives"
-    }
+    ]
   },
   {
     id: "localization",
@@ -27311,15 +28174,7 @@ var CONCEPTS = [
       "japanese",
       "rtl"
     ],
-    fragments: ["翻译", "перевод", "번역"],
-    weights: { ux: 2, marketing: 2, product: 1.5, revenue: 1, architect: 0.5 },
-    why: {
-      ux: "lets more people use the product in their own language",
-      marketing: "opens new markets",
-      product: "widens the addressable market",
-      revenue: "reaches customers who would not buy in English",
-      architect: "needs string externalisation done once, properly"
-    }
+    fragments: ["翻译", "перевод", "번역"]
   },
   {
     id: "documentation",
@@ -27338,22 +28193,13 @@ var CONCEPTS = [
       "typo",
       "spelling",
       "misspelled"
-    ],
-    weights: { ux: 1, product: 0.5, architect: 0.5, marketing: 0.5 },
-    why: {
-      ux: "helps users succeed with what exists",
-      product: "lowers the support burden",
-      architect: "documents how the system is used",
-      marketing: "makes the product easier to adopt"
-    }
+    ]
   },
   {
     // Removing things: often clean-up, but "remove a member" is a feature, so no verdict on visibility.
     id: "removal",
     label: "removal",
-    terms: ["remove", "delete", "drop", "get rid of"],
-    weights: { architect: 1.5 },
-    why: { architect: "removes something, which shrinks what must be maintained" }
+    terms: ["remove", "delete", "drop", "get rid of"]
   },
   {
     id: "collaboration",
@@ -27371,40 +28217,19 @@ var CONCEPTS = [
       "share projects",
       "comments",
       "mentions"
-    ],
-    weights: { product: 2, ux: 1.5, marketing: 1.5, revenue: 1, architect: 0.5 },
-    why: {
-      product: "makes the product useful to whole teams, which deepens adoption",
-      ux: "lets people work together where they already are",
-      marketing: "gives a team story that spreads the product inside companies",
-      revenue: "spreads the product across teams, which leads to more seats",
-      architect: "brings shared state and permissions to get right"
-    }
+    ]
   },
   {
     // Who the task is for. Weak on its own: nearly every task mentions users.
     id: "audience",
     role: "evidence",
     label: "users",
-    terms: ["users", "customers", "customer", "clients", "merchants", "buyers", "community", "everyone"],
-    weights: { product: 0.75, ux: 0.75, marketing: 0.5, revenue: 0.25 },
-    why: {
-      product: "is aimed at users",
-      ux: "is aimed at the people who use the product",
-      marketing: "concerns the people the product is sold to",
-      revenue: "concerns the people who pay"
-    }
+    terms: ["users", "customers", "customer", "clients", "merchants", "buyers", "community", "everyone"]
   },
   {
     id: "fix-request",
     label: "a fix",
-    terms: ["fix", "fixes", "fixing"],
-    weights: { ux: 0.75, product: 0.75, architect: 0.75 },
-    why: {
-      ux: "asks for something to be corrected",
-      product: "asks for a correction",
-      architect: "asks for a correction in the code"
-    }
+    terms: ["fix", "fixes", "fixing"]
   },
   {
     id: "data-portability",
@@ -27424,15 +28249,7 @@ var CONCEPTS = [
       "data import",
       "importing",
       "import button"
-    ],
-    weights: { ux: 1.5, product: 1.5, architect: 1, marketing: 0.5, revenue: 0.25 },
-    why: {
-      ux: "lets users take their data where they need it",
-      product: "removes a reason users leave or work around the product",
-      architect: "adds a data format to read or write, with its edge cases",
-      marketing: "removes a lock-in objection",
-      revenue: "removes a small obstacle for buyers"
-    }
+    ]
   },
   {
     id: "backend",
@@ -27462,25 +28279,14 @@ var CONCEPTS = [
       "cron",
       "docker",
       "kubernetes"
-    ],
-    weights: { architect: 2, product: 0.25 },
-    why: {
-      architect: "is backend engineering with clear technical substance",
-      product: "is infrastructure work behind the product"
-    }
+    ]
   },
   {
     // Outcomes anyone can claim; a payment or pricing mechanism is the evidence, not the word.
     id: "revenue-claim",
     role: "evidence",
     label: "claimed revenue impact",
-    terms: ["revenue", "sales", "profit", "conversion", "roi", "growth", "viral"],
-    weights: { revenue: 1, product: 0.25, marketing: 0.25 },
-    why: {
-      revenue: "claims an effect on revenue, without a payment or pricing change behind it",
-      product: "claims a business outcome",
-      marketing: "claims a commercial outcome"
-    }
+    terms: ["revenue", "sales", "profit", "conversion", "roi", "growth", "viral"]
   },
   {
     // Superlatives and promises are what stuffed or promotional text is made of, not evidence.
@@ -27507,17 +28313,20 @@ var CONCEPTS = [
       "massive growth",
       "next level",
       "guaranteed"
-    ],
-    weights: { revenue: -1.5, architect: -1, ux: -1, product: -1.5, marketing: -1 },
-    why: {
-      revenue: "leans on promises rather than a way to earn money",
-      architect: "promises outcomes instead of describing the work",
-      ux: "promises outcomes instead of describing what users get",
-      product: "sells the idea instead of stating the problem",
-      marketing: "is hype, which customers discount"
-    }
+    ]
   }
 ];
+var CONCEPTS = CONCEPT_TERMS.map((c) => {
+  const weights = {};
+  const why = {};
+  for (const { id } of PERSONAS) {
+    const area = PERSONA_RECORDS[id].areas[c.id];
+    if (!area) continue;
+    weights[id] = area.weight;
+    if (area.why !== void 0) why[id] = area.why;
+  }
+  return { ...c, weights, why };
+});
 var SOFT_SPAM_TERMS = [
   "cheap",
   "best price",
@@ -27988,11 +28797,8 @@ function scan(text2) {
   }
   return out;
 }
-var HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
-var FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 var STACK_LINE_RE = /^[ \t]*(?:at[ \t]+[\w$.<>[\]/:-]+[ \t(]|File "[^"\n]*", line \d+|Traceback \(most recent call last\)|Caused by:|Exception in thread|#\d+[ \t]+0x[0-9a-f]+|\^+[ \t]*$)/gim;
 var EXCEPTION_RE = /[a-z](?:Exception|Error)[:\s]/;
-var URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
 var MD_IMAGE_RE = /!\[[^\]]*\]\([^)]*\)/g;
 var HTML_TAG_RE = /<\/?[a-z][^>]{0,200}>/gi;
 var TITLE_PREFIX_RE = /^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s*)+/i;
@@ -28300,121 +29106,19 @@ function logit(model, x) {
 var sigmoid = (z2) => 1 / (1 + Math.exp(-z2));
 
 // src/core/offline/persona-rules.ts
-var lean = (revenue, architect, ux, product, marketing) => ({
-  revenue,
-  architect,
-  ux,
-  product,
-  marketing
-});
-var KIND_LEANING = {
-  feature: lean(0, 0, 0.5, 0.5, 0.5),
-  bug: lean(-0.5, 0.5, 0.5, 0.5, -0.5),
-  "bug.crash": lean(0, 0.5, 1, 0.5, -0.5),
-  "bug.data_loss": lean(0.5, 0.5, 0.5, 0.5, 0),
-  "bug.security": lean(0.5, 1, 0, 0.5, 0),
-  "bug.wrong_result": lean(0, 0.5, 0.5, 0.5, -0.5),
-  "bug.cosmetic": lean(-1, -0.5, 1, 0, 0),
-  "refactor.removes": lean(-1, 1.5, -0.5, 0, -1),
-  "refactor.adds": lean(0, -1.5, 0, 0, 0),
-  refactor: lean(-1, 1.5, -0.5, 0, -1),
-  docs: lean(-1, 0, 0.5, 0.5, 0),
-  chore: lean(-1, 1.5, -0.5, 0, -1),
-  question: lean(0, 0, 0, -0.5, 0)
-};
-var KIND_ANGLE = {
-  feature: {
-    revenue: "a feature request; new capability pays off only if it wins or keeps paying users",
-    architect: "a feature request: new code to design, build and maintain",
-    ux: "a feature request: something new for people to find and use",
-    product: "a feature request, to weigh against the rest of the roadmap",
-    marketing: "a feature request: something new that could be announced"
-  },
-  bug: {
-    revenue: "a bug report; defects cost trust more than they cost revenue directly",
-    architect: "a bug report: a defect to find and fix at its root",
-    ux: "a bug report: something does not work the way people expect",
-    product: "a bug report: broken behaviour ranks ahead of new work",
-    marketing: "a bug report; fixes are seldom something to announce"
-  },
-  "bug.crash": {
-    revenue: "a crash; crashes drive users away",
-    architect: "a crash: a hard failure to find and fix at its root",
-    ux: "a crash: the worst experience software can give",
-    product: "a crash, which ranks ahead of new work",
-    marketing: "a crash; crashes hurt reputation more than fixes help it"
-  },
-  "bug.data_loss": {
-    revenue: "a data-loss bug; losing users' data loses customers",
-    architect: "a data-loss bug: the most serious kind of defect",
-    ux: "a data-loss bug: nothing erodes trust faster",
-    product: "a data-loss bug, which ranks ahead of everything else",
-    marketing: "a data-loss bug; left alone it becomes a public incident"
-  },
-  "bug.security": {
-    revenue: "a security problem; a breach costs customers and contracts",
-    architect: "a security problem: it has to be fixed properly, not patched over",
-    ux: "a security problem: users trust the product to keep them safe",
-    product: "a security problem, which ranks ahead of new work",
-    marketing: "a security problem; left alone it becomes a public incident"
-  },
-  "bug.wrong_result": {
-    revenue: "a bug report about wrong or missing behaviour; errors cost trust",
-    architect: "a bug report about wrong or missing behaviour: a defect to fix at its root",
-    ux: "a bug report: something does not work the way people expect",
-    product: "a bug report: broken behaviour ranks ahead of new work",
-    marketing: "a bug report; fixes are seldom something to announce"
-  },
-  "bug.cosmetic": {
-    revenue: "a cosmetic problem, with no revenue at stake",
-    architect: "a cosmetic problem: small, low-risk work",
-    ux: "a cosmetic problem: small, but people see it",
-    product: "a cosmetic problem: worth doing when it is cheap",
-    marketing: "a cosmetic problem; polish matters a little to how the product looks"
-  },
-  "refactor.removes": {
-    revenue: "a refactor; customers will not see it",
-    architect: "a refactor that pays down technical debt",
-    ux: "a refactor; users will not see it",
-    product: "a refactor: an investment in speed of later work",
-    marketing: "a refactor; there is nothing to announce"
-  },
-  "refactor.adds": {
-    revenue: "a shortcut in the code; customers will not see it",
-    architect: "a change that adds technical debt rather than paying it down",
-    ux: "a shortcut in the code; users will not see it",
-    product: "a shortcut that later work will pay for",
-    marketing: "a shortcut in the code; there is nothing to announce"
-  },
-  refactor: {
-    revenue: "a refactor; customers will not see it",
-    architect: "a refactor of existing code",
-    ux: "a refactor; users will not see it",
-    product: "a refactor: an investment in speed of later work",
-    marketing: "a refactor; there is nothing to announce"
-  },
-  docs: {
-    revenue: "a documentation task, with little revenue at stake",
-    architect: "a documentation task: low-risk work",
-    ux: "a documentation task: good docs are part of the experience",
-    product: "a documentation task: cheap, and it helps users succeed",
-    marketing: "a documentation task; docs help people adopt the product"
-  },
-  chore: {
-    revenue: "maintenance work (dependencies, releases, CI); customers will not see it",
-    architect: "maintenance work (dependencies, releases, CI) that keeps the project healthy",
-    ux: "maintenance work; users will not see it directly",
-    product: "maintenance work: it keeps the project shippable",
-    marketing: "maintenance work; there is nothing to announce"
-  },
-  question: {
-    revenue: "a question about using the software rather than a request for work",
-    architect: "a question about using the software rather than a request for work",
-    ux: "a question about using the software; it may point at unclear docs or design",
-    product: "a support question rather than a request for work",
-    marketing: "a question about using the software rather than a request for work"
+var KIND_LEANING = pivot((k) => k.leaning);
+var KIND_ANGLE = pivot((k) => k.angle);
+function pivot(pick2) {
+  const out = {};
+  for (const { id } of PERSONAS) {
+    for (const [shape, k] of Object.entries(PERSONA_RECORDS[id].kinds)) {
+      const v = pick2(k);
+      if (v === void 0) continue;
+      (out[shape] ??= {})[id] = v;
+    }
   }
-};
+  return out;
+}
 var JUNK_SENTENCE = {
   advertising: "This reads as spam or advertising, not a development task",
   accident_or_test: "The text says this was filed by mistake or as a test",
@@ -28477,11 +29181,8 @@ var VERSION_RE = /\b(?:v?\d+\.\d+(?:\.\d+)*|v\d+|(?:[A-Z][\w-]*|[Vv]ersion|[Rr]e
 var PLACEHOLDER_TITLE_RE = /\b(?:(?:insert|enter|add) [^.?!]{0,40}\bhere\b|(?:title|name|summary) (?:here|goes here)|your (?:title|feature|issue) here|proposal name|short description|a clear and concise|\[?title\]?$)/i;
 var ACCIDENT_RE = /\b(?:by (?:accident|mistake)|please (?:delete|ignore|close) (?:this|it|me)|delete this|ignore this|(?:just )?a test(?: issue)?\b(?! (?:for|of|case|suite|that|which|to))|test issue|testing issue|this is a test|wrong repo\w*|opened (?:by )?accident\w*)/i;
 var HYPE_RE = /\b(?:game[- ]?changer|revolutionar\w*|10x|100x|huge (?:impact|win|value)|high[- ]impact|revenue[- ]critical|mission[- ]critical|must[- ]have|killer feature|massive(?:ly)?|skyrocket\w*|best[- ]in[- ]class|world[- ]class|disrupt\w*|next[- ]level|unlock\w* (?:huge|massive|enormous)|everyone (?:wants|needs)|all users (?:want|need))\b/gi;
-var FENCE_RE2 = /(```|~~~)[\s\S]*?(?:\1|$)/g;
-var HTML_COMMENT_RE2 = /<!--[\s\S]*?(?:-->|$)/g;
 var IMAGE_RE = /!\[[^\]\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
 var LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g;
-var URL_RE2 = /\b(?:https?:\/\/|www\.)\S+/gi;
 var EMAIL_RE = /\S+@\S+\.\w+/g;
 var HEADING_RE = /^\s*(?:#{1,6}\s|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^\s.!?:]*(?:[ \t]+[^\s.!?:]+){0,4}:\s*$)/;
 var LABEL_RE = /^\s*(?:\*\*[^*\n]{1,80}\*\*|__[^_\n]{1,80}__)\s*:?\s*/;
@@ -28585,9 +29286,9 @@ function readBody(description) {
   let text2 = description.length > 7e4 ? description.slice(0, 7e4) : description;
   let code = false;
   let trace = false;
-  if (text2.includes("<!--")) text2 = text2.replace(HTML_COMMENT_RE2, "\n");
+  if (text2.includes("<!--")) text2 = text2.replace(HTML_COMMENT_RE, "\n");
   if (text2.includes("```") || text2.includes("~~~")) {
-    text2 = text2.replace(FENCE_RE2, (block) => {
+    text2 = text2.replace(FENCE_RE, (block) => {
       code = true;
       if (!trace && STACK_RE.test(block)) trace = true;
       return "\n";
@@ -28608,7 +29309,7 @@ function readBody(description) {
     });
   }
   if (text2.includes("http") || text2.includes("www.")) {
-    text2 = text2.replace(URL_RE2, () => {
+    text2 = text2.replace(URL_RE, () => {
       links++;
       return " ";
     });
@@ -28886,7 +29587,7 @@ var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)]*\)|\[e\.g\.[^\]]*\]/gi;
 var EXPECTED_LABEL_RE = /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
 var EXPECTED_INLINE_RE = /^[^\p{L}\n]*(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
 var IMAGE_RE2 = /!\[([^\]]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}>/i;
-var FENCE_RE3 = /(```|~~~)[^\n]*\n([\s\S]*?)(?:\1|$)/g;
+var FENCE_RE2 = /(```|~~~)[^\n]*\n([\s\S]*?)(?:\1|$)/g;
 var INLINE_FENCE_RE = /```([^`\n]+)```/g;
 var CODE_LINE_RE = /^\s*(?:#include\s*[<"]|#(?:ifdef|ifndef|define|if|endif|pragma)\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|using|package|return)\b\s*[\w({[]|\$\s+\S|(?:npm|npx|pip3?|python3?|node|git|cd|cmake|make|cargo|go|docker|kubectl|yarn|pnpm|bitcoin-cli|curl)\s+\S|<\/?(?!details|summary|br|sub|sup|img|p\b|b\b|i\b)[a-zA-Z][\w-]*[\s>/]|[\w.$[\]]+(?:\s*,\s*[\w.$]+)*\s*(?:=|\+=|-=)\s*[^=\s]|[\w.$]+\([^)]*\)\s*;?\s*$|[\w.$]+\(.*[,{(]\s*$|\w+\s*\([^)]*\)\s*\{|[{}]\s*$|.*;\s*$)/;
 var LOG_LINE_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s])/i;
@@ -28922,7 +29623,7 @@ function readEvidence(title, description) {
     if (!found.has(type) && /[\p{L}\p{N}]/u.test(q)) found.set(type, q);
   };
   const firstWithText = (lines2) => lines2.find((l) => /[\p{L}\p{N}]/u.test(l)) ?? "";
-  const prose = text2.replace(FENCE_RE3, (_block, _fence, body) => {
+  const prose = text2.replace(FENCE_RE2, (_block, _fence, body) => {
     const lines2 = body.split("\n");
     const traceLine = lines2.find((l) => TRACE_RE.test(l));
     if (traceLine) put("trace", traceLine);
@@ -29175,44 +29876,37 @@ function leanings(r) {
     v += Math.max(-2.5, Math.min(2.5, theme));
     out[id] = v;
   }
-  const evidence = (s.steps ? 1 : 0) + (r.analysis.hasStackTrace ? 1 : 0) + (s.code || s.versions ? 1 : 0);
-  out.architect += evidence > 0 ? Math.min(1, 0.5 * evidence) : s.kind === "bug" ? -0.5 : 0;
-  out.product += s.acceptance ? 0.5 : s.kind === "feature" ? -0.5 : 0;
-  if (s.demand) {
-    out.product += 0.5;
-    out.revenue += 0.5;
-    out.marketing += 0.5;
+  const has2 = {
+    steps: s.steps,
+    trace: r.analysis.hasStackTrace,
+    code_or_versions: s.code || s.versions,
+    demand: s.demand,
+    acceptance: s.acceptance,
+    screenshot_or_expected: s.screenshot || s.expected
+  };
+  const missing = {
+    none_on_a_bug: s.kind === "bug" && !has2.steps && !has2.trace && !has2.code_or_versions,
+    no_acceptance_on_a_feature: s.kind === "feature" && !s.acceptance
+  };
+  for (const { id } of PERSONAS) {
+    let plus = 0;
+    let minus = 0;
+    for (const [k, v] of Object.entries(PERSONA_RECORDS[id].evidence)) {
+      if (has2[k]) plus += v;
+      else if (missing[k]) minus += v;
+    }
+    out[id] += Math.min(1, plus) + minus;
   }
-  if (s.screenshot || s.expected) out.ux += 0.5;
   const mean = PERSONAS.reduce((sum, p) => sum + out[p.id], 0) / PERSONAS.length;
   for (const { id } of PERSONAS) out[id] = (out[id] - mean) * SPREAD;
   if (s.debt === "adds") out.architect -= 2;
   if (s.bulk) out.architect -= 2;
   return out;
 }
-var RELIES_ON = {
-  revenue: [["demand", "Demand"]],
-  architect: [
-    ["trace", "Error output"],
-    ["steps", "Steps"],
-    ["versions", "Versions"],
-    ["code", "Code"]
-  ],
-  ux: [
-    ["expected_actual", "Expected versus actual"],
-    ["screenshot", "Screenshot"],
-    ["steps", "Steps"]
-  ],
-  product: [
-    ["acceptance", "Acceptance"],
-    ["demand", "Demand"]
-  ],
-  marketing: [["demand", "Demand"]]
-};
 function evidenceSentence(r, persona) {
   const kind = kindOf(r);
   const byType = new Map(r.reading.evidence.map((e) => [e.type, e]));
-  const quotes = RELIES_ON[persona].filter(([type]) => byType.has(type)).slice(0, 2).map(([type, label2]) => `${label2}: “${shorten(byType.get(type).quote)}”`);
+  const quotes = PERSONA_RECORDS[persona].quotes.filter(([type]) => byType.has(type)).slice(0, 2).map(([type, label2]) => `${label2}: “${shorten(byType.get(type).quote)}”`);
   const parts = [];
   if (quotes.length) parts.push(quotes.join("; "));
   if (persona === "architect" && kind === "bug" && !byType.has("steps") && !byType.has("trace"))
@@ -29245,7 +29939,7 @@ function drivers(r, model) {
   if (ranked.length === 0) return void 0;
   return ranked.map((x) => FEATURE_WORDS[x.name][x.v > 0 ? 0 : 1]).join(", and ");
 }
-function personaVerdict(r, persona, c, lean2, model) {
+function personaVerdict(r, persona, c, lean, model) {
   const s = r.structure;
   const a = r.analysis;
   const sentences = [];
@@ -29292,18 +29986,18 @@ function personaVerdict(r, persona, c, lean2, model) {
     sentences.push(
       "Much of the text is in a language the offline judge reads only partly; its structure (steps, code, numbers, length) still counts."
     );
-  return { score: clamp(c.center + lean2), sentences };
+  return { score: clamp(c.center + lean), sentences };
 }
 function scoreOffline(input2, model = JUDGE_MODEL) {
   const r = readTask(input2.task, input2.description);
   const c = consensus(r, model);
-  const lean2 = leanings(r);
+  const lean = leanings(r);
   return PERSONAS.map((p) => {
     const { score, sentences } = personaVerdict(
       r,
       p.id,
       c,
-      r.structure.kind === "junk" ? 0 : lean2[p.id],
+      r.structure.kind === "junk" ? 0 : lean[p.id],
       model
     );
     return {
@@ -60277,133 +60971,6 @@ function parseVerdict(content) {
 // src/llm/persona-messages.ts
 import { createHash } from "node:crypto";
 
-// src/llm/prompts/architect.prompt.ts
-var architectPrompt = {
-  persona: "architect",
-  version: "architect-2",
-  guidance: `Think like the engineer who must build and maintain this. Value careful integration work (APIs, payment providers, data migrations done safely), paying down technical debt, tests, security and clear scope. Be wary of bulk or generated work (mass-produced pages, copy-pasted code), vague tasks that cannot be estimated, and changes that add debt or risk without a plan.`,
-  rubric: [
-    {
-      scores: "1-2",
-      meaning: "Harmful to the codebase (adds serious debt or risk), bulk generation with no engineering value, or not a task at all."
-    },
-    {
-      scores: "3-4",
-      meaning: "Too vague to build or estimate, or mostly churn with little technical merit."
-    },
-    {
-      scores: "5-6",
-      meaning: "Ordinary work of reasonable quality; some risks or unknowns are not addressed."
-    },
-    {
-      scores: "7-8",
-      meaning: "Well-scoped integration or quality work that improves the system, with risks understood."
-    },
-    {
-      scores: "9-10",
-      meaning: "Excellent engineering: removes real debt or integrates cleanly, with a clear plan, tests and acceptance criteria."
-    }
-  ]
-};
-
-// src/llm/prompts/marketing.prompt.ts
-var marketingPrompt = {
-  persona: "marketing",
-  version: "marketing-2",
-  guidance: `Think like the person who must announce and sell the result. Ask: could we put this in a release note, a landing page or a sales call? Does it give us something competitors lack, open a new audience, or remove an objection buyers raise? Internal work nobody outside sees scores low from your angle; spammy or misleading promotion scores lowest.`,
-  rubric: [
-    {
-      scores: "1-2",
-      meaning: "Nothing to market, or it would hurt the brand (spam, misleading claims); not a real task."
-    },
-    { scores: "3-4", meaning: "Invisible to buyers; at most a footnote in a changelog." },
-    {
-      scores: "5-6",
-      meaning: "Something to mention, but it is table stakes and gives no edge over competitors."
-    },
-    {
-      scores: "7-8",
-      meaning: "A clear selling point or a removed buying objection that sales and marketing can use."
-    },
-    {
-      scores: "9-10",
-      meaning: "A headline feature with real competitive advantage or a new audience to sell to."
-    }
-  ]
-};
-
-// src/llm/prompts/product.prompt.ts
-var productPrompt = {
-  persona: "product",
-  version: "product-2",
-  guidance: `Think like the person who owns the roadmap. Ask: does this fit what the product's customers need, should it be done now rather than later, and does it set the product apart from competitors? A good task states the problem, who has it, and how we will know it is done (acceptance criteria); a task without them is hard to prioritise and scores lower.`,
-  rubric: [
-    { scores: "1-2", meaning: "Off-strategy or harmful to the product, or spam / not a task." },
-    { scores: "3-4", meaning: "Low priority or unclear value; no stated problem or acceptance criteria." },
-    {
-      scores: "5-6",
-      meaning: "Reasonable but ordinary: some fit with customer needs, priority or differentiation is unclear."
-    },
-    { scores: "7-8", meaning: "Good fit with customer needs and worth doing soon; the problem is clear." },
-    {
-      scores: "9-10",
-      meaning: "High priority with clear product-market fit or differentiation, a stated problem and acceptance criteria."
-    }
-  ]
-};
-
-// src/llm/prompts/revenue.prompt.ts
-var revenuePrompt = {
-  persona: "revenue",
-  version: "revenue-2",
-  guidance: `Think like someone who owns the company's revenue line. Ask: does this let customers pay, pay more, or pay sooner (checkout, billing, plans, upgrades, invoices)? Does it improve pricing or packaging, reduce churn of paying customers, or open a new revenue stream? Internal work with no path to money scores low from your angle even if it is useful; say so plainly.`,
-  rubric: [
-    {
-      scores: "1-2",
-      meaning: "No link to revenue at all, or it puts revenue at risk (breaks payments, gives paid features away); spam or not a task."
-    },
-    { scores: "3-4", meaning: "Only a distant, speculative link to money; mostly internal work." },
-    {
-      scores: "5-6",
-      meaning: "Indirect revenue value: retention, conversion or upsell may improve, but the effect is unclear or unmeasured."
-    },
-    {
-      scores: "7-8",
-      meaning: "A clear path to revenue: it enables or improves payment, pricing, upgrades or retention of paying customers."
-    },
-    {
-      scores: "9-10",
-      meaning: "Directly creates or unlocks significant revenue (a new paid offer, checkout for a plan) with a well-described scope."
-    }
-  ]
-};
-
-// src/llm/prompts/ux.prompt.ts
-var uxPrompt = {
-  persona: "ux",
-  version: "ux-2",
-  guidance: `Think like the person who watches users struggle. Ask: will users notice this, use it, and be better off? Does it remove friction, confusion or an accessibility barrier that real users hit? Invisible back-end work scores in the middle at best from your angle unless it makes the product faster or more reliable for users; changes that add friction or clutter score low.`,
-  rubric: [
-    {
-      scores: "1-2",
-      meaning: "Makes the experience worse (adds friction, dark patterns, clutter), or spam / not a task."
-    },
-    { scores: "3-4", meaning: "Users will hardly notice it, or it solves no problem users have." },
-    {
-      scores: "5-6",
-      meaning: "Some visible benefit to users, but the problem it solves is unclear or minor."
-    },
-    {
-      scores: "7-8",
-      meaning: "Solves a real, recognisable user problem in a part of the product people use."
-    },
-    {
-      scores: "9-10",
-      meaning: "A clear, well-described improvement to a core user journey or to accessibility that many users will feel."
-    }
-  ]
-};
-
 // src/llm/prompts/shared.prompt.ts
 var SHARED_PROMPT = {
   version: "shared-2",
@@ -60452,13 +61019,9 @@ var SHARED_PROMPT = {
 };
 
 // src/llm/prompts/index.ts
-var PERSONA_PROMPTS = {
-  revenue: revenuePrompt,
-  architect: architectPrompt,
-  ux: uxPrompt,
-  product: productPrompt,
-  marketing: marketingPrompt
-};
+var PERSONA_PROMPTS = Object.fromEntries(
+  PERSONAS.map(({ id }) => [id, { persona: id, ...PERSONA_RECORDS[id].llm }])
+);
 
 // src/llm/render-prompt.ts
 var VARIABLE = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;

@@ -1,3 +1,4 @@
+import { PERSONA_RECORDS } from "../persona-records.js";
 import { PERSONAS, type PersonaId } from "../personas.js";
 import type { PersonaVerdict, Scorer } from "../scorer.js";
 import type { TaskInput } from "../task-request.schema.js";
@@ -172,15 +173,29 @@ function leanings(r: TaskReading): Record<PersonaId, number> {
     v += Math.max(-2.5, Math.min(2.5, theme));
     out[id] = v;
   }
-  const evidence = (s.steps ? 1 : 0) + (r.analysis.hasStackTrace ? 1 : 0) + (s.code || s.versions ? 1 : 0);
-  out.architect += evidence > 0 ? Math.min(1, 0.5 * evidence) : s.kind === "bug" ? -0.5 : 0;
-  out.product += s.acceptance ? 0.5 : s.kind === "feature" ? -0.5 : 0;
-  if (s.demand) {
-    out.product += 0.5;
-    out.revenue += 0.5;
-    out.marketing += 0.5;
+  // What raises and lowers each persona, from its record: evidence found adds (at most a point), and the
+  // evidence a kind of task should carry, when absent, takes away.
+  const has: Record<string, boolean> = {
+    steps: s.steps,
+    trace: r.analysis.hasStackTrace,
+    code_or_versions: s.code || s.versions,
+    demand: s.demand,
+    acceptance: s.acceptance,
+    screenshot_or_expected: s.screenshot || s.expected,
+  };
+  const missing: Record<string, boolean> = {
+    none_on_a_bug: s.kind === "bug" && !has.steps && !has.trace && !has.code_or_versions,
+    no_acceptance_on_a_feature: s.kind === "feature" && !s.acceptance,
+  };
+  for (const { id } of PERSONAS) {
+    let plus = 0;
+    let minus = 0;
+    for (const [k, v] of Object.entries(PERSONA_RECORDS[id].evidence)) {
+      if (has[k]) plus += v;
+      else if (missing[k]) minus += v;
+    }
+    out[id] += Math.min(1, plus) + minus;
   }
-  if (s.screenshot || s.expected) out.ux += 0.5;
   // Re-centred: leanings spread the personas around the consensus and add nothing to it.
   const mean = PERSONAS.reduce((sum, p) => sum + out[p.id], 0) / PERSONAS.length;
   // Five experts who always agree look like one number printed five times: each angle counts fully.
@@ -190,27 +205,6 @@ function leanings(r: TaskReading): Record<PersonaId, number> {
   return out;
 }
 
-/** Which evidence each persona relies on, and how it names it when it quotes the author. */
-const RELIES_ON: Record<PersonaId, [EvidenceType, string][]> = {
-  revenue: [["demand", "Demand"]],
-  architect: [
-    ["trace", "Error output"],
-    ["steps", "Steps"],
-    ["versions", "Versions"],
-    ["code", "Code"],
-  ],
-  ux: [
-    ["expected_actual", "Expected versus actual"],
-    ["screenshot", "Screenshot"],
-    ["steps", "Steps"],
-  ],
-  product: [
-    ["acceptance", "Acceptance"],
-    ["demand", "Demand"],
-  ],
-  marketing: [["demand", "Demand"]],
-};
-
 /**
  * What the persona relies on, quoted in the author's words ("Demand: “Twelve enterprise customers asked…”"),
  * and, only for evidence the reader finds reliably (measured), what it looked for and did not find, said as
@@ -219,7 +213,7 @@ const RELIES_ON: Record<PersonaId, [EvidenceType, string][]> = {
 function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefined {
   const kind = kindOf(r);
   const byType = new Map<EvidenceType, Evidence>(r.reading.evidence.map((e) => [e.type, e]));
-  const quotes = RELIES_ON[persona]
+  const quotes = PERSONA_RECORDS[persona].quotes
     .filter(([type]) => byType.has(type))
     .slice(0, 2)
     .map(([type, label]) => `${label}: “${shorten(byType.get(type)!.quote)}”`);

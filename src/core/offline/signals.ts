@@ -1,4 +1,5 @@
-import type { PersonaId } from "../personas.js";
+import { PERSONA_RECORDS } from "../persona-records.js";
+import { PERSONAS, type PersonaId } from "../personas.js";
 
 /**
  * Everything the offline scorer knows, as data. Each concept is a theme a task can touch; each
@@ -28,7 +29,7 @@ export interface Concept {
   role?: "evidence";
 }
 
-export const CONCEPTS: readonly Concept[] = [
+const CONCEPT_TERMS: readonly Omit<Concept, "weights" | "why">[] = [
   {
     id: "payments",
     label: "payments",
@@ -79,15 +80,6 @@ export const CONCEPTS: readonly Concept[] = [
       "cart",
     ],
     fragments: ["支付", "付款", "收款", "微信支付", "决済", "оплат", "платеж", "платёж", "결제"],
-    weights: { revenue: 4, architect: 1.5, ux: 1.5, product: 2, marketing: 1.5 },
-    why: {
-      revenue: "opens or widens a direct path to taking money",
-      architect:
-        "is integration work with an external payment provider, which needs care with webhooks, idempotency and secrets",
-      ux: "changes a flow paying users go through",
-      product: "touches how customers pay, which is core to the business",
-      marketing: "makes the product something customers can actually buy",
-    },
   },
   {
     id: "pricing",
@@ -147,13 +139,6 @@ export const CONCEPTS: readonly Concept[] = [
       "usage based",
     ],
     fragments: ["价格", "定价", "会员", "цена", "тариф", "подписк"],
-    weights: { revenue: 3.5, product: 1.5, marketing: 2, ux: 0.5 },
-    why: {
-      revenue: "shapes pricing or monetisation directly",
-      product: "affects packaging and what customers pay for",
-      marketing: "gives sales an offer to promote",
-      ux: "adds a pricing surface users meet",
-    },
   },
   {
     id: "donation",
@@ -172,13 +157,6 @@ export const CONCEPTS: readonly Concept[] = [
       "bitcoin",
       "btc",
     ],
-    weights: { revenue: 2.5, ux: 0.5, marketing: 0.5, product: 0.5 },
-    why: {
-      revenue: "adds a way to receive money, though donations are small and irregular",
-      ux: "adds a way for supporters to give",
-      marketing: "gives supporters an easier way to help",
-      product: "serves supporters rather than core users",
-    },
   },
   {
     id: "currency",
@@ -191,14 +169,6 @@ export const CONCEPTS: readonly Concept[] = [
       "exchange rate",
       "localized pricing",
     ],
-    weights: { revenue: 3, product: 1.5, ux: 1, marketing: 1, architect: 0.5 },
-    why: {
-      revenue: "lets customers pay in their own currency, which lifts conversion abroad",
-      product: "opens international markets",
-      ux: "shows prices in terms buyers understand",
-      marketing: "supports selling in new regions",
-      architect: "touches money handling, where rounding and conversion must be exact",
-    },
   },
   {
     id: "visible-ui",
@@ -249,13 +219,6 @@ export const CONCEPTS: readonly Concept[] = [
       "front-end",
     ],
     fragments: ["界面", "页面", "按钮", "интерфейс", "кнопк", "화면"],
-    weights: { ux: 2.5, marketing: 1, product: 0.5, architect: 0.5 },
-    why: {
-      ux: "changes something users see and touch",
-      marketing: "produces something visible to show",
-      product: "is visible to users",
-      architect: "is front-end work with a contained footprint",
-    },
   },
   {
     id: "dark-mode",
@@ -275,13 +238,6 @@ export const CONCEPTS: readonly Concept[] = [
       "mode sombre",
       "modo oscuro",
     ],
-    weights: { ux: 3.5, marketing: 2, product: 1.5, architect: 0.5 },
-    why: {
-      ux: "is a long-standing user request for comfort and accessibility, seen on every visit",
-      marketing: "is an expected, easy-to-show feature that users notice",
-      product: "is a commonly requested table-stakes feature",
-      architect: "is mostly theming work, cleanest with design tokens or CSS variables",
-    },
   },
   {
     id: "usability",
@@ -314,25 +270,11 @@ export const CONCEPTS: readonly Concept[] = [
       "one click",
     ],
     fragments: ["快捷键", "горячие клавиши", "단축키"],
-    weights: { ux: 3, product: 1.5, marketing: 1, architect: 0.5 },
-    why: {
-      ux: "removes friction from something users do often",
-      product: "improves everyday use of the product",
-      marketing: "makes the product feel faster and more polished",
-      architect: "is a contained change to interaction code",
-    },
   },
   {
     id: "notifications",
     label: "notifications",
     terms: ["notification", "notify", "email notification", "push notification", "reminder", "alert"],
-    weights: { ux: 2, product: 1.5, marketing: 1, architect: 0.5 },
-    why: {
-      ux: "keeps users informed without them checking",
-      product: "helps retention by bringing users back",
-      marketing: "adds a re-engagement channel",
-      architect: "adds a delivery path that needs queuing and opt-out handling",
-    },
   },
   {
     id: "growth-marketing",
@@ -371,13 +313,6 @@ export const CONCEPTS: readonly Concept[] = [
       "lead generation",
       "lead capture",
     ],
-    weights: { marketing: 3.5, revenue: 1.5, product: 1, ux: 0.5 },
-    why: {
-      marketing: "works directly on reach, acquisition or how the product is presented",
-      revenue: "feeds the top of the sales funnel",
-      product: "supports acquisition",
-      ux: "shapes the first impression",
-    },
   },
   {
     id: "analytics",
@@ -395,13 +330,6 @@ export const CONCEPTS: readonly Concept[] = [
       "insights",
       "dashboards",
     ],
-    weights: { product: 2, marketing: 1.5, revenue: 1, architect: 0.5, ux: 0 },
-    why: {
-      product: "gives the team data to decide priorities",
-      marketing: "measures campaigns and conversion",
-      revenue: "helps find where revenue is won or lost",
-      architect: "adds data collection that must respect privacy and performance",
-    },
   },
   {
     id: "integration",
@@ -432,13 +360,6 @@ export const CONCEPTS: readonly Concept[] = [
       "middleware",
       "openapi",
     ],
-    weights: { architect: 2.5, product: 1.5, marketing: 1.5, revenue: 0.5 },
-    why: {
-      architect: "is integration work that connects systems through defined interfaces",
-      product: "makes the product fit into customers' existing tools",
-      marketing: "gives a 'works with' story that sells",
-      revenue: "can help close deals that depend on an integration",
-    },
   },
   {
     id: "enterprise",
@@ -459,13 +380,6 @@ export const CONCEPTS: readonly Concept[] = [
       "multi-tenant",
       "teams",
     ],
-    weights: { revenue: 2, product: 1.5, marketing: 1, architect: 0.5 },
-    why: {
-      revenue: "unlocks larger customers who pay more",
-      product: "removes blockers for business adoption",
-      marketing: "strengthens the pitch to companies",
-      architect: "adds access-control surface that needs careful design",
-    },
   },
   {
     id: "ai-feature",
@@ -482,12 +396,6 @@ export const CONCEPTS: readonly Concept[] = [
       "copilot",
       "artificial intelligence",
     ],
-    weights: { marketing: 2, product: 1, architect: -0.5 },
-    why: {
-      marketing: "is easy to headline while AI features sell",
-      product: "follows current market demand, if it solves a concrete problem",
-      architect: "brings model cost, latency and non-determinism to manage",
-    },
   },
   {
     id: "bulk-generation",
@@ -536,14 +444,6 @@ export const CONCEPTS: readonly Concept[] = [
       "generate pages",
       "generate articles",
     ],
-    weights: { architect: -3, marketing: 0.5, product: -0.5, ux: -0.5 },
-    why: {
-      architect:
-        "is bulk generation: it produces volume that someone must review and maintain, rather than integrating components",
-      marketing: "promises volume, which is easy to pitch",
-      product: "risks quantity over a focused solution",
-      ux: "tends to produce output users must sift through",
-    },
   },
   {
     id: "tech-debt",
@@ -601,13 +501,6 @@ export const CONCEPTS: readonly Concept[] = [
       "inject",
       "unused",
     ],
-    weights: { architect: 3, product: 0.5, ux: -0.5, marketing: -0.5 },
-    why: {
-      architect: "pays down technical debt or improves the build, which keeps the codebase healthy",
-      product: "is maintenance that enables future work",
-      ux: "is internal: users will not notice it directly",
-      marketing: "is internal work with nothing to announce",
-    },
   },
   {
     id: "testing",
@@ -625,11 +518,6 @@ export const CONCEPTS: readonly Concept[] = [
       "regression test",
       "test suite",
     ],
-    weights: { architect: 2, product: 0.5 },
-    why: {
-      architect: "adds tests, which protect code quality",
-      product: "reduces the risk of regressions",
-    },
   },
   {
     id: "performance",
@@ -654,13 +542,6 @@ export const CONCEPTS: readonly Concept[] = [
       "scalability",
       "scale",
     ],
-    weights: { architect: 2.5, ux: 2, product: 1.5, marketing: 1 },
-    why: {
-      architect: "improves efficiency, which is measurable engineering quality",
-      ux: "makes the product feel faster for everyone",
-      product: "improves a quality users notice",
-      marketing: "gives a measurable claim to make",
-    },
   },
   {
     id: "security",
@@ -688,14 +569,6 @@ export const CONCEPTS: readonly Concept[] = [
       "telemetry",
       "permission",
     ],
-    weights: { architect: 2.5, product: 2, ux: 1, marketing: 1, revenue: 0.5 },
-    why: {
-      architect: "reduces security or privacy risk in the code",
-      product: "protects users' trust, which outranks most features",
-      ux: "protects users, even if they rarely see it",
-      marketing: "supports a trust and privacy message",
-      revenue: "lowers the risk of losing customers over a breach",
-    },
   },
   {
     id: "defect",
@@ -724,14 +597,6 @@ export const CONCEPTS: readonly Concept[] = [
       "issue with",
     ],
     fragments: ["报错", "错误", "异常", "ошибк", "проблем", "не работает", "오류", "버그"],
-    weights: { ux: 2.5, product: 2, architect: 1.5, revenue: 0.5, marketing: 0.5 },
-    why: {
-      ux: "fixes something that breaks for users today",
-      product: "is a defect, and working software outranks new features",
-      architect: "fixes broken behaviour in the code",
-      revenue: "protects retention: broken software loses customers",
-      marketing: "protects the product's reputation",
-    },
   },
   {
     id: "outage",
@@ -758,14 +623,6 @@ export const CONCEPTS: readonly Concept[] = [
       "crash on startup",
     ],
     fragments: ["崩溃", "闪退", "вылет", "не запускается"],
-    weights: { ux: 3, product: 2.5, architect: 1.5, revenue: 2, marketing: 1.5 },
-    why: {
-      ux: "fixes a failure that stops users from using the product at all",
-      product: "is a severe defect that blocks users, which outranks new work",
-      architect: "fixes a crash or hang in the code",
-      revenue: "stops users from using what they pay for, which drives churn",
-      marketing: "is the kind of failure that damages the product's reputation",
-    },
   },
   {
     id: "data-loss",
@@ -780,14 +637,6 @@ export const CONCEPTS: readonly Concept[] = [
       "deleted my",
       "backup",
     ],
-    weights: { ux: 2, product: 2, architect: 2, revenue: 1.5, marketing: 1 },
-    why: {
-      revenue: "protects the trust paying customers place in their data",
-      marketing: "avoids the kind of incident that damages a reputation",
-      ux: "protects users' data, the worst thing to lose",
-      product: "is a top-priority trust issue",
-      architect: "concerns data integrity",
-    },
   },
   {
     id: "user-demand",
@@ -818,13 +667,6 @@ export const CONCEPTS: readonly Concept[] = [
       "lose deals",
       "losing customers",
     ],
-    weights: { product: 2, ux: 1, marketing: 1, revenue: 0.5 },
-    why: {
-      product: "points to real user demand",
-      ux: "is grounded in what users ask for",
-      marketing: "answers something the market asks for",
-      revenue: "serves paying customers",
-    },
   },
   {
     id: "competitive",
@@ -849,12 +691,6 @@ export const CONCEPTS: readonly Concept[] = [
       "catch up",
       "fees are higher",
     ],
-    weights: { product: 2, marketing: 2.5, revenue: 0.5 },
-    why: {
-      product: "responds to the competitive landscape",
-      marketing: "sharpens how the product compares to alternatives",
-      revenue: "can win customers from alternatives",
-    },
   },
   {
     id: "localization",
@@ -878,14 +714,6 @@ export const CONCEPTS: readonly Concept[] = [
       "rtl",
     ],
     fragments: ["翻译", "перевод", "번역"],
-    weights: { ux: 2, marketing: 2, product: 1.5, revenue: 1, architect: 0.5 },
-    why: {
-      ux: "lets more people use the product in their own language",
-      marketing: "opens new markets",
-      product: "widens the addressable market",
-      revenue: "reaches customers who would not buy in English",
-      architect: "needs string externalisation done once, properly",
-    },
   },
   {
     id: "documentation",
@@ -905,21 +733,12 @@ export const CONCEPTS: readonly Concept[] = [
       "spelling",
       "misspelled",
     ],
-    weights: { ux: 1, product: 0.5, architect: 0.5, marketing: 0.5 },
-    why: {
-      ux: "helps users succeed with what exists",
-      product: "lowers the support burden",
-      architect: "documents how the system is used",
-      marketing: "makes the product easier to adopt",
-    },
   },
   {
     // Removing things: often clean-up, but "remove a member" is a feature, so no verdict on visibility.
     id: "removal",
     label: "removal",
     terms: ["remove", "delete", "drop", "get rid of"],
-    weights: { architect: 1.5 },
-    why: { architect: "removes something, which shrinks what must be maintained" },
   },
   {
     id: "collaboration",
@@ -938,14 +757,6 @@ export const CONCEPTS: readonly Concept[] = [
       "comments",
       "mentions",
     ],
-    weights: { product: 2, ux: 1.5, marketing: 1.5, revenue: 1, architect: 0.5 },
-    why: {
-      product: "makes the product useful to whole teams, which deepens adoption",
-      ux: "lets people work together where they already are",
-      marketing: "gives a team story that spreads the product inside companies",
-      revenue: "spreads the product across teams, which leads to more seats",
-      architect: "brings shared state and permissions to get right",
-    },
   },
   {
     // Who the task is for. Weak on its own: nearly every task mentions users.
@@ -953,24 +764,11 @@ export const CONCEPTS: readonly Concept[] = [
     role: "evidence",
     label: "users",
     terms: ["users", "customers", "customer", "clients", "merchants", "buyers", "community", "everyone"],
-    weights: { product: 0.75, ux: 0.75, marketing: 0.5, revenue: 0.25 },
-    why: {
-      product: "is aimed at users",
-      ux: "is aimed at the people who use the product",
-      marketing: "concerns the people the product is sold to",
-      revenue: "concerns the people who pay",
-    },
   },
   {
     id: "fix-request",
     label: "a fix",
     terms: ["fix", "fixes", "fixing"],
-    weights: { ux: 0.75, product: 0.75, architect: 0.75 },
-    why: {
-      ux: "asks for something to be corrected",
-      product: "asks for a correction",
-      architect: "asks for a correction in the code",
-    },
   },
   {
     id: "data-portability",
@@ -991,14 +789,6 @@ export const CONCEPTS: readonly Concept[] = [
       "importing",
       "import button",
     ],
-    weights: { ux: 1.5, product: 1.5, architect: 1, marketing: 0.5, revenue: 0.25 },
-    why: {
-      ux: "lets users take their data where they need it",
-      product: "removes a reason users leave or work around the product",
-      architect: "adds a data format to read or write, with its edge cases",
-      marketing: "removes a lock-in objection",
-      revenue: "removes a small obstacle for buyers",
-    },
   },
   {
     id: "backend",
@@ -1029,11 +819,6 @@ export const CONCEPTS: readonly Concept[] = [
       "docker",
       "kubernetes",
     ],
-    weights: { architect: 2, product: 0.25 },
-    why: {
-      architect: "is backend engineering with clear technical substance",
-      product: "is infrastructure work behind the product",
-    },
   },
   {
     // Outcomes anyone can claim; a payment or pricing mechanism is the evidence, not the word.
@@ -1041,12 +826,6 @@ export const CONCEPTS: readonly Concept[] = [
     role: "evidence",
     label: "claimed revenue impact",
     terms: ["revenue", "sales", "profit", "conversion", "roi", "growth", "viral"],
-    weights: { revenue: 1, product: 0.25, marketing: 0.25 },
-    why: {
-      revenue: "claims an effect on revenue, without a payment or pricing change behind it",
-      product: "claims a business outcome",
-      marketing: "claims a commercial outcome",
-    },
   },
   {
     // Superlatives and promises are what stuffed or promotional text is made of, not evidence.
@@ -1074,16 +853,21 @@ export const CONCEPTS: readonly Concept[] = [
       "next level",
       "guaranteed",
     ],
-    weights: { revenue: -1.5, architect: -1, ux: -1, product: -1.5, marketing: -1 },
-    why: {
-      revenue: "leans on promises rather than a way to earn money",
-      architect: "promises outcomes instead of describing the work",
-      ux: "promises outcomes instead of describing what users get",
-      product: "sells the idea instead of stating the problem",
-      marketing: "is hype, which customers discount",
-    },
   },
 ];
+
+/** The concepts with each persona's weight and reason, read from the personas' records (their `areas`). */
+export const CONCEPTS: readonly Concept[] = CONCEPT_TERMS.map((c) => {
+  const weights: Partial<Record<PersonaId, number>> = {};
+  const why: Partial<Record<PersonaId, string>> = {};
+  for (const { id } of PERSONAS) {
+    const area = PERSONA_RECORDS[id].areas[c.id];
+    if (!area) continue;
+    weights[id] = area.weight;
+    if (area.why !== undefined) why[id] = area.why;
+  }
+  return { ...c, weights, why };
+});
 
 /**
  * Spam cues an honest issue can also contain ("cheap", "contact us"): one alone proves nothing, so

@@ -1,18 +1,11 @@
-import type { PersonaId } from "../../core/personas.js";
-import { architectPrompt } from "./architect.prompt.js";
-import { marketingPrompt } from "./marketing.prompt.js";
+import { PERSONA_RECORDS } from "../../core/persona-records.js";
+import { PERSONAS, type PersonaId } from "../../core/personas.js";
 import type { PersonaPrompt } from "./persona-prompt.js";
-import { productPrompt } from "./product.prompt.js";
-import { revenuePrompt } from "./revenue.prompt.js";
-import { uxPrompt } from "./ux.prompt.js";
 
-export const PERSONA_PROMPTS: Readonly<Record<PersonaId, PersonaPrompt>> = {
-  revenue: revenuePrompt,
-  architect: architectPrompt,
-  ux: uxPrompt,
-  product: productPrompt,
-  marketing: marketingPrompt,
-};
+/** Each persona's prompt, read from its record (src/core/persona-records.ts): one place per persona. */
+export const PERSONA_PROMPTS: Readonly<Record<PersonaId, PersonaPrompt>> = Object.fromEntries(
+  PERSONAS.map(({ id }) => [id, { persona: id, ...PERSONA_RECORDS[id].llm }]),
+) as Record<PersonaId, PersonaPrompt>;
 
 export { SHARED_PROMPT } from "./shared.prompt.js";
 export type { PersonaPrompt, RubricBand } from "./persona-prompt.js";
