@@ -61,4 +61,31 @@ export default tseslint.config(
       "no-restricted-globals": ["error", "process", "fetch"],
     },
   },
+  {
+    // Configuration sits below every feature: it reads the environment into typed sections and
+    // depends on nothing but the pure core. Features import their section, never the other way round.
+    files: ["src/config/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            "probot",
+            "@actions/*",
+            "@octokit/*",
+            "fastify*",
+            "openai",
+            "../app/*",
+            "../http/*",
+            "../llm/*",
+            "../storage/*",
+            "../fleet/*",
+            "../accounts/*",
+            "../github/*",
+            "../compose-service.js",
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ApprovalPolicySchema, type ApprovalPolicy } from "../src/core/approval.js";
 import { DESCRIPTION_MAX_CHARS, TASK_MAX_CHARS, codePointLength } from "../src/core/task-request.schema.js";
-import type { ScorerSettings } from "../src/config/create-scorer.js";
+import type { ScorerSettings } from "../src/llm/create-scorer.js";
 import { ActionError } from "./errors.js";
 
 /**

@@ -5,7 +5,7 @@
  */
 import * as core from "@actions/core";
 import { context, getOctokit } from "@actions/github";
-import { createScorer } from "../src/config/create-scorer.js";
+import { createScorer } from "../src/llm/create-scorer.js";
 import { runAction } from "./run-action.js";
 
 await runAction({

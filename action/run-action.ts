@@ -1,4 +1,4 @@
-import type { CreatedScorer, ScorerSettings } from "../src/config/create-scorer.js";
+import type { CreatedScorer, ScorerSettings } from "../src/llm/create-scorer.js";
 import { REPORT_MARKER, renderReport } from "../src/core/render-comment.js";
 import type { ScoreReport } from "../src/core/score-report.schema.js";
 import { scoreTask } from "../src/core/score-task.js";

@@ -5,7 +5,7 @@ import { createServer } from "node:http";
 import pino from "pino";
 import { DEFAULT_APPROVAL_POLICY } from "../src/core/approval.js";
 import { createLogger } from "../src/config/create-logger.js";
-import { createScorer } from "../src/config/create-scorer.js";
+import { createScorer } from "../src/llm/create-scorer.js";
 import { scoreOffline } from "../src/core/offline/offline-scorer.js";
 import { buildReport } from "../src/core/score-task.js";
 import { buildServer } from "../src/http/build-server.js";

@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
-import { createScorer } from "../src/config/create-scorer.js";
+import { createScorer } from "../src/llm/create-scorer.js";
 import type { OpenAiScorer } from "../src/llm/openai-scorer.js";
 
 export interface LlmBenchOptions {

@@ -3,6 +3,7 @@ import { composeService } from "../src/compose-service.js";
 import { scoreOffline } from "../src/core/offline/offline-scorer.js";
 import { PRIVATE_KEY, TestOctokit, payload, sign } from "../test/app/app-harness.js";
 import { startFakeGitHub } from "../test/helpers/fake-github.js";
+import { loadServiceConfig } from "../src/config/service-config.js";
 
 export interface WebhookBenchOptions {
   /** Distinct issues, one issues.opened delivery each. */
@@ -25,7 +26,7 @@ function percentile(sorted: number[], p: number): number {
 export async function runWebhookBench(options: WebhookBenchOptions): Promise<Record<string, number>> {
   const github = await startFakeGitHub();
   const service = await composeService(
-    {
+    loadServiceConfig({
       APP_ID: "1",
       PRIVATE_KEY,
       WEBHOOK_SECRET: "test-webhook-secret",
@@ -33,7 +34,7 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Rec
       GHE_PROTOCOL: "http",
       LOG_LEVEL: "silent",
       APP_QUEUE_CONCURRENCY: "8",
-    },
+    }),
     {
       logger: pino({ level: "silent" }),
       // Octokit's write throttling (one write a second, GitHub's guidance) is off here so the figure

@@ -4,8 +4,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pino from "pino";
 import { REDACTED_PATHS } from "./config/create-logger.js";
-import { createScorer } from "./config/create-scorer.js";
-import { approvalPolicyFromEnv, parseServerEnv } from "./config/env.schema.js";
+import { createScorer } from "./llm/create-scorer.js";
+import { approvalPolicyFromEnv } from "./config/server-env.schema.js";
 import { scorerSettingsFromEnv } from "./config/llm-env.schema.js";
 import { loadEnvFile } from "./config/load-env-file.js";
 import { packageVersion } from "./config/package-info.js";
@@ -121,7 +121,7 @@ async function score(args: string[], env: Record<string, string | undefined>, io
 
   // Logs (the scorer choice, model retries) go to stderr, so stdout is only the report.
   const logger = pino({ level: env.LOG_LEVEL ?? "warn", redact: REDACTED_PATHS }, pino.destination(2));
-  const policy = approvalPolicyFromEnv(parseServerEnv(env));
+  const policy = approvalPolicyFromEnv(env);
   const { scorer } = createScorer(scorerSettingsFromEnv(env), { logger });
   const outcome = await scoreTask(parsed.data, { scorer, policy });
   io.stdout(values.json ? `${JSON.stringify(outcome.report, null, 2)}\n` : renderText(outcome));

@@ -5,21 +5,17 @@ import { deliveryGiveUp, deliveryHandler } from "./app/delivery-handler.js";
 import { taskScorerApp } from "./app/task-scorer-app.js";
 import { JobQueue } from "./app/job-queue.js";
 import { createProbot, probotHost } from "./app/github-app-plugin.js";
-import { AppEnvSchema, appSettingsFromEnv } from "./config/app-env.schema.js";
-import { isLoopbackHost, registrationPlugin, registrationTarget } from "./app/manifest-registration.js";
-import { ConfigError } from "./core/errors.js";
+import { registrationPlugin, registrationTarget } from "./app/manifest-registration.js";
 import { checkAppIdentity } from "./app/startup-check.js";
 import { envFilePath } from "./config/load-env-file.js";
 import { createMetrics, type ServiceMetrics } from "./http/metrics.js";
 import { OpenAiScorer } from "./llm/openai-scorer.js";
 import type { MemoizedScorer } from "./core/memoize-scorer.js";
-import { createScorer, type CreatedScorer } from "./config/create-scorer.js";
-import { scorerSettingsFromEnv } from "./config/llm-env.schema.js";
-import { approvalPolicyFromEnv, parseServerEnv, type ServerEnv } from "./config/env.schema.js";
+import { createScorer, type CreatedScorer } from "./llm/create-scorer.js";
+import { isLoopbackHost, needsDatabase, type ServiceConfig } from "./config/service-config.js";
 import { buildServer } from "./http/build-server.js";
 import { AccountStore } from "./accounts/account-store.js";
 import { KeyAccess } from "./accounts/key-access.js";
-import { needsDatabase, parseStorageEnv } from "./config/storage-env.schema.js";
 import { openDatabase, type Database } from "./storage/database.js";
 import { AppMetering } from "./accounts/app-metering.js";
 import { DatabaseDeliveries, RedisDeliveries, type DeliveryIntake } from "./fleet/delivery-queues.js";
@@ -28,7 +24,7 @@ import { sharedScoreCache } from "./fleet/shared-score-cache.js";
 
 export interface Service {
   server: FastifyInstance;
-  env: ServerEnv;
+  config: ServiceConfig;
   queue?: JobQueue | undefined;
   /** Where the App receives deliveries, when it runs. */
   webhookPath?: string | undefined;
@@ -50,15 +46,15 @@ export interface ComposeOptions {
   metrics?: ServiceMetrics;
 }
 
-/** Everything `npm start` runs, wired from the environment: the REST API, and the GitHub App when configured. */
-export async function composeService(
-  processEnv: Record<string, string | undefined>,
-  options: ComposeOptions,
-): Promise<Service> {
+/**
+ * Everything `npm start` runs, wired from the configuration (read once, by `loadServiceConfig`): the REST
+ * API, and the GitHub App when configured. Each part receives only its own section.
+ */
+export async function composeService(config: ServiceConfig, options: ComposeOptions): Promise<Service> {
   const { logger } = options;
-  const env = parseServerEnv(processEnv);
-  const policy = approvalPolicyFromEnv(env);
-  const created = options.scorer ?? createScorer(scorerSettingsFromEnv(processEnv), { logger });
+  const { server: serverConfig, app: appConfig, storage, fleet, keys } = config;
+  const policy = config.approval;
+  const created = options.scorer ?? createScorer(config.llm, { logger });
   const metrics = options.metrics ?? createMetrics({ processMetrics: true });
   // Timed once here, so REST and App scoring both show in the latency histogram.
   // Wrapped below when a fleet shares its model's verdicts.
@@ -70,31 +66,27 @@ export async function composeService(
   });
   logger.info({ scorer: description, policy }, "approval policy");
 
-  const storageEnv = parseStorageEnv(processEnv);
   let database: Database | undefined;
   let access: KeyAccess | undefined;
-  if (needsDatabase(storageEnv)) {
-    database = await openDatabase({
-      url: storageEnv.DATABASE_URL,
-      dataDir: storageEnv.DATA_DIR ?? "data",
-    });
+  if (needsDatabase(config)) {
+    database = await openDatabase({ url: storage.databaseUrl, dataDir: storage.dataDir });
     logger.info(
-      { engine: database.engine, auth: storageEnv.AUTH },
+      { engine: database.engine, auth: keys.auth },
       database.engine === "postgres"
         ? "storage: PostgreSQL (DATABASE_URL)"
-        : `storage: embedded PGlite in ${storageEnv.DATA_DIR ?? "data"} (one process; not safe against power loss)`,
+        : `storage: embedded PGlite in ${storage.dataDir} (one process; not safe against power loss)`,
     );
-    if (storageEnv.AUTH === "keys")
-      access = new KeyAccess(new AccountStore(database.db), options.clock, storageEnv.KEY_MAX_CONCURRENT);
+    if (keys.auth === "keys")
+      access = new KeyAccess(new AccountStore(database.db), options.clock, keys.maxConcurrentPerKey);
     // A model's verdicts are shared by the fleet (cache and single-flight in PostgreSQL). The offline
     // judge is deterministic and takes microseconds: a repeat on another instance is simply scored again.
     if (database.engine === "postgres" && scorer.name !== "offline") {
-      const ttl = scorerSettingsFromEnv(processEnv).cacheTtlSeconds ?? 3600;
+      const ttl = config.llm.cacheTtlSeconds ?? 3600;
       scorer = sharedScoreCache(scorer, database.db, { ttlMs: ttl * 1000 });
     }
   }
 
-  const appSettings = appSettingsFromEnv(processEnv);
+  const appSettings = appConfig.credentials;
   let intake: DeliveryIntake | undefined;
   let queue: JobQueue | undefined;
   const plugins: ((app: FastifyInstance) => Promise<void>)[] = [];
@@ -110,7 +102,7 @@ export async function composeService(
       appSettings,
       logger,
       options.Octokit ??
-        (storageEnv.GITHUB_THROTTLE === "off"
+        (!appConfig.githubThrottle
           ? ProbotOctokit.defaults((o: { throttle?: object }) => ({
               ...o,
               throttle: { ...o.throttle, enabled: false },
@@ -120,14 +112,14 @@ export async function composeService(
     if (database) {
       const handle = deliveryHandler(probot, queue);
       const deliveries = new DeliveryStore(database.db);
-      intake = storageEnv.REDIS_URL
+      intake = fleet.redisUrl
         ? new RedisDeliveries(deliveries, handle, logger, {
-            redisUrl: storageEnv.REDIS_URL,
-            prefix: storageEnv.REDIS_PREFIX,
+            redisUrl: fleet.redisUrl,
+            prefix: fleet.redisPrefix,
             concurrency: appSettings.queueConcurrency,
-            jobsPerSecond: storageEnv.FLEET_JOBS_PER_SECOND,
-            lockMs: storageEnv.FLEET_LOCK_SECONDS * 1000,
-            attempts: storageEnv.FLEET_ATTEMPTS,
+            jobsPerSecond: fleet.jobsPerSecond,
+            lockMs: fleet.lockMs,
+            attempts: fleet.attempts,
           })
         : new DatabaseDeliveries(deliveries, handle, logger, { giveUp: deliveryGiveUp(probot) });
       logger.info(
@@ -145,7 +137,7 @@ export async function composeService(
         policy,
         queue,
         // Plans are part of the keyed service: with AUTH=keys the App meters each GitHub account too.
-        ...(database && storageEnv.AUTH === "keys"
+        ...(database && keys.auth === "keys"
           ? { metering: new AppMetering(new AccountStore(database.db), options.clock) }
           : {}),
       }),
@@ -155,7 +147,7 @@ export async function composeService(
     );
     plugins.push(host.plugin);
     metrics.setSources({ queue });
-    if (env.APP_STARTUP_CHECK === "true") await checkAppIdentity(probot, logger);
+    if (appConfig.startupCheck) await checkAppIdentity(probot, logger);
     logger.info(
       {
         appId: appSettings.appId,
@@ -168,30 +160,24 @@ export async function composeService(
   // Without credentials, the start page offers to register the App (GitHub's manifest flow). Only where
   // a stranger cannot reach it: on a public server anyone could otherwise register an App of their own,
   // have its credentials (and webhook secret) written here, and then sign events as GitHub.
-  const loopbackOnly = isLoopbackHost(env.HOST);
-  if (env.REGISTRATION === "on" && !loopbackOnly && !env.PUBLIC_URL)
-    throw new ConfigError(
-      "REGISTRATION=on on a non-loopback HOST needs PUBLIC_URL (the address GitHub and browsers use to reach this server).",
-    );
   const offerRegistration =
     !appSettings &&
-    (env.REGISTRATION === "on" ||
-      (env.REGISTRATION === "auto" && loopbackOnly && processEnv.NODE_ENV !== "production"));
+    (appConfig.registration === "on" ||
+      (appConfig.registration === "auto" && isLoopbackHost(serverConfig.host) && !appConfig.production));
   if (!appSettings) {
     logger.info(
       `GitHub App disabled: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET are not set; serving the REST API only${offerRegistration ? " (register the App from the start page)" : ""}`,
     );
   }
-  const appEnv = AppEnvSchema.parse(processEnv);
-  const ghe = appEnv.GHE_HOST ? { host: appEnv.GHE_HOST.trim(), protocol: appEnv.GHE_PROTOCOL } : undefined;
+  const { ghe } = appConfig;
   if (offerRegistration) {
     plugins.push(
       await registrationPlugin({
         envFile: options.envFile ?? envFilePath(),
         ghe,
-        webhookPath: appEnv.WEBHOOK_PATH,
-        webhookProxyUrl: env.WEBHOOK_PROXY_URL,
-        publicUrl: env.PUBLIC_URL,
+        webhookPath: appConfig.webhookPath,
+        webhookProxyUrl: appConfig.webhookProxyUrl,
+        publicUrl: serverConfig.publicUrl,
         logger,
       }),
     );
@@ -203,24 +189,24 @@ export async function composeService(
     policy,
     loggerInstance: logger,
     version: options.version ?? "0.0.0",
-    requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
+    requestTimeoutMs: serverConfig.requestTimeoutMs,
     plugins,
-    trustProxy: env.TRUST_PROXY,
-    corsOrigins: env.CORS_ORIGINS,
+    trustProxy: serverConfig.trustProxy,
+    corsOrigins: serverConfig.corsOrigins,
     metrics,
     appEnabled: appSettings !== undefined,
     webPage: {
       scorer: description,
       registration: offerRegistration ? { target: registrationTarget(ghe) } : undefined,
     },
-    ...(env.RATE_LIMIT_PER_MINUTE ? { rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE } : {}),
+    ...(serverConfig.rateLimitPerMinute ? { rateLimitPerMinute: serverConfig.rateLimitPerMinute } : {}),
   });
 
   await intake?.start();
 
   return {
     server,
-    env,
+    config,
     queue,
     webhookPath: appSettings?.webhookPath,
     close: async (graceMs = 25_000) => {

@@ -3,42 +3,48 @@ import { composeService } from "./compose-service.js";
 import { createLogger } from "./config/create-logger.js";
 import { envFilePath, loadEnvFile } from "./config/load-env-file.js";
 import { packageVersion } from "./config/package-info.js";
+import { loadServiceConfig, type ServiceConfig } from "./config/service-config.js";
 import { isTaskScorerError } from "./core/errors.js";
 
 // Entry point: only wiring. Reads the environment (and .env), serves, and shuts down cleanly.
 let envError: unknown;
 let envLoaded = false;
+let config: ServiceConfig | undefined;
 try {
   envLoaded = loadEnvFile();
+  // `npm start` is the command for one's own machine: it listens on loopback unless HOST says otherwise
+  // (the container and `npm run start:prod` listen on every interface). Registering the App from the
+  // start page is offered only on loopback.
+  if (process.env.HOST === undefined && process.env.npm_lifecycle_event === "start")
+    process.env.HOST = "127.0.0.1";
+  // The environment is read here, once; every part of the service receives its own section.
+  config = loadServiceConfig(process.env);
 } catch (err) {
   envError = err;
 }
-const logger = createLogger(process.env.LOG_LEVEL ?? "info");
-
-// `npm start` is the command for one's own machine: it listens on loopback unless HOST says otherwise
-// (the container and `npm run start:prod` listen on every interface). Registering the App from the
-// start page is offered only on loopback.
-if (process.env.HOST === undefined && process.env.npm_lifecycle_event === "start")
-  process.env.HOST = "127.0.0.1";
+const logger = createLogger(config?.server.logLevel ?? "info");
 
 async function main(): Promise<void> {
-  if (envError) throw envError;
+  if (envError || !config) throw envError;
   if (envLoaded)
     logger.info({ envFile: envFilePath() }, "loaded .env (variables already set take precedence)");
-  const service = await composeService(process.env, { logger, version: packageVersion() });
-  const { env, server } = service;
-  await server.listen({ port: env.PORT, host: env.HOST });
+  const service = await composeService(config, { logger, version: packageVersion() });
+  const { server } = service;
+  const { port: configuredPort, host: configuredHost } = config.server;
+  const proxyUrl = config.app.webhookProxyUrl;
+  await server.listen({ port: configuredPort, host: configuredHost });
   const address = server.server.address();
-  const port = typeof address === "object" && address ? address.port : env.PORT;
-  const host = env.HOST === "0.0.0.0" || env.HOST === "::" ? "localhost" : env.HOST;
+  const port = typeof address === "object" && address ? address.port : configuredPort;
+  const anyAddress = configuredHost === "0.0.0.0" || configuredHost === "::";
+  const host = anyAddress ? "localhost" : configuredHost;
   logger.info(
     `task-scorer listening on http://${host}:${port} (try it: GET /, POST /score-task, GET /docs, GET /healthz, GET /metrics)`,
   );
   const relay =
-    env.WEBHOOK_PROXY_URL && service.webhookPath
+    proxyUrl && service.webhookPath
       ? await startWebhookRelay(
-          env.WEBHOOK_PROXY_URL,
-          `http://${env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST}:${port}${service.webhookPath}`,
+          proxyUrl,
+          `http://${anyAddress ? "127.0.0.1" : configuredHost}:${port}${service.webhookPath}`,
           logger,
         )
       : undefined;

@@ -37,7 +37,7 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
     return;
   }
   const storage = parseStorageEnv(env);
-  const database = await openDatabase({ url: storage.DATABASE_URL, dataDir: storage.DATA_DIR ?? "data" });
+  const database = await openDatabase({ url: storage.databaseUrl, dataDir: storage.dataDir });
   const store = new AccountStore(database.db);
   try {
     const key = `${group} ${group === "usage" ? "" : (action ?? "")}`.trim();

@@ -1,3 +1,6 @@
+// The defaults are the configuration's (APP_JOB_TIMEOUT_SECONDS, APP_QUEUE_MAX_PENDING_PER_INSTALLATION).
+import { DEFAULT_JOB_TIMEOUT_MS, DEFAULT_MAX_PENDING_PER_INSTALLATION } from "../config/app-env.schema.js";
+
 /**
  * An in-process queue for webhook work. GitHub gives a delivery 10 seconds, a model may take 60:
  * handlers enqueue and return, and the work happens here with bounded concurrency.
@@ -32,9 +35,6 @@ export interface Job {
   run: (signal: AbortSignal) => Promise<void>;
 }
 
-/** Default time limit of one job; `APP_JOB_TIMEOUT_SECONDS`. */
-export const DEFAULT_JOB_TIMEOUT_MS = 60_000;
-
 export interface QueueLogger {
   warn: (obj: object, msg?: string) => void;
   error: (obj: object, msg?: string) => void;
@@ -62,9 +62,6 @@ export class QueueFullError extends Error {
     this.name = "QueueFullError";
   }
 }
-
-/** Default cap on one installation's waiting jobs; `APP_QUEUE_MAX_PENDING_PER_INSTALLATION`. */
-export const DEFAULT_MAX_PENDING_PER_INSTALLATION = 100;
 
 export type EnqueueResult =
   "queued" | "replaced" | "duplicate-delivery" | "unchanged" | "full" | "full-installation";

@@ -2,10 +2,17 @@ import { createPrivateKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "../core/errors.js";
-import { DEFAULT_JOB_TIMEOUT_MS, DEFAULT_MAX_PENDING_PER_INSTALLATION } from "../app/job-queue.js";
-import { formatIssues } from "./env.schema.js";
+import { parseSection } from "./env-parsing.js";
 
-/** The standard Probot variables, plus the queue's knobs. */
+/** The queue's defaults, stated once here (the job queue's own defaults read them). */
+export const DEFAULT_JOB_TIMEOUT_MS = 60_000;
+/**
+ * One installation (one tenant) may hold this many jobs waiting or running; beyond it its deliveries get
+ * 503, so that GitHub shows the failure and can redeliver, and other installations keep their room.
+ */
+export const DEFAULT_MAX_PENDING_PER_INSTALLATION = 100;
+
+/** The App section: the standard Probot variables, the queue's knobs, and how the App is registered. */
 export const AppEnvSchema = z.object({
   APP_ID: z.string().regex(/^\d+$/, "must be the numeric App ID").optional(),
   PRIVATE_KEY: z.string().optional(),
@@ -33,6 +40,25 @@ export const AppEnvSchema = z.object({
     .min(5)
     .max(3600)
     .default(DEFAULT_JOB_TIMEOUT_MS / 1000),
+  /** Log the App's name at start from GitHub's GET /app (or why that failed). */
+  APP_STARTUP_CHECK: z.enum(["true", "false"], { error: "expected true or false" }).default("false"),
+  /**
+   * Octokit's own pacing of GitHub writes (one a second; three seconds between writes that notify
+   * people). Keep it on against github.com; `off` is for a stand-in GitHub in tests and benchmarks.
+   */
+  GITHUB_THROTTLE: z.enum(["on", "off"]).default("on"),
+  /** A smee.io channel relaying webhooks to this server in local development (Probot's convention). */
+  WEBHOOK_PROXY_URL: z
+    .url({ protocol: /^https?$/, error: "expected a URL such as https://smee.io/abc123" })
+    .optional(),
+  /**
+   * Registering the GitHub App from the start page writes credentials into .env, so it is offered only
+   * where a stranger cannot reach it: "auto" (the default) offers it while the server listens on loopback
+   * only and has no App credentials (not under NODE_ENV=production); "on" offers it on any address (with
+   * PUBLIC_URL); "off" never.
+   */
+  REGISTRATION: z.enum(["auto", "on", "off"]).default("auto"),
+  NODE_ENV: z.string().optional(),
 });
 
 /**
@@ -100,10 +126,38 @@ export interface AppSettings {
  * undefined); some but not all is a configuration mistake worth stopping for.
  */
 export function appSettingsFromEnv(env: Record<string, string | undefined>): AppSettings | undefined {
-  const parsed = AppEnvSchema.safeParse(env);
-  if (!parsed.success)
-    throw new ConfigError(`Invalid GitHub App environment: ${formatIssues(parsed.error)}.`);
-  const e = parsed.data;
+  return appConfigFromEnv(env).credentials;
+}
+
+/** Everything about the GitHub App, whether it runs (credentials) or may be registered from the page. */
+export interface AppConfig {
+  /** Undefined without credentials: the server is the REST API only. */
+  credentials: AppSettings | undefined;
+  webhookPath: string;
+  ghe: { host: string; protocol: "http" | "https" } | undefined;
+  startupCheck: boolean;
+  githubThrottle: boolean;
+  webhookProxyUrl: string | undefined;
+  registration: "auto" | "on" | "off";
+  /** NODE_ENV=production: registration is never offered automatically. */
+  production: boolean;
+}
+
+export function appConfigFromEnv(env: Record<string, string | undefined>): AppConfig {
+  const e = parseSection(AppEnvSchema, env, "GitHub App environment", "");
+  return {
+    credentials: credentialsFrom(e),
+    webhookPath: e.WEBHOOK_PATH,
+    ghe: e.GHE_HOST ? { host: e.GHE_HOST.trim(), protocol: e.GHE_PROTOCOL } : undefined,
+    startupCheck: e.APP_STARTUP_CHECK === "true",
+    githubThrottle: e.GITHUB_THROTTLE === "on",
+    webhookProxyUrl: e.WEBHOOK_PROXY_URL,
+    registration: e.REGISTRATION,
+    production: e.NODE_ENV === "production",
+  };
+}
+
+function credentialsFrom(e: z.output<typeof AppEnvSchema>): AppSettings | undefined {
   let privateKey = e.PRIVATE_KEY;
   if (!privateKey && e.PRIVATE_KEY_PATH) {
     try {

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { ConfigError } from "../core/errors.js";
 import { PERSONAS, type PersonaId } from "../core/personas.js";
-import type { ScorerSettings } from "./create-scorer.js";
 
 /** Docker, Compose and Actions often pass unset variables as "": treat them as unset. */
 const blank = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -16,6 +15,34 @@ function number(opts: { int?: boolean; min: number; max?: number; exclusiveMin?:
     : n.min(opts.min, { error: `expected ${opts.hint}` });
   if (opts.max !== undefined) n = n.max(opts.max, { error: `expected ${opts.hint}` });
   return z.preprocess(blank, n.optional());
+}
+
+/**
+ * Scorer settings, whatever their source: environment variables (server), Action inputs, tests.
+ * Only the first four are needed; the rest tune the LLM scorer and have sensible defaults.
+ */
+export interface ScorerSettings {
+  /** auto = openai when an API key is set, else offline. */
+  scorer: "auto" | "offline" | "openai";
+  openaiApiKey?: string | undefined;
+  /** Any OpenAI-compatible endpoint (Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter). */
+  openaiBaseUrl?: string | undefined;
+  /** The model every persona uses unless overridden; default gpt-4o-mini. */
+  model?: string | undefined;
+  /** Per-persona model overrides (the config map). */
+  personaModels?: Partial<Record<PersonaId, string>> | undefined;
+  /** Tried in order when a persona's model keeps failing. */
+  fallbackModels?: readonly string[] | undefined;
+  timeoutSeconds?: number | undefined;
+  maxRetries?: number | undefined;
+  maxConcurrency?: number | undefined;
+  maxInputTokens?: number | undefined;
+  /** "offline": personas whose model failed are scored offline (and say so) instead of failing the report. */
+  fallback?: "none" | "offline" | undefined;
+  /** 0 disables the cache. */
+  cacheSize?: number | undefined;
+  cacheTtlSeconds?: number | undefined;
+  temperature?: number | undefined;
 }
 
 /** "Revenue Expert" -> OPENAI_MODEL_REVENUE_EXPERT: the variable names follow the personas' public names. */

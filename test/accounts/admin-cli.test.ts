@@ -32,7 +32,9 @@ describe("the admin CLI", () => {
       tasksUsed: 0,
       amountDueUsd: 50,
     });
-  }, 30_000);
+    // Seven separate runs, each opening and closing the embedded database as the real command does:
+    // generous on a loaded machine, where one PGlite start has taken several seconds.
+  }, 180_000);
 
   it("says what is wrong with a bad command", async () => {
     await expect(run("keys", "create", "acct_nope")).rejects.toThrow(/existing ACCOUNT_ID/);
@@ -40,5 +42,5 @@ describe("the admin CLI", () => {
       /free, payg or pro/,
     );
     await expect(run("bogus")).rejects.toThrow(/Unknown command/);
-  }, 30_000);
+  }, 90_000);
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from "@jest/globals";
-import type { CreatedScorer, ScorerSettings } from "../../src/config/create-scorer.js";
+import type { CreatedScorer, ScorerSettings } from "../../src/llm/create-scorer.js";
 import { ConfigError, ScorerUnavailableError } from "../../src/core/errors.js";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";

@@ -3,7 +3,8 @@ import { createRequire } from "node:module";
 import pino from "pino";
 import { ProbotOctokit } from "probot";
 import { composeService, type Service } from "../../src/compose-service.js";
-import type { CreatedScorer } from "../../src/config/create-scorer.js";
+import type { CreatedScorer } from "../../src/llm/create-scorer.js";
+import { loadServiceConfig } from "../../src/config/service-config.js";
 
 const require = createRequire(import.meta.url);
 const examples = require("@octokit/webhooks-examples/api.github.com/index.json") as {
@@ -51,14 +52,14 @@ export async function startService(
   logger: pino.Logger = pino({ level: "silent" }),
 ): Promise<Service> {
   return composeService(
-    {
+    loadServiceConfig({
       APP_ID: "123",
       PRIVATE_KEY,
       WEBHOOK_SECRET,
       LOG_LEVEL: "silent",
       SCORER: "offline",
       ...env,
-    },
+    }),
     { logger, Octokit: TestOctokit, ...(scorer ? { scorer } : {}) },
   );
 }

@@ -7,6 +7,7 @@ import { composeService, type Service } from "../../src/compose-service.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET, payload, sign } from "./app-harness.js";
+import { loadServiceConfig } from "../../src/config/service-config.js";
 
 /**
  * WEBHOOK_PROXY_URL for local development: a smee channel (here a stand-in event stream on loopback,
@@ -29,7 +30,7 @@ beforeAll(async () => {
   source = `http://127.0.0.1:${(channel.address() as AddressInfo).port}/abc123`;
   github = await startFakeGitHub();
   service = await composeService(
-    {
+    loadServiceConfig({
       SCORER: "offline",
       APP_ID: "123",
       PRIVATE_KEY,
@@ -37,7 +38,7 @@ beforeAll(async () => {
       GHE_HOST: github.host,
       GHE_PROTOCOL: "http",
       WEBHOOK_PROXY_URL: source,
-    },
+    }),
     { logger: pino({ level: "silent" }), Octokit: TestOctokit },
   );
   await service.server.listen({ port: 0, host: "127.0.0.1" });

@@ -9,6 +9,7 @@ import { composeService } from "../../src/compose-service.js";
 import { appSettingsFromEnv } from "../../src/config/app-env.schema.js";
 import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET } from "../app/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import { loadServiceConfig } from "../../src/config/service-config.js";
 
 /** Mistakes in the App's settings stop the start with a message saying what to write instead. */
 const app = (env: Record<string, string>) =>
@@ -85,7 +86,7 @@ describe("APP_STARTUP_CHECK", () => {
       },
     });
     const service = await composeService(
-      {
+      loadServiceConfig({
         SCORER: "offline",
         APP_ID: "123",
         PRIVATE_KEY,
@@ -93,7 +94,7 @@ describe("APP_STARTUP_CHECK", () => {
         GHE_HOST: github.host,
         GHE_PROTOCOL: "http",
         APP_STARTUP_CHECK: "true",
-      },
+      }),
       { logger: pino({ level: "info" }, sink), Octokit: TestOctokit },
     );
     await service.close();

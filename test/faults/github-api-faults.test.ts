@@ -5,6 +5,7 @@ import { composeService, type Service } from "../../src/compose-service.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { PRIVATE_KEY, deliver, payload } from "../app/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import { loadServiceConfig } from "../../src/config/service-config.js";
 
 /**
  * GitHub failing under the App: the production Octokit (retries and throttling on, as `npm start`
@@ -18,14 +19,14 @@ beforeEach(async () => {
   github = await startFakeGitHub();
   const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(line) });
   service = await composeService(
-    {
+    loadServiceConfig({
       APP_ID: "1",
       PRIVATE_KEY,
       WEBHOOK_SECRET: "test-webhook-secret",
       GHE_HOST: github.host,
       GHE_PROTOCOL: "http",
       LOG_LEVEL: "warn",
-    },
+    }),
     { logger, Octokit: appOctokit(logger) },
   );
 });

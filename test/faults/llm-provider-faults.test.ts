@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { FastifyInstance } from "fastify";
-import { createScorer } from "../../src/config/create-scorer.js";
+import { createScorer } from "../../src/llm/create-scorer.js";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import { buildServer } from "../../src/http/build-server.js";
 import { completion, verdictJson } from "../llm/llm-test-kit.js";

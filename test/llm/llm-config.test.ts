@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { createScorer } from "../../src/config/create-scorer.js";
+import { createScorer } from "../../src/llm/create-scorer.js";
 import { PERSONA_MODEL_VARIABLES, scorerSettingsFromEnv } from "../../src/config/llm-env.schema.js";
 import { ConfigError } from "../../src/core/errors.js";
 import { OpenAiScorer } from "../../src/llm/openai-scorer.js";

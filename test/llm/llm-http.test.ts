@@ -1,6 +1,6 @@
 import nock from "nock";
 import { describe, expect, it } from "@jest/globals";
-import { createScorer } from "../../src/config/create-scorer.js";
+import { createScorer } from "../../src/llm/create-scorer.js";
 import { scorerSettingsFromEnv } from "../../src/config/llm-env.schema.js";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import { ScoreReportSchema } from "../../src/core/score-report.schema.js";

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pino from "pino";
 import { composeService, type Service } from "../../src/compose-service.js";
+import { loadServiceConfig } from "../../src/config/service-config.js";
 
 /**
  * Registering the App writes its credentials (and webhook secret) into .env. A stranger who can reach the
@@ -20,7 +21,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function serve(env: Record<string, string>, host = "127.0.0.1") {
   const envFile = join(dir, `${Math.random()}.env`);
-  const service = await composeService({ SCORER: "offline", ...env }, { logger: silent, envFile });
+  const service = await composeService(loadServiceConfig({ SCORER: "offline", ...env }), {
+    logger: silent,
+    envFile,
+  });
   await service.server.listen({ port: 0, host });
   const { port } = service.server.server.address() as { port: number };
   return { service, port, envFile };
@@ -124,8 +128,8 @@ describe("App registration cannot be taken over", () => {
   });
 
   it("REGISTRATION=on on a public address without PUBLIC_URL stops at start with a clear message", async () => {
-    await expect(
-      composeService({ SCORER: "offline", HOST: "0.0.0.0", REGISTRATION: "on" }, { logger: silent }),
-    ).rejects.toThrow(/REGISTRATION=on on a non-loopback HOST needs PUBLIC_URL/);
+    expect(() => loadServiceConfig({ SCORER: "offline", HOST: "0.0.0.0", REGISTRATION: "on" })).toThrow(
+      /REGISTRATION=on on a non-loopback HOST needs PUBLIC_URL/,
+    );
   });
 });

@@ -7,6 +7,7 @@ import { sql } from "kysely";
 import { composeService } from "../../src/compose-service.js";
 import { createLogger } from "../../src/config/create-logger.js";
 import { migrate, openDatabase } from "../../src/storage/database.js";
+import { loadServiceConfig } from "../../src/config/service-config.js";
 
 describe("the embedded database (PGlite)", () => {
   it("applies each migration once: a second run applies nothing", async () => {
@@ -79,7 +80,7 @@ describe("the embedded database (PGlite)", () => {
     const dir = mkdtempSync(join(tmpdir(), "ts-open-"));
     process.chdir(dir);
     try {
-      const service = await composeService({}, { logger: createLogger("silent") });
+      const service = await composeService(loadServiceConfig({}), { logger: createLogger("silent") });
       await service.close();
       expect(existsSync(join(dir, "data"))).toBe(false);
     } finally {

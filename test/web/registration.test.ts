@@ -9,6 +9,7 @@ import { appSettingsFromEnv } from "../../src/config/app-env.schema.js";
 import { PRIVATE_KEY, WEBHOOK_SECRET } from "../app/app-harness.js";
 import { describeInChromium, launchChromium } from "../helpers/chromium.js";
 import { FakeGitHubManifest } from "../helpers/fake-github-manifest.js";
+import { loadServiceConfig } from "../../src/config/service-config.js";
 
 /**
  * Registering the App from the start page, through GitHub's manifest flow, against a stand-in
@@ -28,10 +29,10 @@ async function serve(
   envFile: string,
 ): Promise<{ service: Service; base: string }> {
   // Registration is offered on loopback only (HOST 127.0.0.1, as `npm start` listens).
-  const service = await composeService(
-    { SCORER: "offline", HOST: "127.0.0.1", ...env },
-    { logger: silent, envFile },
-  );
+  const service = await composeService(loadServiceConfig({ SCORER: "offline", HOST: "127.0.0.1", ...env }), {
+    logger: silent,
+    envFile,
+  });
   await service.server.listen({ port: 0, host: "127.0.0.1" });
   const { port } = service.server.server.address() as { port: number };
   return { service, base: `http://127.0.0.1:${port}` };
@@ -210,7 +211,7 @@ describe("registration pages (no browser)", () => {
 
   it("is not offered in production (NODE_ENV=production), where strangers could register their own App", async () => {
     const service = await composeService(
-      { SCORER: "offline", HOST: "127.0.0.1", NODE_ENV: "production" },
+      loadServiceConfig({ SCORER: "offline", HOST: "127.0.0.1", NODE_ENV: "production" }),
       { logger: silent, envFile: join(dir, "e.env") },
     );
     try {
@@ -234,7 +235,7 @@ describe("registration pages (no browser)", () => {
 
   it("is not offered once the App has credentials", async () => {
     const service = await composeService(
-      { SCORER: "offline", APP_ID: "1", PRIVATE_KEY, WEBHOOK_SECRET },
+      loadServiceConfig({ SCORER: "offline", APP_ID: "1", PRIVATE_KEY, WEBHOOK_SECRET }),
       { logger: silent, envFile: join(dir, "d.env") },
     );
     try {

@@ -3,6 +3,7 @@ import pino from "pino";
 import type { Page } from "playwright-core";
 import { composeService, type Service } from "../../src/compose-service.js";
 import { describeInChromium, launchChromium } from "../helpers/chromium.js";
+import { loadServiceConfig } from "../../src/config/service-config.js";
 
 /**
  * The try-it page as a person uses it, in headless chromium: keyboard only, served by the same
@@ -18,7 +19,9 @@ describeInChromium("the try-it page in a browser", () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    service = await composeService({ SCORER: "offline" }, { logger: pino({ level: "silent" }) });
+    service = await composeService(loadServiceConfig({ SCORER: "offline" }), {
+      logger: pino({ level: "silent" }),
+    });
     await service.server.listen({ port: 0, host: "127.0.0.1" });
     base = `http://127.0.0.1:${(service.server.server.address() as { port: number }).port}`;
     browser = await launchChromium();

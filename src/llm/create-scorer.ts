@@ -1,46 +1,15 @@
+import type { ScorerSettings } from "../config/llm-env.schema.js";
 import { ConfigError } from "../core/errors.js";
 import { memoizeScorer } from "../core/memoize-scorer.js";
 import { offlineScorer } from "../core/offline/offline-scorer.js";
 
+import type { Scorer } from "../core/scorer.js";
+import { OPENAI_DEFAULTS, OpenAiScorer, safeUrl, type LlmLogger } from "./openai-scorer.js";
+
+export type { ScorerSettings };
+
 /** One memo for the process: repeated tasks (redeliveries, unchanged issues) are not scored twice. */
 const memoizedOffline = memoizeScorer(offlineScorer);
-import type { PersonaId } from "../core/personas.js";
-import type { Scorer } from "../core/scorer.js";
-import {
-  OPENAI_DEFAULTS,
-  OpenAiScorer,
-  safeUrl,
-  type LlmLogger,
-  type OfflineFallback,
-} from "../llm/openai-scorer.js";
-
-/**
- * Scorer settings, whatever their source: environment variables (server), Action inputs, tests.
- * Only the first four are needed; the rest tune the LLM scorer and have sensible defaults.
- */
-export interface ScorerSettings {
-  /** auto = openai when an API key is set, else offline. */
-  scorer: "auto" | "offline" | "openai";
-  openaiApiKey?: string | undefined;
-  /** Any OpenAI-compatible endpoint (Azure OpenAI, Ollama, vLLM, LM Studio, OpenRouter). */
-  openaiBaseUrl?: string | undefined;
-  /** The model every persona uses unless overridden; default gpt-4o-mini. */
-  model?: string | undefined;
-  /** Per-persona model overrides (the config map). */
-  personaModels?: Partial<Record<PersonaId, string>> | undefined;
-  /** Tried in order when a persona's model keeps failing. */
-  fallbackModels?: readonly string[] | undefined;
-  timeoutSeconds?: number | undefined;
-  maxRetries?: number | undefined;
-  maxConcurrency?: number | undefined;
-  maxInputTokens?: number | undefined;
-  /** "offline": personas whose model failed are scored offline (and say so) instead of failing the report. */
-  fallback?: OfflineFallback | undefined;
-  /** 0 disables the cache. */
-  cacheSize?: number | undefined;
-  cacheTtlSeconds?: number | undefined;
-  temperature?: number | undefined;
-}
 
 export interface CreatedScorer {
   scorer: Scorer;
