@@ -34,6 +34,9 @@ export async function runWebhookBench(options: WebhookBenchOptions): Promise<Rec
       GHE_PROTOCOL: "http",
       LOG_LEVEL: "silent",
       APP_QUEUE_CONCURRENCY: "8",
+      // Every delivery here comes from one installation: the per-installation cap (a tenant-safety
+      // limit) would otherwise turn the burst into 503s instead of measuring the queue.
+      APP_QUEUE_MAX_PENDING_PER_INSTALLATION: "1000",
     }),
     {
       logger: pino({ level: "silent" }),
