@@ -30,7 +30,9 @@ COPY web ./web
 COPY app.yml ./
 # Plain SQL migrations, applied at start when a database is configured (AUTH=keys, DATA_DIR, DATABASE_URL).
 COPY migrations ./migrations
-# The node image's unprivileged user; /app stays root-owned and read-only to it.
+# The node image's unprivileged user; /app stays root-owned and read-only to it, except the embedded
+# database's folder (DATA_DIR=/app/data), which a volume should hold: docker run -v task-scorer-data:/app/data
+RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
