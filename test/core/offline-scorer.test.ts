@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
 import type { PersonaId } from "../../src/core/personas.js";
-import { loadCorpus } from "../helpers/corpus.js";
+import { corpusAbsent, loadCorpus } from "../helpers/corpus.js";
+import { describeUnless } from "../helpers/skip.js";
 
 type Scores = Record<PersonaId, number>;
 function score(task: string, description = ""): Scores & { reasons: Record<PersonaId, string> } {
@@ -184,7 +185,7 @@ describe("offline scorer robustness", () => {
 });
 
 const corpus = loadCorpus();
-(corpus ? describe : describe.skip)("the shared corpus of real GitHub issues", () => {
+describeUnless(corpusAbsent(), "the shared corpus of real GitHub issues", () => {
   const results = (corpus ?? []).map((issue) => {
     const verdicts = scoreOffline({ task: issue.task, description: issue.description ?? "" });
     return { issue, scores: verdicts.map((v) => v.score), verdicts };

@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe } from "@jest/globals";
 import { chromium, type BrowserContext } from "playwright-core";
+import { describeUnless } from "./skip.js";
 
 /** Debian's chromium (`apt-get install chromium`); no browser is downloaded. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -10,15 +10,13 @@ export const hasChromium = existsSync(CHROMIUM_PATH);
 
 /** `describe` when chromium is installed; otherwise the block is skipped and says why. */
 export function describeInChromium(name: string, fn: () => void): void {
-  if (hasChromium) {
-    describe(name, fn);
-    return;
-  }
-  // Straight to stderr: jest shows no console output for a suite whose tests are all skipped.
-  process.stderr.write(
-    `\nSkipping "${name}": ${CHROMIUM_PATH} is absent. Install Debian's chromium (apt-get install -y chromium) to run the browser tests; CI does (.ci/run).\n`,
+  describeUnless(
+    hasChromium
+      ? undefined
+      : `${CHROMIUM_PATH} is absent. Install Debian's chromium (apt-get install -y chromium) to run the browser tests; CI does (.ci/run).`,
+    name,
+    fn,
   );
-  describe.skip(name, fn);
 }
 
 /** A headless chromium with a fresh profile and no background traffic (updates, sync, field trials). */

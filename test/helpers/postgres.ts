@@ -28,8 +28,3 @@ export async function freshDatabase(): Promise<{ url: string; drop: () => Promis
     },
   };
 }
-
-export function skipMessage(what: string, vars: string[]): void {
-  const missing = vars.filter((v) => !process.env[v]);
-  if (missing.length) console.warn(`${what} skipped: ${missing.join(" and ")} not set (.ci/run sets them).`);
-}

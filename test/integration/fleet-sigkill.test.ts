@@ -1,12 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { PRIVATE_KEY, payload, sign } from "../app/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { startServerProcess } from "../helpers/npm-start.js";
-import { DATABASE_URL, freshDatabase, REDIS_URL, skipMessage } from "../helpers/postgres.js";
-
-skipMessage("Fleet integration test (PostgreSQL + Redis)", ["DATABASE_URL", "REDIS_URL"]);
+import { freshDatabase, REDIS_URL } from "../helpers/postgres.js";
+import { describeUnless, missingEnv } from "../helpers/skip.js";
 
 type Instance = Awaited<ReturnType<typeof startServerProcess>>;
 
@@ -14,7 +13,8 @@ type Instance = Awaited<ReturnType<typeof startServerProcess>>;
 const startInstance = (env: Record<string, string>) =>
   startServerProcess(process.execPath, ["--import", "tsx", "src/main.ts"], env, 30_000);
 
-(DATABASE_URL && REDIS_URL ? describe : describe.skip)(
+describeUnless(
+  missingEnv(["DATABASE_URL", "REDIS_URL"]),
   "a fleet of two instances on PostgreSQL and Redis",
   () => {
     let github: FakeGitHub;

@@ -1,13 +1,12 @@
 import { readdirSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { sql } from "kysely";
 import { openDatabase } from "../../src/storage/database.js";
 import { bearer, keyedServer, type KeyedServer } from "../helpers/keyed-server.js";
-import { DATABASE_URL, freshDatabase, skipMessage } from "../helpers/postgres.js";
+import { freshDatabase } from "../helpers/postgres.js";
+import { describeUnless, missingEnv } from "../helpers/skip.js";
 
-skipMessage("PostgreSQL integration tests", ["DATABASE_URL"]);
-
-(DATABASE_URL ? describe : describe.skip)("two instances on one PostgreSQL database", () => {
+describeUnless(missingEnv(["DATABASE_URL"]), "two instances on one PostgreSQL database", () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
   let a: KeyedServer;
   let b: KeyedServer;

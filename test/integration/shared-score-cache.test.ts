@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import { ScorerUnavailableError } from "../../src/core/errors.js";
 import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
@@ -6,11 +6,10 @@ import type { Scorer } from "../../src/core/scorer.js";
 import { sharedScoreCache } from "../../src/fleet/shared-score-cache.js";
 import { buildServer } from "../../src/http/build-server.js";
 import { openDatabase, type Database } from "../../src/storage/database.js";
-import { DATABASE_URL, freshDatabase, skipMessage } from "../helpers/postgres.js";
+import { freshDatabase } from "../helpers/postgres.js";
+import { describeUnless, missingEnv } from "../helpers/skip.js";
 
-skipMessage("Shared score cache integration test", ["DATABASE_URL"]);
-
-(DATABASE_URL ? describe : describe.skip)("a model's verdicts shared by two instances", () => {
+describeUnless(missingEnv(["DATABASE_URL"]), "a model's verdicts shared by two instances", () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
   const dbs: Database[] = [];
   let calls = 0;
