@@ -21,6 +21,11 @@ export interface Plan {
   apiAccess: boolean;
   support: string;
   customIntegrations: boolean;
+  /**
+   * Requests per minute one account may send to the API, across the whole fleet, and how many may come at
+   * once after a quiet spell (the burst). Beyond it: 429 `rate_limited` with `Retry-After`.
+   */
+  rateLimit: { perMinute: number; burst: number };
 }
 
 export const PLANS: Readonly<Record<PlanId, Plan>> = {
@@ -35,6 +40,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     apiAccess: false,
     support: "community",
     customIntegrations: false,
+    rateLimit: { perMinute: 10, burst: 5 },
   },
   payg: {
     id: "payg",
@@ -47,6 +53,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     apiAccess: false,
     support: "e-mail",
     customIntegrations: false,
+    rateLimit: { perMinute: 120, burst: 30 },
   },
   pro: {
     id: "pro",
@@ -59,6 +66,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     apiAccess: true,
     support: "priority",
     customIntegrations: true,
+    rateLimit: { perMinute: 600, burst: 100 },
   },
 };
 

@@ -1,0 +1,123 @@
+import { sql, type Kysely } from "kysely";
+
+/** A limit: `perMinute` sustained, up to `burst` at once after a quiet spell. */
+export interface RateRule {
+  perMinute: number;
+  burst: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  /** Seconds until a request would be allowed (0 when allowed). */
+  retryAfterSeconds: number;
+  /** Requests that could be sent now, after this one. */
+  remaining: number;
+  /** Seconds until the full burst is available again. */
+  resetSeconds: number;
+}
+
+/**
+ * Requests per minute by plan. The generic cell rate algorithm (GCRA): one number per subject, the
+ * "theoretical arrival time" (tat), so a limiter needs one atomic read-modify-write and no per-request rows.
+ * A request at `now` is allowed when max(tat, now) + interval − now ≤ burst × interval; it then moves tat on by
+ * one interval.
+ */
+export interface RateLimiter {
+  take(subject: string, rule: RateRule): Promise<RateDecision>;
+  close?(): Promise<void>;
+}
+
+const interval = (rule: RateRule) => 60_000 / rule.perMinute;
+
+/** The decision from the new tat (allowed) or the tat that refused it. */
+export function decide(rule: RateRule, now: number, tat: number, allowed: boolean): RateDecision {
+  const t = interval(rule);
+  const window = rule.burst * t;
+  const backlog = Math.max(0, tat - now);
+  return {
+    allowed,
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil((backlog + t - window) / 1000)),
+    remaining: Math.max(0, Math.floor((window - backlog) / t)),
+    resetSeconds: Math.ceil(backlog / 1000),
+  };
+}
+
+/** One process (no database shared with others): the limit lives in memory. */
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly tats = new Map<string, number>();
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async take(subject: string, rule: RateRule): Promise<RateDecision> {
+    const now = this.now();
+    const t = interval(rule);
+    const tat = Math.max(this.tats.get(subject) ?? now, now);
+    if (tat + t - now > rule.burst * t) return decide(rule, now, tat, false);
+    this.tats.set(subject, tat + t);
+    // Subjects whose bucket is full again need no entry: keep the map from growing without bound.
+    if (this.tats.size > 100_000) for (const [k, v] of this.tats) if (v <= now) this.tats.delete(k);
+    return decide(rule, now, tat + t, true);
+  }
+}
+
+/** A fleet with Redis: one atomic script per request (Redis's clock, so instances' clocks need not agree). */
+export class RedisRateLimiter implements RateLimiter {
+  private static readonly SCRIPT = `
+    local t = tonumber(ARGV[1])
+    local window = tonumber(ARGV[2])
+    local time = redis.call('TIME')
+    local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+    local tat = tonumber(redis.call('GET', KEYS[1]) or now)
+    if tat < now then tat = now end
+    if tat + t - now > window then return {0, tat, now} end
+    redis.call('SET', KEYS[1], tat + t, 'PX', math.ceil(tat + t - now))
+    return {1, tat + t, now}`;
+
+  constructor(
+    private readonly redis: {
+      eval(script: string, keys: number, ...args: (string | number)[]): Promise<unknown>;
+      quit?(): Promise<unknown>;
+    },
+    private readonly prefix = "task-scorer",
+  ) {}
+
+  async take(subject: string, rule: RateRule): Promise<RateDecision> {
+    const t = interval(rule);
+    const [ok, tat, now] = (await this.redis.eval(
+      RedisRateLimiter.SCRIPT,
+      1,
+      `${this.prefix}:rate:${subject}`,
+      t,
+      rule.burst * t,
+    )) as [number, number, number];
+    return decide(rule, now, tat, ok === 1);
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit?.();
+  }
+}
+
+/** A fleet on PostgreSQL without Redis: one conditional upsert per request (the database's clock). */
+export class DatabaseRateLimiter implements RateLimiter {
+  // The table is created by migrations/007-rate-limits.sql; typed here, beside the only code that uses it.
+  constructor(private readonly db: Kysely<{ rate_limits: { subject: string; tat_ms: string | number } }>) {}
+
+  async take(subject: string, rule: RateRule): Promise<RateDecision> {
+    const t = interval(rule);
+    const window = rule.burst * t;
+    const now = sql<number>`(extract(epoch from statement_timestamp()) * 1000)::bigint`;
+    // Allowed: the row's tat moves on and is returned. Refused: nothing changes and nothing is returned, so
+    // a second statement reads the tat that refused it (only on refusals, which are the rare case).
+    const r = await sql<{ tat: string; now: string }>`
+      INSERT INTO rate_limits AS r (subject, tat_ms) VALUES (${subject}, ${now} + ${Math.ceil(t)})
+      ON CONFLICT (subject) DO UPDATE SET tat_ms = greatest(r.tat_ms, ${now}) + ${Math.ceil(t)}
+      WHERE greatest(r.tat_ms, ${now}) + ${Math.ceil(t)} - ${now} <= ${Math.floor(window)}
+      RETURNING tat_ms AS tat, ${now} AS now`.execute(this.db);
+    const row = r.rows[0];
+    if (row) return decide(rule, Number(row.now), Number(row.tat), true);
+    const current = await sql<{ tat: string; now: string }>`
+      SELECT tat_ms AS tat, ${now} AS now FROM rate_limits WHERE subject = ${subject}`.execute(this.db);
+    const c = current.rows[0];
+    return decide(rule, Number(c?.now ?? 0), Number(c?.tat ?? 0), false);
+  }
+}
