@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { runActionBench } from "./action-bench.js";
+import { runHttpPathBench } from "./http-path-bench.js";
 import { runKeysBench } from "./keys-bench.js";
 import { runLlmBench } from "./llm-bench.js";
 import { runRestBench } from "./rest-bench.js";
@@ -40,6 +41,16 @@ add(rest, {
   "rest.ours.peak_rss_mb": atMost(150, "< 150 MB"),
   "rest.ours.non2xx_or_errors": atMost(0, "0"),
 });
+
+add(
+  await runHttpPathBench(
+    smoke ? { seconds: 1, rounds: 1, connections: 8 } : { seconds: 5, rounds: 3, connections: 32 },
+  ),
+  {
+    "http.one_word.cpu_vs_bare": atMost(1.5, "<= 1.5x bare's CPU per request"),
+    "http.one_word.non2xx": atMost(0, "0"),
+  },
+);
 
 add(
   await runKeysBench(

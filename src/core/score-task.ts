@@ -11,6 +11,7 @@ import { SCORE_MAX, SCORE_MIN, type ScoreReport } from "./score-report.schema.js
 import type { PersonaVerdict, ScoreOptions, Scorer } from "./scorer.js";
 import type { TaskInput } from "./task-request.schema.js";
 import { readReading } from "./offline/read-reading.js";
+import type { Reading } from "./reading.schema.js";
 
 export interface ScoreTaskDeps {
   scorer: Scorer;
@@ -51,6 +52,28 @@ export function orderVerdicts(verdicts: readonly PersonaVerdict[], scorerName: s
   });
 }
 
+/**
+ * The reading of recent tasks, remembered: the reader is deterministic, and a repeated task (a redelivered
+ * webhook, an unchanged issue scored again, the memoized offline scorer's hits) would otherwise be read again
+ * for every report. Bounded like the offline scorer's memo; each report gets its own copy.
+ */
+const READINGS_KEPT = 2000;
+const READING_MAX_KEY_CHARS = 8192;
+const readings = new Map<string, Reading>();
+
+export function readingOf(task: string, description: string): Reading {
+  if (task.length + description.length > READING_MAX_KEY_CHARS) return readReading(task, description);
+  const key = `${task}\u0000${description}`;
+  let reading = readings.get(key);
+  if (reading) readings.delete(key);
+  else {
+    reading = readReading(task, description);
+    if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value!);
+  }
+  readings.set(key, reading);
+  return { ...reading, evidence: reading.evidence.map((e) => ({ ...e })) };
+}
+
 export function buildReport(
   input: TaskInput,
   verdicts: readonly PersonaVerdict[],
@@ -69,7 +92,7 @@ export function buildReport(
       return { expert: persona.expert, icon: persona.icon, score: v.score, reasoning: v.reasoning };
     }),
     // The same reader under every scorer: it costs microseconds and needs no model.
-    reading: readReading(input.task, input.description),
+    reading: readingOf(input.task, input.description),
   };
   return { report, approval };
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from "@jest/globals";
 import { ScorerFailedError } from "../../src/core/errors.js";
 import { PERSONAS } from "../../src/core/personas.js";
 import { ScoreReportSchema } from "../../src/core/score-report.schema.js";
-import { scoreTask } from "../../src/core/score-task.js";
+import { readingOf, scoreTask } from "../../src/core/score-task.js";
+import { readReading } from "../../src/core/offline/read-reading.js";
 import type { PersonaVerdict, Scorer } from "../../src/core/scorer.js";
 
 const fixedClock = () => new Date("2026-11-22T10:00:00.123Z");
@@ -66,5 +67,18 @@ describe("scoreTask", () => {
     await expect(scoreTask({ task: "x", description: "" }, { scorer: fakeScorer(verdicts) })).rejects.toThrow(
       /more than one/,
     );
+  });
+});
+
+describe("the reading of a repeated task", () => {
+  it("is the same reading, and each report gets its own copy (changing one changes no other)", () => {
+    const text = "Twelve enterprise customers asked for CSV export. Acceptance: one row per task.";
+    const first = readingOf("Add CSV export", text);
+    const second = readingOf("Add CSV export", text);
+    expect(second).toEqual(readReading("Add CSV export", text));
+    expect(second).toEqual(first);
+    first.evidence[0]!.quote = "changed";
+    first.evidence.push({ type: "code", quote: "x" });
+    expect(readingOf("Add CSV export", text)).toEqual(second);
   });
 });

@@ -1,0 +1,67 @@
+import { readFileSync } from "node:fs";
+import autocannon from "autocannon";
+import { startServer } from "./rest-bench.js";
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  // utime and stime are the 12th and 13th fields after the command name, in clock ticks (100 per second).
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+async function cpuPerRequest(port: number, pid: number, seconds: number, connections: number) {
+  const body = JSON.stringify({ task: "Refactor" });
+  const before = cpuSeconds(pid);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    duration: seconds,
+    requests: [
+      { method: "POST", path: "/score-task", headers: { "content-type": "application/json" }, body },
+    ],
+  });
+  const used = cpuSeconds(pid) - before;
+  return {
+    usPerRequest: (used * 1e6) / result.requests.total,
+    rps: result.requests.average,
+    bad: result.non2xx,
+  };
+}
+
+/**
+ * The HTTP path's own cost: CPU per request of our server against bare node:http, with a one-word task, where
+ * the judge costs next to nothing. CPU per request (not throughput) so that the load generator, which shares the
+ * machine, does not blur the figure.
+ */
+export async function runHttpPathBench(options: {
+  seconds: number;
+  rounds: number;
+  connections: number;
+}): Promise<Record<string, number>> {
+  const ours = await startServer("fastify");
+  const bare = await startServer("bare");
+  try {
+    for (const s of [ours, bare]) await cpuPerRequest(s.port, s.child.pid!, 1, options.connections);
+    const o: number[] = [];
+    const b: number[] = [];
+    let bad = 0;
+    for (let i = 0; i < options.rounds; i++) {
+      const r1 = await cpuPerRequest(ours.port, ours.child.pid!, options.seconds, options.connections);
+      const r2 = await cpuPerRequest(bare.port, bare.child.pid!, options.seconds, options.connections);
+      o.push(r1.usPerRequest);
+      b.push(r2.usPerRequest);
+      bad += r1.bad + r2.bad;
+    }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+    const ourUs = median(o);
+    const bareUs = median(b);
+    return {
+      "http.one_word.cpu_us_per_request": Math.round(ourUs * 10) / 10,
+      "http.bare.cpu_us_per_request": Math.round(bareUs * 10) / 10,
+      "http.one_word.cpu_vs_bare": Math.round((ourUs / bareUs) * 100) / 100,
+      "http.one_word.non2xx": bad,
+    };
+  } finally {
+    for (const s of [ours, bare]) s.child.kill("SIGTERM");
+  }
+}
