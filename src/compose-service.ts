@@ -11,8 +11,6 @@ import { ConfigError } from "./core/errors.js";
 import { checkAppIdentity } from "./app/startup-check.js";
 import { envFilePath } from "./config/load-env-file.js";
 import { createMetrics, type ServiceMetrics } from "./http/metrics.js";
-import { OpenAiScorer } from "./llm/openai-scorer.js";
-import type { MemoizedScorer } from "./core/memoize-scorer.js";
 import { createScorer, type CreatedScorer } from "./config/create-scorer.js";
 import { scorerSettingsFromEnv } from "./config/llm-env.schema.js";
 import { approvalPolicyFromEnv, parseServerEnv, type ServerEnv } from "./config/env.schema.js";
@@ -64,10 +62,7 @@ export async function composeService(
   // Wrapped below when a fleet shares its model's verdicts.
   let scorer = metrics.instrumentScorer(created.scorer);
   const { description } = created;
-  metrics.setSources({
-    llmTotals: created.scorer instanceof OpenAiScorer ? created.scorer.totals : undefined,
-    memo: "stats" in created.scorer ? (created.scorer as MemoizedScorer) : undefined,
-  });
+  metrics.setSources({ scorer: created.scorer });
   logger.info({ scorer: description, policy }, "approval policy");
 
   const storageEnv = parseStorageEnv(processEnv);
