@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import { isPlanId, type Plan, type PlanId } from "../core/plans.js";
-import type { Db } from "../storage/database.js";
+import type { Db } from "../storage/tables.js";
 import { generateKey, hashKey, isScope, keyHint, type Scope } from "./api-keys.js";
 
 export interface Account {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { sql } from "kysely";
 import type { PersonaVerdict, ScoreOptions, Scorer } from "../core/scorer.js";
-import type { Db } from "../storage/database.js";
+import type { Db } from "../storage/tables.js";
 
 export interface SharedScoreCacheOptions {
   /** How long verdicts are reused (a model's answer for the same text). */
