@@ -9,8 +9,6 @@ import { registrationPlugin, registrationTarget } from "./app/manifest-registrat
 import { checkAppIdentity } from "./app/startup-check.js";
 import { envFilePath } from "./config/load-env-file.js";
 import { createMetrics, type ServiceMetrics } from "./http/metrics.js";
-import { OpenAiScorer } from "./llm/openai-scorer.js";
-import type { MemoizedScorer } from "./core/memoize-scorer.js";
 import { createScorer, type CreatedScorer } from "./llm/create-scorer.js";
 import { isLoopbackHost, needsDatabase, type ServiceConfig } from "./config/service-config.js";
 import { buildServer } from "./http/build-server.js";
@@ -60,10 +58,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
   // Wrapped below when a fleet shares its model's verdicts.
   let scorer = metrics.instrumentScorer(created.scorer);
   const { description } = created;
-  metrics.setSources({
-    llmTotals: created.scorer instanceof OpenAiScorer ? created.scorer.totals : undefined,
-    memo: "stats" in created.scorer ? (created.scorer as MemoizedScorer) : undefined,
-  });
+  metrics.setSources({ scorer: created.scorer });
   logger.info({ scorer: description, policy }, "approval policy");
 
   let database: Database | undefined;

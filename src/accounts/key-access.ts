@@ -4,6 +4,7 @@ import { amountDue, isPlanId, nextPeriodStart, periodOf, PLANS, type Plan } from
 import type { ScoreReport } from "../core/score-report.schema.js";
 import { hashKey, isScope, isWellFormedKey, type Scope } from "./api-keys.js";
 import type { Account, AccountStore } from "./account-store.js";
+import { KeySlots } from "./key-slots.js";
 
 /** Who is calling: the key's account and plan, and what the key may do. */
 export interface Principal {
@@ -39,19 +40,17 @@ export interface MeteredResult {
  */
 /** Requests one key may have in scoring at once on one instance; `KEY_MAX_CONCURRENT`. */
 export const DEFAULT_KEY_MAX_CONCURRENT = 4;
-/** Requests that may wait for a key's slots, per slot; beyond them the key gets 429 rate_limited. */
-const WAITING_PER_SLOT = 16;
 
 export class KeyAccess {
-  /** Requests in hand per key on this instance, and those waiting for one of its slots. */
-  private readonly inFlight = new Map<string, number>();
-  private readonly waiting = new Map<string, (() => void)[]>();
+  private readonly slots: KeySlots;
 
   constructor(
     private readonly store: AccountStore,
     private readonly clock: () => Date = () => new Date(),
-    private readonly maxConcurrentPerKey = DEFAULT_KEY_MAX_CONCURRENT,
-  ) {}
+    maxConcurrentPerKey = DEFAULT_KEY_MAX_CONCURRENT,
+  ) {
+    this.slots = new KeySlots(maxConcurrentPerKey);
+  }
 
   async authenticate(authorization: string | undefined, scope: Scope): Promise<Principal> {
     if (!authorization) throw unauthorized("This API needs a key: send `Authorization: Bearer tsk_…`.");
@@ -144,42 +143,12 @@ export class KeyAccess {
     }
     // One key cannot hold the model's whole concurrency (and the other customers' turns): its requests
     // beyond the limit wait their turn, and beyond a bounded line they are refused.
-    await this.takeSlot(p.keyId);
+    await this.slots.take(p.keyId);
     try {
       return await this.scoreWithinAllowance(p, idempotencyKey, requestHash, period, produce);
     } finally {
-      this.giveSlot(p.keyId);
+      this.slots.give(p.keyId);
     }
-  }
-
-  private async takeSlot(keyId: string): Promise<void> {
-    const held = this.inFlight.get(keyId) ?? 0;
-    if (held < this.maxConcurrentPerKey) {
-      this.inFlight.set(keyId, held + 1);
-      return;
-    }
-    const line = this.waiting.get(keyId) ?? [];
-    if (line.length >= this.maxConcurrentPerKey * WAITING_PER_SLOT)
-      throw new AccessError(
-        "rate_limited",
-        `This key already has ${this.maxConcurrentPerKey} requests being scored and ${line.length} waiting; wait for them to finish.`,
-        { "retry-after": "1" },
-      );
-    // The slot is handed over by giveSlot: the count stays as it is.
-    await new Promise<void>((resolve) => {
-      line.push(resolve);
-      this.waiting.set(keyId, line);
-    });
-  }
-
-  private giveSlot(keyId: string): void {
-    const line = this.waiting.get(keyId);
-    const next = line?.shift();
-    if (line && line.length === 0) this.waiting.delete(keyId);
-    if (next) return next();
-    const n = (this.inFlight.get(keyId) ?? 1) - 1;
-    if (n > 0) this.inFlight.set(keyId, n);
-    else this.inFlight.delete(keyId);
   }
 
   /**

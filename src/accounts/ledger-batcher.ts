@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
 import type { Plan } from "../core/plans.js";
-import type { Db } from "../storage/database.js";
+import type { Db } from "../storage/tables.js";
 
 export interface BatchedCharge {
   accountId: string;

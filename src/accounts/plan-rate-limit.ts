@@ -1,4 +1,5 @@
-import { sql, type Kysely } from "kysely";
+import { sql } from "kysely";
+import type { Db } from "../storage/tables.js";
 
 /** A limit: `perMinute` sustained, up to `burst` at once after a quiet spell. */
 export interface RateRule {
@@ -99,8 +100,7 @@ export class RedisRateLimiter implements RateLimiter {
 
 /** A fleet on PostgreSQL without Redis: one conditional upsert per request (the database's clock). */
 export class DatabaseRateLimiter implements RateLimiter {
-  // The table is created by migrations/007-rate-limits.sql; typed here, beside the only code that uses it.
-  constructor(private readonly db: Kysely<{ rate_limits: { subject: string; tat_ms: string | number } }>) {}
+  constructor(private readonly db: Db) {}
 
   async take(subject: string, rule: RateRule): Promise<RateDecision> {
     const t = interval(rule);

@@ -28,6 +28,11 @@ export function memoizeScorer(
   return {
     name: scorer.name,
     stats,
+    // The wrapped scorer's own counts pass through; the memo adds its hits.
+    scorerStats: () => {
+      const inner = scorer.scorerStats?.() ?? {};
+      return { ...inner, cacheHits: { ...inner.cacheHits, offline: stats.hits } };
+    },
     async score(input: TaskInput, scoreOptions) {
       if (input.task.length + input.description.length > options.maxKeyChars)
         return scorer.score(input, scoreOptions);

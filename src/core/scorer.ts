@@ -23,6 +23,19 @@ export interface ScoreOptions {
 }
 
 /**
+ * Running totals since start that a scorer may offer; the metrics read them at scrape time. A scorer
+ * reports only what it counts: a missing field is shown as zero.
+ */
+export interface ScorerStats {
+  /** Calls to a model provider. */
+  modelCalls?: number;
+  promptTokens?: number;
+  completionTokens?: number;
+  /** Answers from a cache instead of scoring, by cache: persona verdicts (llm), whole reports (offline memo). */
+  cacheHits?: { llm?: number; offline?: number };
+}
+
+/**
  * Anything that can judge a task from the five personas' angles: the embedded offline scorer and
  * the LLM scorer both implement this. It returns all five verdicts or throws a TaskScorerError.
  */
@@ -30,4 +43,6 @@ export interface Scorer {
   /** Short name for logs and footers: "offline", "openai". */
   readonly name: string;
   score(task: TaskInput, options?: ScoreOptions): Promise<readonly PersonaVerdict[]>;
+  /** Optional: what this scorer has counted since start (metrics). */
+  scorerStats?(): ScorerStats;
 }

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { StorageError } from "../storage/database.js";
+import { StorageError } from "../storage/storage-error.js";
 import type { Delivery, DeliveryStore } from "./delivery-store.js";
 
 /** Handles one delivery to the end (the App's work for it done); throws to have it retried. */

@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder } from "kysely";
-import type { Db, Tables } from "../storage/database.js";
+import type { Db, Tables } from "../storage/tables.js";
 
 /** One accepted webhook delivery, as GitHub sent it. */
 export interface Delivery {

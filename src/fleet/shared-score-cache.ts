@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { sql } from "kysely";
 import type { PersonaVerdict, ScoreOptions, Scorer } from "../core/scorer.js";
-import type { Db } from "../storage/database.js";
+import { ScoreCacheStore } from "../storage/score-cache-store.js";
+import type { Db } from "../storage/tables.js";
 
 export interface SharedScoreCacheOptions {
   /** How long verdicts are reused (a model's answer for the same text). */
@@ -10,6 +10,9 @@ export interface SharedScoreCacheOptions {
   staleClaimMs?: number;
   pollMs?: number;
 }
+
+/** What the shared cache needs from its storage (ScoreCacheStore in the database; a fake in tests). */
+export type ScoreClaims = Pick<ScoreCacheStore, "fresh" | "claim" | "release" | "fill">;
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -29,7 +32,19 @@ const sleep = (ms: number, signal?: AbortSignal) =>
  * it itself; a claim left by an instance that died is taken over once stale.
  */
 export function sharedScoreCache(inner: Scorer, db: Db, options: SharedScoreCacheOptions): Scorer {
-  const stale = options.staleClaimMs ?? 120_000;
+  const store = new ScoreCacheStore(db, {
+    ttlMs: options.ttlMs,
+    staleClaimMs: options.staleClaimMs ?? 120_000,
+  });
+  return sharedScoreCacheOn(inner, store, options);
+}
+
+/** The same cache over any claims storage. */
+export function sharedScoreCacheOn(
+  inner: Scorer,
+  claims: ScoreClaims,
+  options: Pick<SharedScoreCacheOptions, "pollMs">,
+): Scorer {
   const poll = options.pollMs ?? 100;
   return {
     name: inner.name,
@@ -39,43 +54,18 @@ export function sharedScoreCache(inner: Scorer, db: Db, options: SharedScoreCach
         .digest("hex");
       const deadline = Date.now() + (scoreOptions?.timeoutMs ?? 30_000);
       for (;;) {
-        const row = await db
-          .selectFrom("score_cache")
-          .select([
-            "verdicts",
-            sql<boolean>`created_at > now() - (${Math.round(options.ttlMs)}::bigint * interval '1 millisecond')`.as(
-              "fresh",
-            ),
-          ])
-          .where("key", "=", key)
-          .executeTakeFirst();
-        if (row?.verdicts && row.fresh) return JSON.parse(row.verdicts) as PersonaVerdict[];
-        const claimed = await sql<{ key: string }>`
-          INSERT INTO score_cache (key, verdicts, created_at) VALUES (${key}, NULL, now())
-          ON CONFLICT (key) DO UPDATE SET verdicts = NULL, created_at = now()
-          WHERE (score_cache.verdicts IS NULL AND score_cache.created_at < now() - (${Math.round(stale)}::bigint * interval '1 millisecond'))
-             OR (score_cache.verdicts IS NOT NULL AND score_cache.created_at < now() - (${Math.round(options.ttlMs)}::bigint * interval '1 millisecond'))
-          RETURNING key`.execute(db);
-        if (claimed.rows.length > 0) {
+        const cached = await claims.fresh(key);
+        if (cached) return cached;
+        if (await claims.claim(key)) {
           let verdicts: readonly PersonaVerdict[];
           try {
             verdicts = await inner.score(input, scoreOptions);
           } catch (err) {
-            await db
-              .deleteFrom("score_cache")
-              .where("key", "=", key)
-              .where("verdicts", "is", null)
-              .execute()
-              .catch(() => undefined);
+            await claims.release(key).catch(() => undefined);
             throw err;
           }
           // The verdicts are paid for: a cache that cannot be written must not lose them.
-          await db
-            .updateTable("score_cache")
-            .set({ verdicts: JSON.stringify(verdicts), created_at: sql`now()` })
-            .where("key", "=", key)
-            .execute()
-            .catch(() => undefined);
+          await claims.fill(key, verdicts).catch(() => undefined);
           return verdicts;
         }
         // Another instance is scoring this input: wait for its verdicts, or score it ourselves at the end.

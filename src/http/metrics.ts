@@ -1,15 +1,12 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import type { ReportStats } from "../llm/openai-scorer.js";
-import type { Scorer } from "../core/scorer.js";
+import type { Scorer, ScorerStats } from "../core/scorer.js";
 
-/** What the metrics read from parts owned elsewhere: the webhook queue and the LLM scorer's running totals. */
+/** What the metrics read from parts owned elsewhere: the webhook queue and the scorer's running totals. */
 export interface MetricSources {
   /** Jobs queued or running, and how many finished or failed since start (the App's JobQueue). */
   queue?: { readonly size: number; readonly stats: { completed: number; failed: number } } | undefined;
-  /** The LLM scorer's totals since start (model calls, tokens, cache hits). */
-  llmTotals?: Readonly<ReportStats> | undefined;
-  /** The offline scorer's memo (repeated tasks answered without scoring again). */
-  memo?: { readonly stats: { hits: number } } | undefined;
+  /** The scorer's totals since start (model calls, tokens, cache hits), when it counts them. */
+  scorer?: Pick<Scorer, "scorerStats"> | undefined;
 }
 
 export interface ServiceMetrics {
@@ -18,7 +15,7 @@ export interface ServiceMetrics {
   observeRequest(method: string, route: string, status: number): void;
   /** Wrap a scorer so every scoring (REST, App, CLI) is timed, with its outcome. */
   instrumentScorer<S extends Scorer>(scorer: S): S;
-  /** Attach the queue and LLM totals once they exist. */
+  /** Attach the queue and the scorer's totals once they exist. */
   setSources(sources: MetricSources): void;
 }
 
@@ -31,6 +28,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Servi
   const registry = new Registry();
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
   let sources: MetricSources = {};
+  const scorerStats = (): ScorerStats => sources.scorer?.scorerStats?.() ?? {};
 
   const requests = new Counter({
     name: "task_scorer_http_requests_total",
@@ -84,7 +82,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Servi
   mirrored(
     "task_scorer_model_calls_total",
     "Calls to the model provider",
-    () => sources.llmTotals?.modelCalls ?? 0,
+    () => scorerStats().modelCalls ?? 0,
   );
   new Counter({
     name: "task_scorer_model_tokens_total",
@@ -93,8 +91,9 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Servi
     registers: [registry],
     collect() {
       this.reset();
-      this.inc({ kind: "prompt" }, sources.llmTotals?.promptTokens ?? 0);
-      this.inc({ kind: "completion" }, sources.llmTotals?.completionTokens ?? 0);
+      const stats = scorerStats();
+      this.inc({ kind: "prompt" }, stats.promptTokens ?? 0);
+      this.inc({ kind: "completion" }, stats.completionTokens ?? 0);
     },
   });
   new Counter({
@@ -104,8 +103,9 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Servi
     registers: [registry],
     collect() {
       this.reset();
-      this.inc({ cache: "llm" }, sources.llmTotals?.cacheHits ?? 0);
-      this.inc({ cache: "offline" }, sources.memo?.stats.hits ?? 0);
+      const hits = scorerStats().cacheHits;
+      this.inc({ cache: "llm" }, hits?.llm ?? 0);
+      this.inc({ cache: "offline" }, hits?.offline ?? 0);
     },
   });
 

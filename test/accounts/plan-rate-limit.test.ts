@@ -50,7 +50,7 @@ describe("requests per minute on the embedded database", () => {
   afterAll(async () => db.close());
 
   it("allows the burst and refuses the rest, with a Retry-After", async () => {
-    const limiter = new DatabaseRateLimiter(db.db as never);
+    const limiter = new DatabaseRateLimiter(db.db);
     expect(await burstThenRefuse(limiter, "acct_db")).toBe(3);
     const refused = await limiter.take("acct_db", rule);
     expect(refused.allowed).toBe(false);
@@ -72,7 +72,7 @@ describeUnless(missingEnv(["DATABASE_URL"]), "requests per minute across a fleet
 
   it("two instances share one budget: 12 parallel requests, 3 allowed", async () => {
     const subject = "acct_pg";
-    const [a, b] = dbs.map((d) => new DatabaseRateLimiter(d.db as never));
+    const [a, b] = dbs.map((d) => new DatabaseRateLimiter(d.db));
     const decisions = await Promise.all(
       Array.from({ length: 12 }, (_, i) => (i % 2 ? a! : b!).take(subject, rule)),
     );

@@ -43,4 +43,12 @@ describe("memoizeScorer", () => {
     await memo.score(long);
     expect(inner.calls).toBe(6);
   });
+
+  it("reports its hits as offline cache hits, passing the wrapped scorer's counts through", async () => {
+    const inner = { ...counting(), scorerStats: () => ({ modelCalls: 3, cacheHits: { llm: 2 } }) };
+    const memo = memoizeScorer(inner, { maxEntries: 10, maxKeyChars: 1000 });
+    await memo.score({ task: "Add dark mode", description: "" });
+    await memo.score({ task: "Add dark mode", description: "" });
+    expect(memo.scorerStats?.()).toEqual({ modelCalls: 3, cacheHits: { llm: 2, offline: 1 } });
+  });
 });

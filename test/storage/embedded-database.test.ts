@@ -6,7 +6,8 @@ import { describe, expect, it } from "@jest/globals";
 import { sql } from "kysely";
 import { composeService } from "../../src/compose-service.js";
 import { createLogger } from "../../src/config/create-logger.js";
-import { migrate, openDatabase } from "../../src/storage/database.js";
+import { openDatabase } from "../../src/storage/database.js";
+import { migrate } from "../../src/storage/migrator.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
 
 describe("the embedded database (PGlite)", () => {

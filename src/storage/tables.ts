@@ -1,0 +1,69 @@
+import type { Generated, Kysely } from "kysely";
+
+/** Row types, as the migrations in migrations/*.sql create them. */
+export interface Tables {
+  accounts: {
+    id: string;
+    name: string;
+    plan: string;
+    github_login: string | null;
+    created_at: Generated<Date>;
+    /** See migrations/006. */
+    plan_effective_at: Date | null;
+  };
+  api_keys: {
+    id: string;
+    account_id: string;
+    key_hash: string;
+    hint: string;
+    scopes: string[];
+    created_at: Generated<Date>;
+    expires_at: Date | null;
+    revoked_at: Date | null;
+  };
+  usage_ledger: {
+    id: Generated<string>;
+    account_id: string;
+    idempotency_key: string;
+    period: string;
+    quantity: Generated<number>;
+    request_hash: string;
+    report_id: string | null;
+    source: string;
+    created_at: Generated<Date>;
+    /** The plan and its unit price when the task was counted (see migrations/006). */
+    plan: string | null;
+    unit_price_cents: Generated<number>;
+  };
+  usage_counters: { account_id: string; period: string; used: Generated<number> };
+  /** Requests per minute by plan on a fleet without Redis (see migrations/007). bigint arrives as text. */
+  rate_limits: { subject: string; tat_ms: string | number };
+  reports: {
+    id: string;
+    account_id: string | null;
+    visibility: string;
+    /** JSON text (see migrations/004). */
+    report: string;
+    created_at: Generated<Date>;
+  };
+  webhook_deliveries: {
+    id: string;
+    event: string;
+    /** JSON text (see migrations/004). */
+    payload: string;
+    status: Generated<string>;
+    attempts: Generated<number>;
+    last_error: string | null;
+    received_at: Generated<Date>;
+    finished_at: Date | null;
+    claimed_until: Date | null;
+  };
+  score_cache: {
+    key: string;
+    /** JSON text, or null while an instance is scoring it (a claim). */
+    verdicts: string | null;
+    created_at: Generated<Date>;
+  };
+}
+
+export type Db = Kysely<Tables>;
