@@ -30,6 +30,9 @@ COPY web ./web
 COPY app.yml ./
 # Plain SQL migrations, applied at start when a database is configured (AUTH=keys, DATA_DIR, DATABASE_URL).
 COPY migrations ./migrations
+# The embedded database's pre-initialised folder (npm run seed): a first start unpacks it instead of running
+# initdb, which would take the process past 800 MB.
+COPY assets ./assets
 # The node image's unprivileged user; /app stays root-owned and read-only to it, except the embedded
 # database's folder (DATA_DIR=/app/data), which a volume should hold: docker run -v task-scorer-data:/app/data
 RUN mkdir -p /app/data && chown node:node /app/data

@@ -6,6 +6,7 @@ import { runActionBench } from "./action-bench.js";
 import { runHttpPathBench } from "./http-path-bench.js";
 import { runKeysBench } from "./keys-bench.js";
 import { runLlmBench } from "./llm-bench.js";
+import { runPgliteMemoryBench } from "./pglite-memory-bench.js";
 import { runRestBench } from "./rest-bench.js";
 import { runScorerBench } from "./scorer-bench.js";
 import { runWebhookBench } from "./webhook-bench.js";
@@ -60,6 +61,11 @@ add(
     "keys.non2xx_or_errors": atMost(0, "0"),
   },
 );
+
+add(await runPgliteMemoryBench(), {
+  "pglite.first_start_peak_rss_mb": atMost(300, "<= 300 MB"),
+  "pglite.restart_peak_rss_mb": atMost(250, "<= 250 MB"),
+});
 
 add(await runLlmBench({ smoke }), {
   "llm.wall_per_report_over_delay": atMost(1.15, "<= 1.15 (parallel)"),

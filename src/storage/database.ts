@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import { lockFolder } from "./folder-lock.js";
 import { migrate } from "./migrator.js";
 import { pglitePool } from "./pglite-pool.js";
+import { pgliteOptions } from "./pglite-seed.js";
 import { StorageError } from "./storage-error.js";
 import type { Db, Tables } from "./tables.js";
 
@@ -54,7 +55,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     }
     try {
       const { PGlite } = await import("@electric-sql/pglite");
-      const pg = new PGlite(inMemory ? undefined : resolve(dir));
+      const folder = inMemory ? undefined : resolve(dir);
+      const pg = new PGlite(folder, pgliteOptions(folder));
       await pg.waitReady;
       const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pglitePool(pg) }) });
       database = {

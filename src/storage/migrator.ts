@@ -1,17 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { sql } from "kysely";
+import { packageRoot } from "../config/package-info.js";
 import { StorageError } from "./storage-error.js";
 import type { Db } from "./tables.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-/** migrations/ sits at the package root: two levels up from src/storage, three from build/src/storage. */
+/** migrations/ sits at the package root, wherever this code runs from (src, build/src, a bundle). */
 function migrationsDir(): string {
-  for (const rel of ["../../migrations", "../../../migrations"]) {
-    const dir = resolve(here, rel);
-    if (existsSync(dir)) return dir;
-  }
+  const dir = join(packageRoot(), "migrations");
+  if (existsSync(dir)) return dir;
   throw new StorageError("The migrations folder is missing from this installation.");
 }
 

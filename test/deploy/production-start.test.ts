@@ -26,7 +26,7 @@ beforeAll(async () => {
   // COPY package.json package-lock.json; RUN npm ci
   for (const file of ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json", "app.yml"])
     cpSync(join(root, file), join(dir, file));
-  for (const folder of ["src", "web", "migrations", "stubs"])
+  for (const folder of ["src", "web", "migrations", "assets", "stubs"])
     cpSync(join(root, folder), join(dir, folder), { recursive: true });
   execFileSync("cp", ["-al", join(root, "node_modules"), join(dir, "node_modules")]);
   // npm rewrites this file in place: a real copy, so the checkout's own is never touched.
