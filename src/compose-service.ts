@@ -13,7 +13,9 @@ import { createScorer, type CreatedScorer } from "./llm/create-scorer.js";
 import { isLoopbackHost, needsDatabase, type ServiceConfig } from "./config/service-config.js";
 import { buildServer } from "./http/build-server.js";
 import { AccountStore } from "./accounts/account-store.js";
-import { KeyAccess } from "./accounts/key-access.js";
+import { KeyAccess, type KeyRow } from "./accounts/key-access.js";
+import { KEY_NOTICES, KeyCache } from "./accounts/key-cache.js";
+import type { Listener } from "./storage/notifications.js";
 import { openDatabase, type Database } from "./storage/database.js";
 import { AppMetering } from "./accounts/app-metering.js";
 import { DatabaseDeliveries, RedisDeliveries, type DeliveryIntake } from "./fleet/delivery-queues.js";
@@ -63,6 +65,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
 
   let database: Database | undefined;
   let access: KeyAccess | undefined;
+  let keyNotices: Listener | undefined;
   if (needsDatabase(config)) {
     database = await openDatabase({ url: storage.databaseUrl, dataDir: storage.dataDir });
     logger.info(
@@ -71,8 +74,13 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
         ? "storage: PostgreSQL (DATABASE_URL)"
         : `storage: embedded PGlite in ${storage.dataDir} (one process; not safe against power loss)`,
     );
-    if (keys.auth === "keys")
-      access = new KeyAccess(new AccountStore(database.db), options.clock, keys.maxConcurrentPerKey);
+    if (keys.auth === "keys") {
+      // Verified keys are kept in memory; a revocation or a plan change made anywhere (another instance,
+      // the admin CLI, a Marketplace event) reaches this instance as a notice and drops them.
+      const cache = new KeyCache<KeyRow>();
+      keyNotices = await database.listen(KEY_NOTICES, cache.handlers);
+      access = new KeyAccess(new AccountStore(database.db), options.clock, keys.maxConcurrentPerKey, cache);
+    }
     // A model's verdicts are shared by the fleet (cache and single-flight in PostgreSQL). The offline
     // judge is deterministic and takes microseconds: a repeat on another instance is simply scored again.
     if (database.engine === "postgres" && scorer.name !== "offline") {
@@ -220,6 +228,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
         if (queue.size > 0)
           logger.warn({ jobs: queue.size }, "shutdown deadline reached with webhook jobs unfinished");
       }
+      await keyNotices?.close();
       await database?.close();
     },
   };

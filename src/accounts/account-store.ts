@@ -1,7 +1,8 @@
-import { sql } from "kysely";
+import { sql, type RawBuilder } from "kysely";
 import { isPlanId, type PlanId } from "../core/plans.js";
 import type { Db } from "../storage/tables.js";
 import { generateKey, hashKey, isScope, keyHint, type Scope } from "./api-keys.js";
+import { KEY_NOTICES } from "./key-cache.js";
 import { chargeTask, type ChargeInput, type ChargeOutcome } from "./charge-task.js";
 import { newId } from "./record-ids.js";
 
@@ -66,12 +67,10 @@ export class AccountStore {
   }
 
   async setPlan(accountId: string, plan: PlanId): Promise<boolean> {
-    const r = await this.db
-      .updateTable("accounts")
-      .set({ plan })
-      .where("id", "=", accountId)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    return this.changed(
+      sql`UPDATE accounts SET plan = ${plan} WHERE id = ${accountId} RETURNING id`,
+      "account",
+    );
   }
 
   /**
@@ -79,13 +78,12 @@ export class AccountStore {
    * events are applied in the order they took effect, not the order they arrived.
    */
   async setPlanIfNewer(accountId: string, plan: PlanId, effective: Date): Promise<boolean> {
-    const r = await this.db
-      .updateTable("accounts")
-      .set({ plan, plan_effective_at: effective })
-      .where("id", "=", accountId)
-      .where((eb) => eb.or([eb("plan_effective_at", "is", null), eb("plan_effective_at", "<=", effective)]))
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    return this.changed(
+      sql`UPDATE accounts SET plan = ${plan}, plan_effective_at = ${effective}
+          WHERE id = ${accountId} AND (plan_effective_at IS NULL OR plan_effective_at <= ${effective})
+          RETURNING id`,
+      "account",
+    );
   }
 
   /** Create a key: the key itself is returned once and never stored. */
@@ -134,13 +132,24 @@ export class AccountStore {
   }
 
   async revokeKey(id: string, at = new Date()): Promise<boolean> {
-    const r = await this.db
-      .updateTable("api_keys")
-      .set({ revoked_at: at })
-      .where("id", "=", id)
-      .where("revoked_at", "is", null)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows) > 0;
+    return this.changed(
+      sql`UPDATE api_keys SET revoked_at = ${at} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`,
+      "key",
+    );
+  }
+
+  /**
+   * Run an UPDATE … RETURNING id and announce each changed row to every instance (their caches of verified
+   * keys drop it), in the same statement: the notice goes out exactly when the change commits, never for a
+   * change that did not happen.
+   */
+  private async changed(update: RawBuilder<unknown>, what: "key" | "account"): Promise<boolean> {
+    const r = await sql<{ id: string }>`
+      WITH changed AS (${update})
+      SELECT id, pg_notify(${KEY_NOTICES}, json_build_object(${what}::text, id)::text) FROM changed`.execute(
+      this.db,
+    );
+    return r.rows.length > 0;
   }
 
   /** The key with this hash, with its account (one query on the hot path). */

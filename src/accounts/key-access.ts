@@ -4,6 +4,7 @@ import { amountDue, isPlanId, nextPeriodStart, periodOf, PLANS, type Plan } from
 import type { ScoreReport } from "../core/score-report.schema.js";
 import { hashKey, isScope, isWellFormedKey, type Scope } from "./api-keys.js";
 import type { Account, AccountStore } from "./account-store.js";
+import type { KeyCache } from "./key-cache.js";
 import { KeySlots } from "./key-slots.js";
 
 /** Who is calling: the key's account and plan, and what the key may do. */
@@ -41,6 +42,9 @@ export interface MeteredResult {
 /** Requests one key may have in scoring at once on one instance; `KEY_MAX_CONCURRENT`. */
 export const DEFAULT_KEY_MAX_CONCURRENT = 4;
 
+/** A key as the database holds it, with its account and plan. */
+export type KeyRow = NonNullable<Awaited<ReturnType<AccountStore["keyByHash"]>>>;
+
 export class KeyAccess {
   private readonly slots: KeySlots;
 
@@ -48,8 +52,20 @@ export class KeyAccess {
     private readonly store: AccountStore,
     private readonly clock: () => Date = () => new Date(),
     maxConcurrentPerKey = DEFAULT_KEY_MAX_CONCURRENT,
+    /** Verified keys kept in memory while change notices arrive (see key-cache.ts); none: every lookup asks. */
+    private readonly cache?: KeyCache<KeyRow>,
   ) {
     this.slots = new KeySlots(maxConcurrentPerKey);
+  }
+
+  /** The key's row: from memory when a notice would have told us of any change, else from the database. */
+  private async lookup(hash: string): Promise<KeyRow | undefined> {
+    const cached = this.cache?.get(hash);
+    if (cached) return cached;
+    const ticket = this.cache?.ticket() ?? 0;
+    const row = await this.store.keyByHash(hash);
+    if (row) this.cache?.set(hash, row, { keyId: row.keyId, accountId: row.accountId }, ticket);
+    return row;
   }
 
   async authenticate(authorization: string | undefined, scope: Scope): Promise<Principal> {
@@ -63,7 +79,7 @@ export class KeyAccess {
         "That is not a task-scorer API key (they start with `tsk_` and are 40 characters long); check it was copied whole.",
         "malformed key",
       );
-    const row = await this.store.keyByHash(hashKey(key));
+    const row = await this.lookup(hashKey(key));
     if (!row)
       throw unauthorized("This API key is not known; create a new one with the admin CLI.", "unknown key");
     const now = this.clock();

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { Kysely, PostgresDialect } from "kysely";
 import { lockFolder } from "./folder-lock.js";
 import { migrate } from "./migrator.js";
+import { listenOnPglite, listenOnPostgres, type Listener, type NoticeHandlers } from "./notifications.js";
 import { pglitePool } from "./pglite-pool.js";
 import { pgliteOptions } from "./pglite-seed.js";
 import { StorageError } from "./storage-error.js";
@@ -16,6 +17,8 @@ export { migrate } from "./migrator.js";
 export interface Database {
   db: Db;
   engine: "postgres" | "pglite";
+  /** Change notices from every instance on this database (LISTEN/NOTIFY), e.g. keys revoked elsewhere. */
+  listen(channel: string, handlers: NoticeHandlers): Promise<Listener>;
   close(): Promise<void>;
 }
 
@@ -44,7 +47,13 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       );
     }
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-    database = { db, engine: "postgres", close: () => db.destroy() };
+    const url = options.url;
+    database = {
+      db,
+      engine: "postgres",
+      listen: (channel, handlers) => listenOnPostgres(url, channel, handlers),
+      close: () => db.destroy(),
+    };
   } else {
     const dir = options.dataDir ?? "memory://";
     const inMemory = dir.startsWith("memory://");
@@ -62,6 +71,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       database = {
         db,
         engine: "pglite",
+        listen: (channel, handlers) => listenOnPglite(pg, channel, handlers),
         close: async () => {
           await db.destroy();
           unlock();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, it } from "@jest/globals";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pg from "pg";
 import { listenOnPostgres, type Listener } from "../../src/storage/notifications.js";
 import { freshDatabase } from "../helpers/postgres.js";
@@ -70,6 +70,32 @@ describeUnless(missingEnv(["DATABASE_URL"]), "change notices on PostgreSQL (LIST
       await until(() => got.includes("after the drop"));
     } finally {
       await listener.close();
+    }
+  });
+});
+
+describe("change notices on the embedded database (PGlite)", () => {
+  it("a key revoked in this process is announced to its listener", async () => {
+    const { openDatabase } = await import("../../src/storage/database.js");
+    const { AccountStore } = await import("../../src/accounts/account-store.js");
+    const database = await openDatabase({ dataDir: "memory://" });
+    const got: string[] = [];
+    const listener = await database.listen("task_scorer_keys", {
+      onNotice: (p) => got.push(p),
+      onReset: () => undefined,
+    });
+    try {
+      const store = new AccountStore(database.db);
+      const account = await store.createAccount("Acme", "pro");
+      const { record } = await store.createKey(account.id, ["score"]);
+      expect(await store.revokeKey(record.id)).toBe(true);
+      expect(await store.revokeKey(record.id)).toBe(false); // already revoked: no change, no notice
+      expect(await store.setPlan(account.id, "free")).toBe(true);
+      await until(() => got.length >= 2, 1000);
+      expect(got.map((p) => JSON.parse(p))).toEqual([{ key: record.id }, { account: account.id }]);
+    } finally {
+      await listener.close();
+      await database.close();
     }
   });
 });
