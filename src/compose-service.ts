@@ -15,6 +15,13 @@ import { buildServer } from "./http/build-server.js";
 import { AccountStore } from "./accounts/account-store.js";
 import { KeyAccess, type KeyRow } from "./accounts/key-access.js";
 import { KEY_NOTICES, KeyCache } from "./accounts/key-cache.js";
+import { LedgerBatcher } from "./accounts/ledger-batcher.js";
+import {
+  DatabaseRateLimiter,
+  MemoryRateLimiter,
+  RedisRateLimiter,
+  type RateLimiter,
+} from "./accounts/plan-rate-limit.js";
 import type { Listener } from "./storage/notifications.js";
 import { openDatabase, type Database } from "./storage/database.js";
 import { AppMetering } from "./accounts/app-metering.js";
@@ -66,6 +73,8 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
   let database: Database | undefined;
   let access: KeyAccess | undefined;
   let keyNotices: Listener | undefined;
+  let limiter: RateLimiter | undefined;
+  let ledger: LedgerBatcher | undefined;
   if (needsDatabase(config)) {
     database = await openDatabase({ url: storage.databaseUrl, dataDir: storage.dataDir });
     logger.info(
@@ -79,7 +88,19 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
       // the admin CLI, a Marketplace event) reaches this instance as a notice and drops them.
       const cache = new KeyCache<KeyRow>();
       keyNotices = await database.listen(KEY_NOTICES, cache.handlers);
-      access = new KeyAccess(new AccountStore(database.db), options.clock, keys.maxConcurrentPerKey, cache);
+      // Requests per minute by plan, counted where every instance sees them: Redis when the fleet has it,
+      // else PostgreSQL; the embedded database serves one process, so memory is enough.
+      limiter = fleet.redisUrl
+        ? new RedisRateLimiter(new (await import("ioredis")).Redis(fleet.redisUrl), fleet.redisPrefix)
+        : database.engine === "postgres"
+          ? new DatabaseRateLimiter(database.db)
+          : new MemoryRateLimiter();
+      ledger = new LedgerBatcher(database.db);
+      access = new KeyAccess(new AccountStore(database.db), options.clock, keys.maxConcurrentPerKey, {
+        cache,
+        limiter,
+        ledger,
+      });
     }
     // A model's verdicts are shared by the fleet (cache and single-flight in PostgreSQL). The offline
     // judge is deterministic and takes microseconds: a repeat on another instance is simply scored again.
@@ -228,6 +249,8 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
         if (queue.size > 0)
           logger.warn({ jobs: queue.size }, "shutdown deadline reached with webhook jobs unfinished");
       }
+      await ledger?.drain();
+      await limiter?.close?.();
       await keyNotices?.close();
       await database?.close();
     },

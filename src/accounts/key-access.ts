@@ -5,6 +5,8 @@ import type { ScoreReport } from "../core/score-report.schema.js";
 import { hashKey, isScope, isWellFormedKey, type Scope } from "./api-keys.js";
 import type { Account, AccountStore } from "./account-store.js";
 import type { KeyCache } from "./key-cache.js";
+import type { LedgerBatcher } from "./ledger-batcher.js";
+import { enforcePlanRate, type RateLimiter } from "./plan-rate-limit.js";
 import { KeySlots } from "./key-slots.js";
 
 /** Who is calling: the key's account and plan, and what the key may do. */
@@ -45,6 +47,16 @@ export const DEFAULT_KEY_MAX_CONCURRENT = 4;
 /** A key as the database holds it, with its account and plan. */
 export type KeyRow = NonNullable<Awaited<ReturnType<AccountStore["keyByHash"]>>>;
 
+/** What makes keyed requests fast and fair; each is optional (tests leave them out). */
+export interface KeyAccessParts {
+  /** Verified keys kept in memory while change notices arrive (see key-cache.ts); none: every lookup asks. */
+  cache?: KeyCache<KeyRow>;
+  /** Requests per minute by plan, shared by the fleet (see plan-rate-limit.ts). */
+  limiter?: RateLimiter;
+  /** Group commit of the ledger for plans without an allowance (see ledger-batcher.ts). */
+  ledger?: LedgerBatcher;
+}
+
 export class KeyAccess {
   private readonly slots: KeySlots;
 
@@ -52,19 +64,19 @@ export class KeyAccess {
     private readonly store: AccountStore,
     private readonly clock: () => Date = () => new Date(),
     maxConcurrentPerKey = DEFAULT_KEY_MAX_CONCURRENT,
-    /** Verified keys kept in memory while change notices arrive (see key-cache.ts); none: every lookup asks. */
-    private readonly cache?: KeyCache<KeyRow>,
+    private readonly parts: KeyAccessParts = {},
   ) {
     this.slots = new KeySlots(maxConcurrentPerKey);
   }
 
   /** The key's row: from memory when a notice would have told us of any change, else from the database. */
   private async lookup(hash: string): Promise<KeyRow | undefined> {
-    const cached = this.cache?.get(hash);
+    const { cache } = this.parts;
+    const cached = cache?.get(hash);
     if (cached) return cached;
-    const ticket = this.cache?.ticket() ?? 0;
+    const ticket = cache?.ticket() ?? 0;
     const row = await this.store.keyByHash(hash);
-    if (row) this.cache?.set(hash, row, { keyId: row.keyId, accountId: row.accountId }, ticket);
+    if (row) cache?.set(hash, row, { keyId: row.keyId, accountId: row.accountId }, ticket);
     return row;
   }
 
@@ -152,6 +164,7 @@ export class KeyAccess {
     const requestHash = createHash("sha256")
       .update(JSON.stringify([input.task, input.description ?? ""]))
       .digest("hex");
+    if (this.parts.limiter) await enforcePlanRate(this.parts.limiter, p.account.id, p.plan);
     const period = periodOf(this.clock());
     if (idempotencyKey) {
       const replay = await this.replay(p, idempotencyKey, requestHash, period);
@@ -184,16 +197,22 @@ export class KeyAccess {
     let counted = false;
     try {
       const report = await produce();
-      const charged = await this.store.charge({
+      const charge = {
         account: p.account,
+        accountId: p.account.id,
         plan: p.plan,
         period,
         idempotencyKey: idempotencyKey ?? `req_${randomUUID()}`,
         requestHash,
-        source: "api",
+        source: "api" as const,
         report,
         reserved,
-      });
+      };
+      // Without an allowance there is nothing to check row by row: the ledger row joins a batch.
+      const charged =
+        !reserved && this.parts.ledger
+          ? await this.parts.ledger.charge(charge)
+          : await this.store.charge(charge);
       if (charged.outcome === "over_allowance") throw this.overAllowance(p);
       if (charged.outcome === "duplicate") {
         // The same key arrived twice at once and the other request counted first: answer with its report.

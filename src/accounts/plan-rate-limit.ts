@@ -1,4 +1,6 @@
 import { sql } from "kysely";
+import { AccessError } from "../core/errors.js";
+import type { Plan } from "../core/plans.js";
 import type { Db } from "../storage/tables.js";
 
 /** A limit: `perMinute` sustained, up to `burst` at once after a quiet spell. */
@@ -120,4 +122,26 @@ export class DatabaseRateLimiter implements RateLimiter {
     const c = current.rows[0];
     return decide(rule, Number(c?.now ?? 0), Number(c?.tat ?? 0), false);
   }
+}
+
+/**
+ * Take one request from an account's per-minute budget, or refuse with 429 `rate_limited` (distinct from the
+ * monthly `quota_exceeded`). The RateLimit-* headers of a refusal describe this limit, named by
+ * RateLimit-Policy; a Free plan's successful answers keep describing its monthly allowance.
+ */
+export async function enforcePlanRate(limiter: RateLimiter, accountId: string, plan: Plan): Promise<void> {
+  const { perMinute, burst } = plan.rateLimit;
+  const d = await limiter.take(accountId, plan.rateLimit);
+  if (d.allowed) return;
+  throw new AccessError(
+    "rate_limited",
+    `The ${plan.name} plan allows ${perMinute} requests a minute, ${burst} at once; try again in ${d.retryAfterSeconds} s.`,
+    {
+      "retry-after": String(d.retryAfterSeconds),
+      "ratelimit-policy": `${perMinute};w=60;burst=${burst}`,
+      "ratelimit-limit": String(perMinute),
+      "ratelimit-remaining": "0",
+      "ratelimit-reset": String(Math.max(d.retryAfterSeconds, d.resetSeconds)),
+    },
+  );
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { AccountStore } from "../../src/accounts/account-store.js";
 import { KeyAccess } from "../../src/accounts/key-access.js";
+import type { RateLimiter } from "../../src/accounts/plan-rate-limit.js";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import type { Scorer } from "../../src/core/scorer.js";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
@@ -23,6 +24,7 @@ export async function keyedServer(
     database?: Database;
     maxConcurrentPerKey?: number;
     corsOrigins?: "*" | string[];
+    limiter?: RateLimiter;
   } = {},
 ): Promise<KeyedServer> {
   const database =
@@ -31,7 +33,9 @@ export async function keyedServer(
   const app = await buildServer({
     scorer: options.scorer ?? offlineScorer,
     policy: DEFAULT_APPROVAL_POLICY,
-    access: new KeyAccess(store, options.clock, options.maxConcurrentPerKey),
+    access: new KeyAccess(store, options.clock, options.maxConcurrentPerKey, {
+      ...(options.limiter ? { limiter: options.limiter } : {}),
+    }),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
