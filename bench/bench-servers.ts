@@ -9,6 +9,12 @@ import { createScorer } from "../src/llm/create-scorer.js";
 import { scoreOffline } from "../src/core/offline/offline-scorer.js";
 import { buildReport } from "../src/core/score-task.js";
 import { buildServer } from "../src/http/build-server.js";
+import { AccountStore } from "../src/accounts/account-store.js";
+import { KeyAccess, type KeyAccessParts, type KeyRow } from "../src/accounts/key-access.js";
+import { KEY_NOTICES, KeyCache } from "../src/accounts/key-cache.js";
+import { LedgerBatcher } from "../src/accounts/ledger-batcher.js";
+import { DatabaseRateLimiter, MemoryRateLimiter } from "../src/accounts/plan-rate-limit.js";
+import { openDatabase } from "../src/storage/database.js";
 
 const mode = process.argv[2];
 
@@ -24,6 +30,33 @@ if (mode === "fastify" || mode === "fastify-fixed") {
     policy: DEFAULT_APPROVAL_POLICY,
     // The logger `npm start` uses (same redaction), writing to /dev/null.
     loggerInstance: createLogger("info", pino.destination("/dev/null")),
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const addr = app.server.address();
+  console.log(`PORT ${typeof addr === "object" && addr ? addr.port : 0}`);
+} else if (mode === "keyed") {
+  // AUTH=keys as npm start composes it, on the bench's database; argv[3] names the savings to keep
+  // ("cache,ledger", "cache", "ledger" or "none"), to see which one matters.
+  const which = new Set((process.argv[3] ?? "cache,ledger").split(","));
+  const database = await openDatabase(
+    process.env.BENCH_DATABASE_URL
+      ? { url: process.env.BENCH_DATABASE_URL }
+      : { dataDir: process.env.BENCH_DATA_DIR ?? "memory://" },
+  );
+  const parts: KeyAccessParts = {
+    limiter: database.engine === "postgres" ? new DatabaseRateLimiter(database.db) : new MemoryRateLimiter(),
+  };
+  if (which.has("cache")) {
+    const cache = new KeyCache<KeyRow>();
+    await database.listen(KEY_NOTICES, cache.handlers);
+    parts.cache = cache;
+  }
+  if (which.has("ledger")) parts.ledger = new LedgerBatcher(database.db);
+  const app = await buildServer({
+    scorer: createScorer({ scorer: "offline" }).scorer,
+    policy: DEFAULT_APPROVAL_POLICY,
+    loggerInstance: createLogger("info", pino.destination("/dev/null")),
+    access: new KeyAccess(new AccountStore(database.db), undefined, undefined, parts),
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const addr = app.server.address();
@@ -52,7 +85,7 @@ if (mode === "fastify" || mode === "fastify-fixed") {
     console.log(`PORT ${typeof addr === "object" && addr ? addr.port : 0}`);
   });
 } else {
-  console.error("usage: bench-servers.ts fastify|bare");
+  console.error("usage: bench-servers.ts fastify|fastify-fixed|keyed|bare");
   process.exit(2);
 }
 

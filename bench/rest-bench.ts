@@ -36,11 +36,16 @@ function compiledServers(): Promise<string> {
   return compiled;
 }
 
-export async function startServer(mode: "fastify" | "bare" | "fastify-fixed"): Promise<Started> {
+export async function startServer(
+  mode: "fastify" | "bare" | "fastify-fixed" | "keyed",
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<Started> {
   // The same heap cap as `npm start`: V8 otherwise grows the heap lazily on a machine with free memory.
   const flags = (process.env.BENCH_NODE_FLAGS ?? "--max-old-space-size=256").split(" ").filter(Boolean);
-  const child = spawn(process.execPath, [...flags, await compiledServers(), mode], {
+  const child = spawn(process.execPath, [...flags, await compiledServers(), mode, ...args], {
     stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
   });
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";

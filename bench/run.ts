@@ -59,6 +59,9 @@ add(
   ),
   {
     "keys.non2xx_or_errors": atMost(0, "0"),
+    "keys.pro_over_open": atLeast(0.6, ">= 0.6 (unlimited plan)"),
+    "keys.free_over_open": atLeast(0.5, ">= 0.5 (Free)"),
+    "keys.revocation_ms_max": atMost(1000, "<= 1 s"),
   },
 );
 

@@ -11,6 +11,8 @@ export interface BatchedCharge {
   requestHash: string;
   source: "api" | "app";
   report: unknown;
+  /** The task was held from the plan's allowance by `reserve` before scoring: counted here, not checked again. */
+  reserved?: boolean;
 }
 
 export type BatchedOutcome =
@@ -25,11 +27,11 @@ interface Pending {
 }
 
 /**
- * Group commit for plans without an allowance (Pay-as-you-go, Pro): their ledger rows and reports are written in
+ * Group commit of the ledger (Pay-as-you-go and Pro, and Free tasks already held): ledger rows and reports are written in
  * small batches, one transaction per batch, instead of one transaction per request. Nothing is fire-and-forget:
  * each caller's promise settles only when the transaction holding its row has committed (or failed, and then
- * nothing of the batch was counted). A plan with an allowance never comes here: its count must be checked
- * against the allowance row by row.
+ * nothing of the batch was counted). A plan with an allowance comes here only with its task already held by
+ * `reserve` (race-free, before scoring): nothing is left to check row by row.
  *
  * A batch closes after `maxWaitMs` (a few milliseconds: the added latency) or at `maxBatch` rows. While one
  * batch commits, the next fills up, so under load a batch holds what arrived during one commit.
@@ -116,7 +118,26 @@ export class LedgerBatcher {
             )
             .execute();
         const result = new Map<Pending, BatchedOutcome>();
-        for (const p of counted) result.set(p, { outcome: "charged", reportId: p.reportId, used: 0 });
+        // A held task's answer says how much of the allowance is used (its counter, raised by the hold).
+        const held = counted.filter((p) => p.charge.reserved);
+        const used = new Map<string, number>();
+        if (held.length > 0)
+          for (const r of await tx
+            .selectFrom("usage_counters")
+            .select(["account_id", "period", "used"])
+            .where(
+              sql<boolean>`(account_id, period) in (${sql.join(
+                held.map((p) => sql`(${p.charge.accountId}, ${p.charge.period})`),
+              )})`,
+            )
+            .execute())
+            used.set(`${r.account_id}\u0000${r.period}`, r.used);
+        for (const p of counted)
+          result.set(p, {
+            outcome: "charged",
+            reportId: p.reportId,
+            used: used.get(`${p.charge.accountId}\u0000${p.charge.period}`) ?? 0,
+          });
         const skipped = batch.filter((p) => !charged.has(p.reportId));
         if (skipped.length > 0) {
           const prior = await tx

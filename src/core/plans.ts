@@ -40,7 +40,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     apiAccess: false,
     support: "community",
     customIntegrations: false,
-    rateLimit: { perMinute: 10, burst: 5 },
+    rateLimit: { perMinute: 10, burst: 10 },
   },
   payg: {
     id: "payg",

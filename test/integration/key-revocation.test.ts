@@ -103,5 +103,31 @@ describeUnless(
       await admin("keys", "revoke", second.id);
       await until(second.key, 401);
     });
+
+    it("80 concurrent requests with one Free key on both instances give exactly 10 reports; ledger and counter agree", async () => {
+      const account = JSON.parse(await admin("accounts", "create", "--name", "Delta", "--plan", "free"));
+      const { key } = await newKey(account.id);
+      const results = await Promise.all(
+        Array.from({ length: 80 }, (_, i) =>
+          instances[i % 2]!.server.inject({
+            method: "POST",
+            url: "/score-task",
+            headers: { authorization: `Bearer ${key}` },
+            payload: { task: `Add CSV export ${i}` },
+          }),
+        ),
+      );
+      const codes = results.map((r) => r.statusCode);
+      expect(codes.filter((c) => c === 200)).toHaveLength(10);
+      expect(codes.filter((c) => c === 429)).toHaveLength(70);
+      const c = new pg.Client({ connectionString: db.url });
+      await c.connect();
+      const ledger = await c.query("SELECT count(*)::int AS n FROM usage_ledger WHERE account_id = $1", [
+        account.id,
+      ]);
+      const counter = await c.query("SELECT used FROM usage_counters WHERE account_id = $1", [account.id]);
+      await c.end();
+      expect([ledger.rows[0].n, counter.rows[0].used]).toEqual([10, 10]);
+    });
   },
 );
