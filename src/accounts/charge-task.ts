@@ -21,6 +21,9 @@ export type ChargeOutcome =
   | { outcome: "duplicate"; reportId: string | null; requestHash: string }
   | { outcome: "over_allowance" };
 
+/** Thrown inside the transaction to roll it back when the allowance is used up; never leaves this module. */
+class OverAllowance extends Error {}
+
 /**
  * Count one task, race-free across instances: in one transaction, the ledger row (unique on account and
  * idempotency key), the conditional counter update (`used + 1 <= allowance`) and the stored report. If the
@@ -28,7 +31,6 @@ export type ChargeOutcome =
  */
 export async function chargeTask(db: Db, input: ChargeInput): Promise<ChargeOutcome> {
   const reportId = newId("rpt");
-  class OverAllowance extends Error {}
   try {
     return await db.transaction().execute(async (tx) => {
       const inserted = await tx
