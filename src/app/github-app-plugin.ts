@@ -1,9 +1,8 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { stdSerializers } from "pino";
 import { Probot, ProbotOctokit, type ApplicationFunction } from "probot";
-import type { ErrorCode } from "../core/errors.js";
-import { errorBody } from "../http/http-errors.js";
+import { sendError } from "../http/http-errors.js";
 import type { Logger } from "pino";
 import type { AppSettings } from "../config/app-env.schema.js";
 import type { DeliveryIntake } from "../fleet/delivery-queues.js";
@@ -82,20 +81,6 @@ export const MAX_DELIVERY_BYTES = 4 * 1024 * 1024;
 const SIGNATURE_RE = /^sha256=[0-9a-f]{64}$/i;
 const JSON_TYPE_RE = /^\s*application\/json\s*(;|$)/i;
 
-function sendError(
-  reply: FastifyReply,
-  status: number,
-  code: ErrorCode,
-  message: string,
-  headers: Record<string, string> = {},
-) {
-  return reply
-    .code(status)
-    .headers(headers)
-    .type("application/json; charset=utf-8")
-    .send(JSON.stringify(errorBody(code, message)));
-}
-
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === "string" && value !== "" ? value : undefined;
@@ -134,7 +119,6 @@ export async function probotHost(
         reply.header("connection", "close");
         return sendError(
           reply,
-          401,
           "invalid_signature",
           signature
             ? "The X-Hub-Signature-256 header is not of the form sha256=<64 hex digits>."
@@ -147,7 +131,6 @@ export async function probotHost(
         reply.header("connection", "close");
         return sendError(
           reply,
-          413,
           "payload_too_large",
           `The delivery is larger than ${MAX_DELIVERY_BYTES / 1024 / 1024} MiB; the events this App handles are far smaller.`,
         );
@@ -170,7 +153,6 @@ export async function probotHost(
         if (!type || !JSON_TYPE_RE.test(type)) {
           return sendError(
             reply,
-            415,
             "unsupported_media_type",
             "GitHub webhooks must be sent as application/json.",
           );
@@ -186,7 +168,6 @@ export async function probotHost(
           );
           return sendError(
             reply,
-            401,
             "invalid_signature",
             "The X-Hub-Signature-256 signature does not match the payload; check that WEBHOOK_SECRET is the App's webhook secret.",
           );
@@ -194,7 +175,6 @@ export async function probotHost(
         if (!event || !delivery) {
           return sendError(
             reply,
-            400,
             "invalid_request",
             "A GitHub delivery carries X-GitHub-Event and X-GitHub-Delivery headers; this one lacks one.",
           );
@@ -203,13 +183,13 @@ export async function probotHost(
         try {
           payload = JSON.parse(body.toString("utf8"));
         } catch {
-          return sendError(reply, 400, "invalid_json", "The delivery body is not valid JSON.");
+          return sendError(reply, "invalid_json", "The delivery body is not valid JSON.");
         }
         const problem = payloadProblem(event, payload);
         if (problem) {
           // The event's name only: the payload may hold people's text and addresses.
           request.log.warn({ delivery, event, problem }, "webhook refused: payload of the wrong shape");
-          return sendError(reply, 400, "invalid_request", problem);
+          return sendError(reply, "invalid_request", problem);
         }
         if (intake) {
           // Acknowledged only once stored: a crash after this loses nothing GitHub was told had arrived.
@@ -227,14 +207,13 @@ export async function probotHost(
         } catch (error) {
           const errors = error instanceof AggregateError ? error.errors : [error];
           const full = errors.find((e): e is QueueFullError => e instanceof QueueFullError);
-          if (full) return sendError(reply, 503, "queue_full", full.message, { "retry-after": "60" });
+          if (full) return sendError(reply, "queue_full", full.message, { headers: { "retry-after": "60" } });
           request.log.error(
             { delivery, event, err: errors.map((e) => (e instanceof Error ? e.message : String(e))) },
             "webhook handler failed",
           );
           return sendError(
             reply,
-            500,
             "internal_error",
             "The delivery could not be handled; GitHub shows it as failed and it can be redelivered.",
           );
@@ -253,10 +232,9 @@ export async function probotHost(
       handler: async (request, reply) =>
         sendError(
           reply,
-          405,
           "method_not_allowed",
           `GitHub delivers webhooks to ${webhookPath} by POST; ${request.method} is not supported here.`,
-          { allow: "POST" },
+          { headers: { allow: "POST" } },
         ),
     });
   };

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { packageRoot } from "../config/package-info.js";
 import { updateEnvFile } from "../config/write-env-file.js";
-import { escapeHtml, sendHtml } from "../http/web-page.js";
+import { escapeHtml, sendHtml } from "../http/routes/web-page.js";
 
 /**
  * Registering the App through GitHub's manifest flow, from the start page: the manifest (built from

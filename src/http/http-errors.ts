@@ -1,4 +1,4 @@
-import type { FastifyError } from "fastify";
+import type { FastifyError, FastifyReply } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { isTaskScorerError, type ErrorCode } from "../core/errors.js";
 import type { ErrorBody } from "../core/score-report.schema.js";
@@ -34,6 +34,23 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
 
 export function errorBody(code: ErrorCode, message: string, details?: Record<string, unknown>): ErrorBody {
   return { error: { code, message, ...(details ? { details } : {}) } };
+}
+
+/**
+ * The one way an error is answered, on every route (the API's, the webhook's, registration's): the contract's
+ * status for the code unless told otherwise, the JSON error body, and any headers (Retry-After, Allow).
+ */
+export function sendError(
+  reply: FastifyReply,
+  code: ErrorCode,
+  message: string,
+  options: { status?: number; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
+): FastifyReply {
+  if (options.headers) reply.headers(options.headers);
+  return reply
+    .code(options.status ?? STATUS_BY_CODE[code])
+    .type("application/json; charset=utf-8")
+    .send(JSON.stringify(errorBody(code, message, options.details)));
 }
 
 function httpError(code: ErrorCode, message: string, details?: Record<string, unknown>): HttpError {

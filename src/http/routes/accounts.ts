@@ -1,9 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import type { KeyAccess } from "../accounts/key-access.js";
-import { TaskScorerError } from "../core/errors.js";
-import { ErrorBodySchema, ScoreReportSchema } from "../core/score-report.schema.js";
+import type { KeyAccess } from "../../accounts/key-access.js";
+import { TaskScorerError } from "../../core/errors.js";
+import { ErrorBodySchema, ScoreReportSchema } from "../../core/score-report.schema.js";
 
 export const UsageSchema = z.object({
   account: z.string(),

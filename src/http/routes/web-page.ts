@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance, FastifyReply } from "fastify";
-import type { ApprovalPolicy } from "../core/approval.js";
-import { packageRoot } from "../config/package-info.js";
+import type { ApprovalPolicy } from "../../core/approval.js";
+import { packageRoot } from "../../config/package-info.js";
 
 /**
  * Strict by default: scripts, styles and requests only from this server, no inline script or style,
