@@ -1,0 +1,175 @@
+/** The job runner: what one queued job for one issue or pull request does, from commands to the GitHub writes. */
+import { HINT, canCommand, helpText, react, reply } from "./commands.js";
+import { diagnosticLines, loadConfig } from "./repo-config-loader.js";
+import { skipReason, type Subject, type Trigger } from "./skip-rules.js";
+import type { AppDeps } from "./task-scorer-app.js";
+import { createHash } from "node:crypto";
+import type { Context } from "probot";
+import { isTaskScorerError } from "../core/errors.js";
+import { REPORT_MARKER, escapeMarkdown, renderReport } from "../core/render-comment.js";
+import { scoreTask } from "../core/score-task.js";
+import { DESCRIPTION_MAX_CHARS, ScoreRequestSchema, TASK_MAX_CHARS } from "../core/task-request.schema.js";
+import { applyApprovalLabels, type LabelsOctokit } from "../github/approval-labels.js";
+import { upsertReportComment, type IssueCommentsOctokit } from "../github/report-comment.js";
+import { subjectKey } from "./delivery-handler.js";
+import { repoApprovalPolicy } from "./repo-config.schema.js";
+
+/**
+ * Time kept back from a job's limit for the GitHub writes after scoring (the comment, the labels,
+ * or the note that scoring failed), so a report that hits its deadline can still say so.
+ */
+export const JOB_WRITE_RESERVE_MS = 10_000;
+
+/** The scoring deadline inside a job: the job limit less the write reserve (at least half the limit). */
+export function reportDeadlineForJob(jobTimeoutMs: number): number {
+  return Math.max(jobTimeoutMs / 2, jobTimeoutMs - JOB_WRITE_RESERVE_MS);
+}
+
+export function hashText(title: string, body: string): string {
+  return createHash("sha256").update(title).update("\u0000").update(body).digest("hex").slice(0, 32);
+}
+
+function clip(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max).join("");
+}
+
+/**
+ * One job for one subject: answer commands (a receipt or a refusal), then score when any reason
+ * holds under the repository's config, and write the comment and labels. Runs in the queue, never
+ * in the webhook request; `signal` aborts at the job's time limit.
+ */
+export async function runJob(
+  context: Context,
+  deps: AppDeps,
+  triggers: readonly Trigger[],
+  subject: Subject,
+  signal: AbortSignal,
+): Promise<void> {
+  const log = context.log.child({
+    subject: subjectKey(subject.ref),
+  });
+  const started = Date.now();
+  let scoreAsked = false;
+  let helpAsked = false;
+  for (const t of triggers) {
+    if (t.kind !== "command") continue;
+    if (!(await canCommand(context, subject.ref, t.commenter))) {
+      log.info({ commenter: t.commenter }, "/score from someone without write or triage access refused");
+      await react(context, subject.ref, t.commentId, "confused");
+      continue;
+    }
+    await react(context, subject.ref, t.commentId, "eyes");
+    if (t.command === "help") helpAsked = true;
+    else scoreAsked = true;
+  }
+  const reasons = triggers.filter((t) => t.kind !== "command" || (t.command === "score" && scoreAsked));
+  if (reasons.length === 0 && !helpAsked) return;
+
+  const loaded = await loadConfig(context, log);
+  const { config, diagnostics } = loaded;
+  if (helpAsked) await reply(context, subject.ref, helpText(loaded));
+  // Configuration problems are for maintainers: they go with the answer to a maintainer's `/score`,
+  // never into the report on a contributor's issue.
+  const tellMaintainer = async () => {
+    if (scoreAsked && !helpAsked && diagnostics.length > 0) {
+      await reply(context, subject.ref, [
+        "task-scorer found problems in the repository configuration:",
+        "",
+        ...diagnosticLines(diagnostics),
+      ]);
+    }
+  };
+
+  const why = reasons.map((t) => skipReason(config, t, subject));
+  if (!why.some((r) => r === undefined)) {
+    if (reasons.length > 0) log.info({ reasons: why }, "not scored");
+    await tellMaintainer();
+    return;
+  }
+
+  const input = ScoreRequestSchema.parse({
+    task: clip(subject.title, TASK_MAX_CHARS),
+    description: clip(subject.body, DESCRIPTION_MAX_CHARS),
+  });
+  const policy = repoApprovalPolicy(config, deps.policy);
+  const octokit = context.octokit as unknown as IssueCommentsOctokit & LabelsOctokit;
+  const timeoutMs = reportDeadlineForJob(deps.queue.jobTimeoutMs) - (Date.now() - started);
+  // A Free account over its allowance gets a short note in place of a report: not an error, and no
+  // model time spent on a report it will not get.
+  const allowanceNote = async () => {
+    log.info({ account: subject.ref.owner }, "monthly allowance used: note instead of a report");
+    if (config.comment && deps.metering)
+      await upsertReportComment(
+        octokit,
+        subject.ref,
+        [REPORT_MARKER, "### Task score: paused for this month", "", deps.metering.allowanceNote(), ""].join(
+          "\n",
+        ),
+      );
+    await tellMaintainer();
+  };
+  if (deps.metering && !(await deps.metering.hasAllowance(subject.ref.owner))) return allowanceNote();
+
+  let outcome;
+  try {
+    outcome = await scoreTask(
+      input,
+      { scorer: deps.scorer, policy, ...(deps.clock ? { clock: deps.clock } : {}) },
+      { signal, timeoutMs },
+    );
+  } catch (error) {
+    if (!isTaskScorerError(error)) throw error;
+    log.warn({ code: error.code, message: error.message }, "scoring failed");
+    if (config.comment) {
+      const body = [
+        REPORT_MARKER,
+        "### Task score: not available",
+        "",
+        `> ⚠️ task-scorer could not score this ${subject.isPullRequest ? "pull request" : "issue"}: ${escapeMarkdown(error.message)}`,
+        "",
+        `<sub>${HINT}</sub>`,
+        "",
+      ].join("\n");
+      await upsertReportComment(octokit, subject.ref, body);
+    }
+    await tellMaintainer();
+    return;
+  }
+
+  // Counted once per delivery (a redelivery is the same task); the last task of the month can be taken
+  // by another instance between the check above and here, and then this one gets the note too.
+  if (
+    deps.metering &&
+    (await deps.metering.charge(subject.ref.owner, context.id, outcome.report)) === "over_allowance"
+  )
+    return allowanceNote();
+
+  if (config.comment) {
+    const body = renderReport(outcome.report, outcome.approval, {
+      scorer: deps.scorerDescription,
+      hint: HINT,
+      style: config["comment-style"],
+    });
+    const result = await upsertReportComment(octokit, subject.ref, body);
+    log.info(
+      {
+        action: result.action,
+        commentId: result.commentId,
+        avgScore: outcome.report.consensus.avgScore,
+        approved: outcome.report.consensus.approved,
+      },
+      "report comment written",
+    );
+  }
+  if (config.labels.approved || config.labels.rejected) {
+    await applyApprovalLabels(
+      octokit,
+      subject.ref,
+      { approved: config.labels.approved ?? undefined, rejected: config.labels.rejected ?? undefined },
+      outcome.report.consensus.approved,
+      subject.labels,
+    );
+  }
+  await tellMaintainer();
+}

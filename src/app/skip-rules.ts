@@ -1,0 +1,68 @@
+/**
+ * Pure rules: whether an event scores a subject under a repository's config (no GitHub, no I/O), and the
+ * shapes the App's handlers pass around.
+ */
+import type { IssueRef } from "../github/report-comment.js";
+import { compileTitlePattern, type RepoConfig } from "./repo-config.schema.js";
+
+/** Why a job looks at a subject. A job can carry several (a newer event absorbs a pending one's). */
+export type Trigger =
+  | { kind: "issues"; action: "opened" | "reopened" | "edited" }
+  | { kind: "pull-requests"; action: "opened" | "reopened" | "ready_for_review" | "edited" }
+  | { kind: "label-added"; label: string }
+  | { kind: "label-removed"; label: string }
+  | { kind: "command"; command: "score" | "help"; commenter: string; commentId: number };
+
+export interface Subject {
+  ref: IssueRef;
+  title: string;
+  body: string;
+  isPullRequest: boolean;
+  draft: boolean;
+  labels: string[];
+}
+
+export function skippedBy(config: RepoConfig, subject: Subject): string | undefined {
+  const skipLabel = subject.labels.find((l) => config["skip-labels"].includes(l));
+  if (skipLabel) return `skip label ${skipLabel}`;
+  const pattern = config["skip-title-patterns"].find((p) =>
+    compileTitlePattern(p).matcher(subject.title).find(),
+  );
+  if (pattern) return `title matches skip pattern ${pattern}`;
+  return undefined;
+}
+
+/** Why this trigger does not score the subject under this config, or undefined when it does. */
+export function skipReason(config: RepoConfig, trigger: Trigger, subject: Subject): string | undefined {
+  if (!config.enabled) return "disabled by repository config";
+  const hasTriggerLabel = subject.labels.includes(config["trigger-label"]);
+  switch (trigger.kind) {
+    case "command":
+      if (!config.triggers["score-command"]) return "score command disabled";
+      break;
+    case "label-added":
+      if (config.trigger !== "label" || trigger.label !== config["trigger-label"])
+        return `label ${trigger.label} does not ask for a score`;
+      break;
+    case "label-removed":
+      if (!config["skip-labels"].includes(trigger.label)) return `label ${trigger.label} is not a skip label`;
+      if (config.trigger === "command") return "trigger mode command";
+      if (config.trigger === "label" && !hasTriggerLabel) return "trigger label absent";
+      break;
+    default: {
+      if (config.trigger === "command") return "trigger mode command";
+      if (config.trigger === "label" && !hasTriggerLabel) return "trigger label absent";
+      const enabled = config.triggers[trigger.kind] as readonly string[];
+      if (!enabled.includes(trigger.action)) return `trigger ${trigger.kind}.${trigger.action} disabled`;
+    }
+  }
+  if (trigger.kind !== "command" && subject.draft && config.drafts === "skip") return "draft pull request";
+  return skippedBy(config, subject);
+}
+
+export function labelsOf(item: { labels?: unknown }): string[] {
+  const labels = Array.isArray(item.labels) ? (item.labels as unknown[]) : [];
+  return labels
+    .map((l) => (typeof l === "string" ? l : typeof l === "object" && l && "name" in l ? String(l.name) : ""))
+    .filter(Boolean);
+}
