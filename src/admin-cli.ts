@@ -11,8 +11,8 @@
  *   npm run admin -- keys revoke KEY_ID
  *   npm run admin -- usage ACCOUNT_ID
  */
-import { isTaskScorerError } from "./core/errors.js";
-import { runAdmin, UsageError } from "./accounts/admin-commands.js";
+import { runAdmin } from "./accounts/admin-commands.js";
+import { isTaskScorerError, UsageError } from "./core/errors.js";
 
 runAdmin(process.argv.slice(2), process.env).catch((err: unknown) => {
   if (err instanceof UsageError || isTaskScorerError(err)) console.error(err.message);

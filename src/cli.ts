@@ -9,7 +9,7 @@ import { approvalPolicyFromEnv } from "./config/server-env.schema.js";
 import { scorerSettingsFromEnv } from "./config/llm-env.schema.js";
 import { loadEnvFile } from "./config/load-env-file.js";
 import { packageVersion } from "./config/package-info.js";
-import { isTaskScorerError } from "./core/errors.js";
+import { isTaskScorerError, UsageError } from "./core/errors.js";
 import { scoreTask, type ScoreOutcome } from "./core/score-task.js";
 import { ScoreRequestSchema } from "./core/task-request.schema.js";
 
@@ -37,8 +37,6 @@ as the server (and .env in the working directory): SCORER, OPENAI_API_KEY, APPRO
 
 Exit codes: 0 scored, 1 not approved (with --fail-on-reject), 2 bad input, 3 the scorer failed.
 `;
-
-class UsageError extends Error {}
 
 interface Io {
   stdout: (text: string) => void;

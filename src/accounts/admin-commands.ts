@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { AccountStore } from "./account-store.js";
 import { isScope, SCOPES, type Scope } from "./api-keys.js";
 import { parseStorageEnv } from "../config/storage-env.schema.js";
+import { UsageError } from "../core/errors.js";
 import { amountDue, isPlanId, periodOf, PLANS } from "../core/plans.js";
 import { openDatabase } from "../storage/database.js";
 
@@ -15,8 +16,6 @@ const USAGE = `Usage: task-scorer-admin <command>
   keys revoke KEY_ID
   usage ACCOUNT_ID
 Uses DATABASE_URL (PostgreSQL), or the embedded PGlite in DATA_DIR (default ./data).`;
-
-export class UsageError extends Error {}
 
 export async function runAdmin(argv: string[], env: Record<string, string | undefined>, out = console.log) {
   const { values, positionals } = parseArgs({

@@ -4,6 +4,7 @@ import { amountDue, isPlanId, nextPeriodStart, periodOf, PLANS, type Plan } from
 import type { ScoreReport } from "../core/score-report.schema.js";
 import { hashKey, isScope, isWellFormedKey, type Scope } from "./api-keys.js";
 import type { Account, AccountStore } from "./account-store.js";
+import { allowanceHeaders, overAllowance } from "./allowance-answers.js";
 import type { KeyCache } from "./key-cache.js";
 import type { LedgerBatcher } from "./ledger-batcher.js";
 import { enforcePlanRate, type RateLimiter } from "./plan-rate-limit.js";
@@ -123,30 +124,6 @@ export class KeyAccess {
     };
   }
 
-  /** The allowance headers for a plan with one (none for unlimited plans). */
-  private limitHeaders(plan: Plan, used: number): Record<string, string> {
-    if (plan.allowancePerMonth === null) return {};
-    const now = this.clock();
-    const reset = Math.max(1, Math.ceil((nextPeriodStart(now).getTime() - now.getTime()) / 1000));
-    return {
-      "ratelimit-limit": String(plan.allowancePerMonth),
-      "ratelimit-remaining": String(Math.max(0, plan.allowancePerMonth - used)),
-      "ratelimit-reset": String(reset),
-    };
-  }
-
-  private overAllowance(p: Principal): AccessError {
-    const now = this.clock();
-    const next = nextPeriodStart(now);
-    const retry = Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000));
-    return new AccessError(
-      "quota_exceeded",
-      `The ${p.plan.name} plan's ${p.plan.allowancePerMonth} tasks for ${periodOf(now)} are used up; ` +
-        `it renews on ${next.toISOString().slice(0, 10)} (UTC), or move to Pay-as-you-go or Pro for more.`,
-      { "retry-after": String(retry), ...this.limitHeaders(p.plan, p.plan.allowancePerMonth ?? 0) },
-    );
-  }
-
   /**
    * Score under the plan: replay a known Idempotency-Key, refuse early when the allowance is used up, score,
    * then count and store in one transaction (which refuses again if others used the last task meanwhile).
@@ -193,7 +170,8 @@ export class KeyAccess {
   ): Promise<MeteredResult> {
     const allowance = p.plan.allowancePerMonth;
     const reserved = allowance !== null;
-    if (reserved && !(await this.store.reserve(p.account.id, period, allowance))) throw this.overAllowance(p);
+    if (reserved && !(await this.store.reserve(p.account.id, period, allowance)))
+      throw overAllowance(p.plan, this.clock());
     let counted = false;
     try {
       const report = await produce();
@@ -213,7 +191,7 @@ export class KeyAccess {
         !reserved && this.parts.ledger
           ? await this.parts.ledger.charge(charge)
           : await this.store.charge(charge);
-      if (charged.outcome === "over_allowance") throw this.overAllowance(p);
+      if (charged.outcome === "over_allowance") throw overAllowance(p.plan, this.clock());
       if (charged.outcome === "duplicate") {
         // The same key arrived twice at once and the other request counted first: answer with its report.
         const replay = await this.replay(p, idempotencyKey!, requestHash, period);
@@ -242,7 +220,10 @@ export class KeyAccess {
       report,
       reportId: charged.reportId,
       replayed: false,
-      headers: { ...this.limitHeaders(p.plan, charged.used), location: `/reports/${charged.reportId}` },
+      headers: {
+        ...allowanceHeaders(p.plan, this.clock(), charged.used),
+        location: `/reports/${charged.reportId}`,
+      },
     };
   }
 
@@ -267,7 +248,7 @@ export class KeyAccess {
       reportId: stored.id,
       replayed: true,
       headers: {
-        ...this.limitHeaders(p.plan, used),
+        ...allowanceHeaders(p.plan, this.clock(), used),
         location: `/reports/${stored.id}`,
         "idempotent-replayed": "true",
       },

@@ -56,15 +56,6 @@ export interface RegistrationOptions {
   logger: Logger;
 }
 
-/** HOST values that accept connections from this machine only. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[|\]$/g, "");
-  return h === "localhost" || h === "::1" || (isIP(h) === 4 && h.startsWith("127."));
-}
-
 /** The cookie that ties a registration's state to the browser that started it. */
 const STATE_COOKIE = "task_scorer_registration";
 

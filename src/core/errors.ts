@@ -90,3 +90,8 @@ export class AccessError extends TaskScorerError {
 export function isTaskScorerError(error: unknown): error is TaskScorerError {
   return error instanceof TaskScorerError;
 }
+
+/** A command line used wrongly (a missing argument, an unknown command): the CLIs print its message and exit 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}

@@ -36,7 +36,7 @@ async function post(
 }
 
 function expectError(
-  res: { status: number; text: string; json?: Record<string, any>; headers: Headers },
+  res: { status: number; text: string; json?: Record<string, any> | undefined; headers: Headers },
   status: number,
   code: string,
 ) {
