@@ -1,7 +1,7 @@
 import pino from "pino";
 import { composeService } from "../src/compose-service.js";
 import { scoreOffline } from "../src/core/offline/offline-scorer.js";
-import { PRIVATE_KEY, TestOctokit, payload, sign } from "../test/app/app-harness.js";
+import { PRIVATE_KEY, TestOctokit, payload, sign } from "../test/helpers/app-harness.js";
 import { startFakeGitHub } from "../test/helpers/fake-github.js";
 import { loadServiceConfig } from "../src/config/service-config.js";
 

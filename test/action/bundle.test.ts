@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/glo
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { ScoreReportSchema } from "../../src/core/score-report.schema.js";
 import { FakeGitHub } from "../helpers/fake-github.js";
-import { examplePayload, runAction, runsMain, type RunOptions } from "./runner.js";
+import { examplePayload, runAction, runsMain, type RunOptions } from "../helpers/action-runner.js";
 
 /**
  * The bundle, run as the runner runs it: `node <runs.main>` with INPUT_* variables, an event file,

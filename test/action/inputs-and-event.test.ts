@@ -4,7 +4,7 @@ import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import { ActionError } from "../../action/errors.js";
 import { INPUT_NAMES, parseInputs, type InputName } from "../../action/inputs.schema.js";
 import { readEventItem, resolveTask } from "../../action/read-event.js";
-import { examplePayload } from "./runner.js";
+import { examplePayload } from "../helpers/action-runner.js";
 
 const actionYml = readFileSync(new URL("../../action.yml", import.meta.url), "utf8");
 

@@ -1,6 +1,6 @@
 import { expect, it, jest } from "@jest/globals";
-import { fakeActionsCore } from "./fake-toolkit.js";
-import { examplePayload } from "./runner.js";
+import { fakeActionsCore } from "../helpers/fake-toolkit.js";
+import { examplePayload } from "../helpers/action-runner.js";
 
 /**
  * The entry point only wires: with @actions/core and @actions/github mocked, importing it scores

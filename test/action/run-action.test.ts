@@ -6,8 +6,8 @@ import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { scoreTask } from "../../src/core/score-task.js";
 import type { Scorer } from "../../src/core/scorer.js";
 import { FakeGitHub } from "../helpers/fake-github.js";
-import { fakeActionsCore } from "./fake-toolkit.js";
-import { examplePayload } from "./runner.js";
+import { fakeActionsCore } from "../helpers/fake-toolkit.js";
+import { examplePayload } from "../helpers/action-runner.js";
 
 /**
  * runAction with @actions/core mocked (as the runner's toolkit would be) and a real Octokit from

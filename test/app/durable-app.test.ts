@@ -7,7 +7,7 @@ import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { DeliveryStore } from "../../src/fleet/delivery-store.js";
 import { openDatabase } from "../../src/storage/database.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { deliver as deliverTo, payload, startService } from "./app-harness.js";
+import { deliver as deliverTo, payload, startService } from "../helpers/app-harness.js";
 
 /**
  * The App with a database (DATA_DIR): deliveries are stored before the 200, repeats are recognised, and the

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { PRIVATE_KEY, payload, sign } from "./app-harness.js";
+import { PRIVATE_KEY, payload, sign } from "../helpers/app-harness.js";
 
 /**
  * The "done when" of the App, as a user would run it: the real entry point in its own process,

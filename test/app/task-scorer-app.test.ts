@@ -4,7 +4,14 @@ import type { Service } from "../../src/compose-service.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { ScorerUnavailableError } from "../../src/core/errors.js";
 import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
-import { INSTALLATION_ID, capturingLogger, deliver, payload, sign, startService } from "./app-harness.js";
+import {
+  INSTALLATION_ID,
+  capturingLogger,
+  deliver,
+  payload,
+  sign,
+  startService,
+} from "../helpers/app-harness.js";
 
 const API = "https://api.github.com";
 const OWNER = "Codertocat";

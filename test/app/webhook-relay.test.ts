@@ -6,7 +6,7 @@ import { startWebhookRelay } from "../../src/app/webhook-relay.js";
 import { composeService, type Service } from "../../src/compose-service.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET, payload, sign } from "./app-harness.js";
+import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET, payload, sign } from "../helpers/app-harness.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
 
 /**

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pino from "pino";
 import { composeService } from "../../src/compose-service.js";
 import { appSettingsFromEnv } from "../../src/config/app-env.schema.js";
-import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET } from "../app/app-harness.js";
+import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET } from "../helpers/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
 
@@ -132,7 +132,7 @@ describe(".env", () => {
         "tsx",
         "--input-type=module",
         "-e",
-        `const { loadEnvFile } = await import("./src/config/load-env-file.ts");
+        `const { loadEnvFile } = await import("./src/config/load-env-file.js");
          const found = loadEnvFile(${JSON.stringify(file)});
          const absent = loadEnvFile(${JSON.stringify(join(dir, "absent.env"))});
          console.log(JSON.stringify({ found, absent, FROM_FILE: process.env.FROM_FILE, ALREADY_SET: process.env.ALREADY_SET }));`,

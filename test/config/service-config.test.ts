@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "@jest/globals";
 import { appSettingsFromEnv } from "../../src/config/app-env.schema.js";
 import { loadServiceConfig, needsDatabase } from "../../src/config/service-config.js";
-import { PRIVATE_KEY } from "../app/app-harness.js";
+import { PRIVATE_KEY } from "../helpers/app-harness.js";
 
 describe("the service configuration, read once from the environment", () => {
   it("has working defaults with nothing set (npm start needs no configuration)", () => {

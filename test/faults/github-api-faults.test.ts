@@ -3,7 +3,7 @@ import pino from "pino";
 import { appOctokit } from "../../src/app/github-app-plugin.js";
 import { composeService, type Service } from "../../src/compose-service.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
-import { PRIVATE_KEY, deliver, payload } from "../app/app-harness.js";
+import { PRIVATE_KEY, deliver, payload } from "../helpers/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
 

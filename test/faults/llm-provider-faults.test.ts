@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { createScorer } from "../../src/llm/create-scorer.js";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import { buildServer } from "../../src/http/build-server.js";
-import { completion, verdictJson } from "../llm/llm-test-kit.js";
+import { completion, verdictJson } from "../helpers/llm-test-kit.js";
 
 /**
  * A model provider that hangs, fails with 500s, or answers garbage for a while: the service keeps

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { PRIVATE_KEY, payload, sign } from "../app/app-harness.js";
+import { PRIVATE_KEY, payload, sign } from "../helpers/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { npmStart, type NpmStart } from "../helpers/npm-start.js";
 

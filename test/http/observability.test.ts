@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pino from "pino";
 import { composeService, type Service } from "../../src/compose-service.js";
-import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET, deliver, payload } from "../app/app-harness.js";
+import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET, deliver, payload } from "../helpers/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
 

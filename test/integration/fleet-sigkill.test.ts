@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
-import { PRIVATE_KEY, payload, sign } from "../app/app-harness.js";
+import { PRIVATE_KEY, payload, sign } from "../helpers/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { startServerProcess } from "../helpers/npm-start.js";
 import { freshDatabase, REDIS_URL } from "../helpers/postgres.js";

@@ -3,7 +3,7 @@ import { createScorer } from "../../src/llm/create-scorer.js";
 import { PERSONA_MODEL_VARIABLES, scorerSettingsFromEnv } from "../../src/config/llm-env.schema.js";
 import { ConfigError } from "../../src/core/errors.js";
 import { OpenAiScorer } from "../../src/llm/openai-scorer.js";
-import { FAKE_KEY, captureLogger } from "./llm-test-kit.js";
+import { FAKE_KEY, captureLogger } from "../helpers/llm-test-kit.js";
 
 function configError(fn: () => unknown): ConfigError {
   try {

@@ -13,7 +13,7 @@ import {
   interceptChat,
   offlineNetwork,
   verdictJson,
-} from "./llm-test-kit.js";
+} from "../helpers/llm-test-kit.js";
 
 offlineNetwork();
 

@@ -13,7 +13,7 @@ import {
   makeScorer,
   offlineNetwork,
   verdictJson,
-} from "./llm-test-kit.js";
+} from "../helpers/llm-test-kit.js";
 
 const TASK = { task: "Add Stripe checkout", description: "Let free users upgrade to Pro." };
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
 import { ScorerTimeoutError, ScorerUnavailableError } from "../../src/core/errors.js";
 import { OpenAiScorer } from "../../src/llm/openai-scorer.js";
-import { FAKE_KEY, completion, verdictJson } from "./llm-test-kit.js";
+import { FAKE_KEY, completion, verdictJson } from "../helpers/llm-test-kit.js";
 
 /**
  * One deadline per report: every model call, retry and backoff of one report share it, whatever

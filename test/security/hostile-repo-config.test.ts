@@ -2,7 +2,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/glob
 import type { Service } from "../../src/compose-service.js";
 import { parseRepoConfig } from "../../src/app/repo-config.schema.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { PRIVATE_KEY, capturingLogger, deliver, payload, sign, startService } from "../app/app-harness.js";
+import {
+  PRIVATE_KEY,
+  capturingLogger,
+  deliver,
+  payload,
+  sign,
+  startService,
+} from "../helpers/app-harness.js";
 import { npmStart, type NpmStart } from "../helpers/npm-start.js";
 
 /**

@@ -7,7 +7,7 @@ import { DatabaseDeliveries } from "../../src/fleet/delivery-queues.js";
 import { DeliveryStore } from "../../src/fleet/delivery-store.js";
 import { openDatabase, type Database } from "../../src/storage/database.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { capturingLogger, deliver, payload, sign, startService } from "../app/app-harness.js";
+import { capturingLogger, deliver, payload, sign, startService } from "../helpers/app-harness.js";
 
 /**
  * The webhook as an attacker meets it: unauthenticated bodies, forged shapes, and a delivery that

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pino from "pino";
 import { composeService, type Service } from "../../src/compose-service.js";
 import { appSettingsFromEnv } from "../../src/config/app-env.schema.js";
-import { PRIVATE_KEY, WEBHOOK_SECRET } from "../app/app-harness.js";
+import { PRIVATE_KEY, WEBHOOK_SECRET } from "../helpers/app-harness.js";
 import { describeInChromium, launchChromium } from "../helpers/chromium.js";
 import { FakeGitHubManifest } from "../helpers/fake-github-manifest.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
