@@ -23,4 +23,6 @@ await pg.close();
 writeFileSync(join(assets, SEED_ARCHIVE), archive);
 const info: SeedInfo = { pglite: version };
 writeFileSync(join(assets, SEED_INFO), `${JSON.stringify(info, null, 2)}\n`);
-console.log(`seed: ${(archive.length / 1048576).toFixed(1)} MB for PGlite ${version} -> assets/${SEED_ARCHIVE}`);
+console.log(
+  `seed: ${(archive.length / 1048576).toFixed(1)} MB for PGlite ${version} -> assets/${SEED_ARCHIVE}`,
+);
