@@ -2,24 +2,10 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { compileForNode } from "./compile-for-node.js";
 
 /** The server as `npm start` runs it (compiled JavaScript, the same heap cap), from .bench/. */
-async function compiledMain(): Promise<string> {
-  const outfile = fileURLToPath(new URL("../.bench/main.mjs", import.meta.url));
-  await build({
-    entryPoints: [fileURLToPath(new URL("../src/main.ts", import.meta.url))],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    outfile,
-    logLevel: "silent",
-  });
-  return outfile;
-}
+const compiledMain = () => compileForNode(new URL("../src/main.ts", import.meta.url), "main.mjs");
 
 async function peakRss(main: string, dataDir: string): Promise<number> {
   const child = spawn(process.execPath, ["--max-old-space-size=256", main], {

@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { build } from "esbuild";
+import { compileForNode } from "./compile-for-node.js";
 import { loadCorpus } from "../test/helpers/corpus.js";
 
 export interface RestBenchOptions {
@@ -16,23 +15,10 @@ interface Started {
   port: number;
 }
 
-/**
- * The servers run as plain JavaScript, as `npm start` runs them (compiled, no TypeScript loader in
- * the process): otherwise the loader's own memory and start-up work would be measured too.
- */
+/** The servers run as plain JavaScript, as `npm start` runs them (see compile-for-node.ts). */
 let compiled: Promise<string> | undefined;
 function compiledServers(): Promise<string> {
-  const outfile = fileURLToPath(new URL("../.bench/bench-servers.mjs", import.meta.url));
-  compiled ??= build({
-    entryPoints: [fileURLToPath(new URL("./bench-servers.ts", import.meta.url))],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    outfile,
-    logLevel: "silent",
-  }).then(() => outfile);
+  compiled ??= compileForNode(new URL("./bench-servers.ts", import.meta.url), "bench-servers.mjs");
   return compiled;
 }
 

@@ -1,23 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "kysely";
-import type { Plan } from "../core/plans.js";
 import type { Db } from "../storage/tables.js";
+import type { ChargeInput, ChargeOutcome } from "./charge-task.js";
 
-export interface BatchedCharge {
-  accountId: string;
-  plan: Plan;
-  period: string;
-  idempotencyKey: string;
-  requestHash: string;
-  source: "api" | "app";
-  report: unknown;
-  /** The task was held from the plan's allowance by `reserve` before scoring: counted here, not checked again. */
-  reserved?: boolean;
-}
+/** A charge as `chargeTask` takes it, by account id. */
+export type BatchedCharge = Omit<ChargeInput, "account"> & { accountId: string };
 
-export type BatchedOutcome =
-  | { outcome: "charged"; reportId: string; used: number }
-  | { outcome: "duplicate"; reportId: string | null; requestHash: string };
+/** What a batch can answer: the allowance was already held, so never "over_allowance". */
+export type BatchedOutcome = Exclude<ChargeOutcome, { outcome: "over_allowance" }>;
 
 interface Pending {
   charge: BatchedCharge;
