@@ -26402,6 +26402,11 @@ function memoizeScorer(scorer, options = { maxEntries: 2e3, maxKeyChars: 8192 })
   return {
     name: scorer.name,
     stats,
+    // The wrapped scorer's own counts pass through; the memo adds its hits.
+    scorerStats: () => {
+      const inner = scorer.scorerStats?.() ?? {};
+      return { ...inner, cacheHits: { ...inner.cacheHits, offline: stats.hits } };
+    },
     async score(input2, scoreOptions) {
       if (input2.task.length + input2.description.length > options.maxKeyChars)
         return scorer.score(input2, scoreOptions);
@@ -30014,9 +30019,6 @@ var offlineScorer = {
     return scoreOffline(input2);
   }
 };
-
-// src/llm/openai-scorer.ts
-import { createHash as createHash2 } from "node:crypto";
 
 // node_modules/openai/internal/tslib.mjs
 function __classPrivateFieldSet(receiver, state, value, kind, f) {
@@ -41168,41 +41170,220 @@ var ConcurrencyLimit = class {
   }
 };
 
-// src/llm/lru-cache.ts
-var LruCache = class {
-  entries = /* @__PURE__ */ new Map();
-  maxEntries;
-  ttlMs;
-  now;
-  constructor(options) {
-    this.maxEntries = Math.max(0, Math.floor(options.maxEntries));
-    this.ttlMs = options.ttlMs;
-    this.now = options.now ?? Date.now;
-  }
-  get size() {
-    return this.entries.size;
-  }
-  get(key) {
-    const entry = this.entries.get(key);
-    if (!entry) return void 0;
-    this.entries.delete(key);
-    if (entry.expiresAt <= this.now()) return void 0;
-    this.entries.set(key, entry);
-    return entry.value;
-  }
-  set(key, value) {
-    if (this.maxEntries === 0) return;
-    this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      this.entries.delete(oldest);
-    }
-  }
-  clear() {
-    this.entries.clear();
+// src/llm/offline-fallback.ts
+function fillWithOfflineVerdicts(input2, results, failures, log) {
+  const offline = scoreOffline(input2);
+  const verdicts = PERSONAS.map((p, i) => {
+    const done = results[i];
+    if (done) return done.verdict;
+    const failure2 = failures.find((f) => f.persona.id === p.id);
+    const fallback = offline.find((v) => v.persona === p.id);
+    return {
+      persona: p.id,
+      score: fallback.score,
+      reasoning: `(Scored offline because the model failed: ${failure2.failure.what}.) ${fallback.reasoning}`,
+      source: "offline fallback"
+    };
+  });
+  log.warn(
+    {
+      personas: failures.map((f) => f.persona.id),
+      causes: failures.map((f) => f.failure.what)
+    },
+    "llm scoring fell back to the offline scorer for some personas"
+  );
+  return verdicts;
+}
+
+// src/llm/persona-failures.ts
+var ModelFailure = class extends Error {
+  constructor(failure2) {
+    super(failure2.what);
+    this.failure = failure2;
   }
 };
+var PersonaFailure = class extends Error {
+  constructor(persona, failure2, modelsTried) {
+    super(failure2.what);
+    this.persona = persona;
+    this.failure = failure2;
+    this.modelsTried = modelsTried;
+  }
+};
+function namePersonas(experts) {
+  if (experts.length === PERSONAS.length) return "all five personas";
+  if (experts.length === 1) return `the ${experts[0]}`;
+  return `the ${experts.slice(0, -1).join(", ")} and ${experts[experts.length - 1]}`;
+}
+var KIND_PRIORITY = ["unavailable", "timeout", "failed"];
+function reportError(failures) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const f of failures) {
+    const key = `${f.failure.what}|${f.failure.advice ?? ""}`;
+    const group2 = groups.get(key) ?? { failure: f.failure, experts: [] };
+    group2.experts.push(f.persona.expert);
+    groups.set(key, group2);
+  }
+  const sentences = [...groups.values()].map(
+    (g) => `${g.failure.what} for ${namePersonas(g.experts)}${g.failure.advice ? `; ${g.failure.advice}` : ""}.`
+  );
+  const message = `${sentences.join(" ")} No report was made.`;
+  const details = { personas: failures.map((f) => f.persona.expert) };
+  const kind = KIND_PRIORITY.find((k) => failures.some((f) => f.failure.kind === k)) ?? "failed";
+  if (kind === "unavailable") return new ScorerUnavailableError(message, details);
+  if (kind === "timeout") return new ScorerTimeoutError(message, details);
+  return new ScorerFailedError(message, details);
+}
+
+// src/llm/report-budget.ts
+function startReportBudget(budgetMs, callerSignal) {
+  const deadlineAt = Date.now() + budgetMs;
+  const controller = new AbortController();
+  let deadlineHit = false;
+  const timer = setTimeout(() => {
+    deadlineHit = true;
+    controller.abort();
+  }, budgetMs);
+  const onCallerAbort = () => controller.abort();
+  callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
+  return {
+    budget: {
+      signal: controller.signal,
+      deadlineAt,
+      budgetMs,
+      expired: () => deadlineHit || Date.now() >= deadlineAt
+    },
+    end: () => {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener("abort", onCallerAbort);
+    }
+  };
+}
+function deadlineFailure(model, budget) {
+  return {
+    kind: "timeout",
+    retryable: false,
+    tryOtherModel: false,
+    what: `The model ${model} did not answer within the report's deadline of ${Math.round(budget.budgetMs / 100) / 10} s`,
+    advice: "try again later"
+  };
+}
+
+// src/llm/report-stats.ts
+function emptyStats() {
+  return { modelCalls: 0, cacheHits: 0, retries: 0, repairs: 0, promptTokens: 0, completionTokens: 0 };
+}
+function addStats(into, from) {
+  for (const k of Object.keys(into)) into[k] += from[k];
+}
+
+// src/llm/jury-scorer.ts
+var JuryScorer = class {
+  constructor(options) {
+    this.options = options;
+    this.name = options.name;
+  }
+  name;
+  async score(input2, options = {}) {
+    const { judge, log, now } = this.options;
+    const started = now();
+    const stats = emptyStats();
+    const { budget, end } = startReportBudget(
+      Math.max(0, options.timeoutMs ?? this.options.reportTimeoutMs),
+      options.signal
+    );
+    const task = this.options.renderTask(input2);
+    let settled;
+    try {
+      settled = await Promise.allSettled(
+        PERSONAS.map((persona) => judge.judge({ persona, input: input2, task, stats, budget }))
+      );
+    } finally {
+      end();
+    }
+    addStats(this.options.totals, stats);
+    if (budget.expired() && !options.signal?.aborted) {
+      settled = settled.map(
+        (r, i) => r.status === "rejected" && !(r.reason instanceof PersonaFailure) ? {
+          status: "rejected",
+          reason: new PersonaFailure(
+            PERSONAS[i],
+            deadlineFailure(this.options.primaryModel(PERSONAS[i].id), budget),
+            []
+          )
+        } : r
+      );
+    }
+    if (options.signal?.aborted || settled.some((r) => r.status === "rejected" && r.reason instanceof CallCancelledError)) {
+      this.logReport(stats, started, [], "llm scoring cancelled");
+      throw new ScorerTimeoutError(
+        "Scoring was cancelled before every persona's model answered; no report was made."
+      );
+    }
+    const results = [];
+    const failures = [];
+    settled.forEach((r, i) => {
+      if (r.status === "fulfilled") {
+        results[i] = r.value;
+        return;
+      }
+      const persona = PERSONAS[i];
+      const reason = r.reason;
+      if (reason instanceof PersonaFailure) failures.push(reason);
+      else {
+        log.error({ persona: persona.id, err: reason }, "unexpected error while scoring a persona");
+        failures.push(
+          new PersonaFailure(
+            persona,
+            {
+              kind: "failed",
+              retryable: false,
+              tryOtherModel: false,
+              what: "The LLM scorer failed unexpectedly"
+            },
+            []
+          )
+        );
+      }
+    });
+    if (failures.length > 0 && this.options.fallback !== "offline") {
+      this.logReport(stats, started, results, "llm scoring failed", failures);
+      throw reportError(failures);
+    }
+    const verdicts = failures.length > 0 ? fillWithOfflineVerdicts(input2, results, failures, log) : results.map((r) => r.verdict);
+    this.logReport(stats, started, results, "llm scoring finished", failures);
+    return verdicts;
+  }
+  logReport(stats, started, results, msg, failures = []) {
+    this.options.log.info(
+      {
+        scorer: this.name,
+        latencyMs: this.options.now() - started,
+        ...stats,
+        totalTokens: stats.promptTokens + stats.completionTokens,
+        personas: PERSONAS.map((p, i) => {
+          const r = results[i];
+          const f = failures.find((x) => x.persona.id === p.id);
+          return r ? {
+            persona: p.id,
+            model: r.model,
+            cached: r.cached,
+            latencyMs: r.latencyMs,
+            truncated: r.truncated
+          } : { persona: p.id, failed: f ? f.failure.kind : "cancelled", modelsTried: f?.modelsTried ?? [] };
+        })
+      },
+      msg
+    );
+  }
+};
+
+// src/llm/llm-logger.ts
+var noopLogger2 = { info() {
+}, warn() {
+}, error() {
+}, debug() {
+} };
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -61097,328 +61278,137 @@ function renderRepairMessage(problem) {
   return renderPrompt(SHARED_PROMPT.repair, { problem });
 }
 
-// src/llm/openai-scorer.ts
-var OPENAI_DEFAULTS = {
-  baseURL: "https://api.openai.com/v1",
-  model: "gpt-4o-mini",
-  timeoutMs: 3e4,
-  /** The report's deadline when the caller sets none: the same as the REST default (REQUEST_TIMEOUT_SECONDS). */
-  reportTimeoutMs: 3e4,
-  maxRetries: 2,
-  maxConcurrency: 10,
-  maxInputTokens: 4e3,
-  cacheSize: 500,
-  cacheTtlMs: 60 * 60 * 1e3
-};
-var ModelFailure = class extends Error {
-  constructor(failure2) {
-    super(failure2.what);
-    this.failure = failure2;
-  }
-};
-var PersonaFailure = class extends Error {
-  constructor(persona, failure2, modelsTried) {
-    super(failure2.what);
-    this.persona = persona;
-    this.failure = failure2;
-    this.modelsTried = modelsTried;
-  }
-};
-function deadlineFailure(model, budget) {
-  return {
-    kind: "timeout",
-    retryable: false,
-    tryOtherModel: false,
-    what: `The model ${model} did not answer within the report's deadline of ${Math.round(budget.budgetMs / 100) / 10} s`,
-    advice: "try again later"
-  };
-}
-var noopLogger2 = { info() {
-}, warn() {
-}, error() {
-}, debug() {
-} };
-function namePersonas(experts) {
-  if (experts.length === PERSONAS.length) return "all five personas";
-  if (experts.length === 1) return `the ${experts[0]}`;
-  return `the ${experts.slice(0, -1).join(", ")} and ${experts[experts.length - 1]}`;
-}
-var KIND_PRIORITY = ["unavailable", "timeout", "failed"];
-function safeUrl(url2) {
-  try {
-    const u = new URL(url2);
-    u.username = "";
-    u.password = "";
-    u.search = "";
-    return u.toString();
-  } catch {
-    return "(invalid URL)";
-  }
-}
-var OpenAiScorer = class {
-  constructor(options) {
-    this.options = options;
-    this.timeoutMs = options.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs;
-    this.reportTimeoutMs = options.reportTimeoutMs ?? Math.max(OPENAI_DEFAULTS.reportTimeoutMs, this.timeoutMs);
-    this.maxInputTokens = options.maxInputTokens ?? OPENAI_DEFAULTS.maxInputTokens;
-    this.policy = {
-      ...DEFAULT_RETRY_POLICY,
-      ...options.retry,
-      maxRetries: options.maxRetries ?? OPENAI_DEFAULTS.maxRetries
-    };
-    this.log = options.logger ?? noopLogger2;
-    this.sleep = options.sleep ?? abortableSleep;
-    this.random = options.random ?? Math.random;
-    this.now = options.now ?? Date.now;
-    this.cache = new LruCache({
-      maxEntries: options.cacheSize ?? OPENAI_DEFAULTS.cacheSize,
-      ttlMs: options.cacheTtlMs ?? OPENAI_DEFAULTS.cacheTtlMs,
-      now: this.now
-    });
-    this.limit = new ConcurrencyLimit(options.maxConcurrency ?? OPENAI_DEFAULTS.maxConcurrency);
-    this.client = new OpenAI({
-      apiKey: options.apiKey,
-      // Always explicit: otherwise the SDK would quietly read OPENAI_BASE_URL from the environment.
-      baseURL: options.baseURL ?? OPENAI_DEFAULTS.baseURL,
-      // One retry budget, ours: the SDK's own retries would multiply it without our Retry-After cap.
-      maxRetries: 0,
-      // Our own per-call timer decides; this is only a backstop.
-      timeout: this.timeoutMs + 1e3,
-      // Our logs describe each call; the SDK's debug output could include request details.
-      logLevel: "off",
-      ...options.fetch ? { fetch: options.fetch } : {}
-    });
-    const fallbacks = options.fallbackModels ?? [];
-    const chain = (primary) => [primary, ...fallbacks.filter((m) => m !== primary)];
-    this.chains = Object.fromEntries(
-      PERSONAS.map((p) => [p.id, chain(options.personaModels?.[p.id] ?? options.model)])
+// src/llm/ask-model.ts
+async function askModel(deps, persona, model, base, stats, budget) {
+  const { client, limit: limit2, policy, log } = deps;
+  const signal = budget.signal;
+  let retriesLeft = policy.maxRetries;
+  let retryIndex = 0;
+  let repaired = false;
+  let messages = base;
+  for (; ; ) {
+    let completion;
+    try {
+      completion = await limit2.run(() => client.call(model, messages, stats, budget), signal);
+    } catch (error63) {
+      if (error63 instanceof CallCancelledError) {
+        if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
+        throw error63;
+      }
+      const failure2 = error63;
+      if (!failure2.retryable || retriesLeft === 0) throw new ModelFailure(failure2);
+      if (failure2.retryAfterMs !== void 0 && failure2.retryAfterMs > policy.maxRetryAfterMs) {
+        throw new ModelFailure({
+          ...failure2,
+          what: `${failure2.what} and asked to wait ${Math.ceil(failure2.retryAfterMs / 1e3)} s, longer than we wait`
+        });
+      }
+      const delay = failure2.retryAfterMs ?? backoffDelayMs(retryIndex, policy, deps.random);
+      if (Date.now() + delay >= budget.deadlineAt) throw new ModelFailure(failure2);
+      retriesLeft--;
+      retryIndex++;
+      stats.retries++;
+      log.debug(
+        {
+          persona: persona.id,
+          model,
+          status: failure2.status,
+          kind: failure2.kind,
+          delayMs: delay,
+          retriesLeft
+        },
+        "retrying model call"
+      );
+      try {
+        await deps.sleep(delay, signal);
+      } catch (error64) {
+        if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
+        throw error64;
+      }
+      if (signal.aborted) {
+        if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
+        throw new CallCancelledError();
+      }
+      continue;
+    }
+    const choice = completion.choices[0];
+    const message = choice?.message;
+    const output2 = checkAnswer(choice, model, repaired);
+    if (output2.ok) return output2.value;
+    repaired = true;
+    stats.repairs++;
+    log.debug(
+      { persona: persona.id, model, problem: output2.problem },
+      "asking the model to repair its answer"
     );
+    messages = [
+      ...base,
+      { role: "assistant", content: message?.content ?? "" },
+      { role: "user", content: renderRepairMessage(output2.problem) }
+    ];
+  }
+}
+function checkAnswer(choice, model, repaired) {
+  const message = choice?.message;
+  if (message?.refusal) {
+    throw new ModelFailure({
+      kind: "failed",
+      retryable: false,
+      tryOtherModel: true,
+      what: `The model ${model} declined to judge the task (refusal)`,
+      advice: "reword the task, or configure OPENAI_FALLBACK_MODELS"
+    });
+  }
+  if (choice?.finish_reason === "content_filter") {
+    throw new ModelFailure({
+      kind: "failed",
+      retryable: false,
+      tryOtherModel: true,
+      what: `The provider's content filter blocked the answer of ${model}`,
+      advice: "reword the task"
+    });
+  }
+  const parsed = parseVerdict(message?.content);
+  if (parsed.ok) return { ok: true, value: parsed.value };
+  const problem = choice?.finish_reason === "length" ? "the answer was cut off before it ended; keep it short" : parsed.problem;
+  if (repaired) {
+    throw new ModelFailure({
+      kind: "failed",
+      retryable: false,
+      tryOtherModel: true,
+      what: `The model ${model} did not return a valid score after one repair attempt (${problem})`,
+      advice: "use a model that supports structured outputs"
+    });
+  }
+  return { ok: false, problem };
+}
+
+// src/llm/model-chain.ts
+function modelChains(model, personaModels, fallbackModels) {
+  const fallbacks = fallbackModels ?? [];
+  const chain = (primary) => [primary, ...fallbacks.filter((m) => m !== primary)];
+  return Object.fromEntries(PERSONAS.map((p) => [p.id, chain(personaModels?.[p.id] ?? model)]));
+}
+var ModelChainJudge = class {
+  constructor(chains, deps, now) {
+    this.chains = chains;
+    this.deps = deps;
+    this.now = now;
     this.systemPrompts = Object.fromEntries(PERSONAS.map((p) => [p.id, renderSystemPrompt(p.id)]));
   }
-  name = "openai";
-  client;
-  cache;
-  limit;
-  policy;
-  log;
-  sleep;
-  random;
-  now;
-  timeoutMs;
-  reportTimeoutMs;
-  maxInputTokens;
-  chains;
-  /** Reports being made now, by input: identical concurrent requests share one (single-flight). */
-  flights = /* @__PURE__ */ new Map();
   systemPrompts;
-  /** Totals since start, for the benchmark and health views. */
-  totals = emptyStats();
-  /** The models each persona will try, in order: primary first, then the fallbacks. */
-  modelsFor(persona) {
-    return this.chains[persona];
-  }
-  /** Drop every cached verdict (tests, benchmark). */
-  clearCache() {
-    this.cache.clear();
-  }
-  /**
-   * Identical concurrent requests share one report: the second waits for the first's five calls
-   * instead of making five more. The shared work is cancelled only when every caller has given up,
-   * and it runs under the first caller's deadline.
-   */
-  async score(input2, options = {}) {
-    const key = `${input2.task}\0${input2.description}`;
-    let flight = this.flights.get(key);
-    if (!flight) {
-      const controller = new AbortController();
-      const made = { controller, cancellable: 0, pinned: false, promise: Promise.resolve([]) };
-      made.promise = this.scoreOnce(input2, {
-        signal: controller.signal,
-        ...options.timeoutMs !== void 0 ? { timeoutMs: options.timeoutMs } : {}
-      }).finally(() => this.flights.delete(key));
-      this.flights.set(key, made);
-      flight = made;
-    }
-    const shared = flight;
-    const signal = options.signal;
-    if (!signal) shared.pinned = true;
-    else {
-      shared.cancellable++;
-      const leave = () => {
-        shared.cancellable--;
-        if (shared.cancellable === 0 && !shared.pinned) shared.controller.abort();
-      };
-      if (signal.aborted) leave();
-      else signal.addEventListener("abort", leave, { once: true });
-    }
-    return shared.promise;
-  }
-  async scoreOnce(input2, options) {
+  async judge({ persona, task, stats, budget }) {
     const started = this.now();
-    const stats = emptyStats();
-    const budgetMs = Math.max(0, options.timeoutMs ?? this.reportTimeoutMs);
-    const deadlineAt = Date.now() + budgetMs;
-    const controller = new AbortController();
-    let deadlineHit = false;
-    const timer = setTimeout(() => {
-      deadlineHit = true;
-      controller.abort();
-    }, budgetMs);
-    const onCallerAbort = () => controller.abort();
-    options.signal?.addEventListener("abort", onCallerAbort, { once: true });
-    const budget = {
-      signal: controller.signal,
-      deadlineAt,
-      budgetMs,
-      expired: () => deadlineHit || Date.now() >= deadlineAt
-    };
-    let settled;
-    try {
-      settled = await Promise.allSettled(
-        PERSONAS.map((persona) => this.judgePersona(persona, input2, stats, budget))
-      );
-    } finally {
-      clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onCallerAbort);
-    }
-    addStats(this.totals, stats);
-    if (budget.expired() && !options.signal?.aborted) {
-      settled = settled.map(
-        (r, i) => r.status === "rejected" && !(r.reason instanceof PersonaFailure) ? {
-          status: "rejected",
-          reason: new PersonaFailure(
-            PERSONAS[i],
-            deadlineFailure(this.chains[PERSONAS[i].id][0], budget),
-            []
-          )
-        } : r
-      );
-    }
-    if (options.signal?.aborted || settled.some((r) => r.status === "rejected" && r.reason instanceof CallCancelledError)) {
-      this.logReport(stats, started, [], "llm scoring cancelled");
-      throw new ScorerTimeoutError(
-        "Scoring was cancelled before every persona's model answered; no report was made."
-      );
-    }
-    const results = [];
-    const failures = [];
-    settled.forEach((r, i) => {
-      if (r.status === "fulfilled") {
-        results[i] = r.value;
-        return;
-      }
-      const persona = PERSONAS[i];
-      const reason = r.reason;
-      if (reason instanceof PersonaFailure) failures.push(reason);
-      else {
-        this.log.error({ persona: persona.id, err: reason }, "unexpected error while scoring a persona");
-        failures.push(
-          new PersonaFailure(
-            persona,
-            {
-              kind: "failed",
-              retryable: false,
-              tryOtherModel: false,
-              what: "The LLM scorer failed unexpectedly"
-            },
-            []
-          )
-        );
-      }
-    });
-    if (failures.length > 0 && this.options.fallback !== "offline") {
-      this.logReport(stats, started, results, "llm scoring failed", failures);
-      throw reportError(failures);
-    }
-    let verdicts;
-    if (failures.length > 0) {
-      const offline = scoreOffline(input2);
-      verdicts = PERSONAS.map((p, i) => {
-        const done = results[i];
-        if (done) return done.verdict;
-        const failure2 = failures.find((f) => f.persona.id === p.id);
-        const fallback = offline.find((v) => v.persona === p.id);
-        return {
-          persona: p.id,
-          score: fallback.score,
-          reasoning: `(Scored offline because the model failed: ${failure2.failure.what}.) ${fallback.reasoning}`,
-          source: "offline fallback"
-        };
-      });
-      this.log.warn(
-        {
-          personas: failures.map((f) => f.persona.id),
-          causes: failures.map((f) => f.failure.what)
-        },
-        "llm scoring fell back to the offline scorer for some personas"
-      );
-    } else {
-      verdicts = results.map((r) => r.verdict);
-    }
-    this.logReport(stats, started, results, "llm scoring finished", failures);
-    return verdicts;
-  }
-  logReport(stats, started, results, msg, failures = []) {
-    this.log.info(
-      {
-        scorer: this.name,
-        latencyMs: this.now() - started,
-        ...stats,
-        totalTokens: stats.promptTokens + stats.completionTokens,
-        personas: PERSONAS.map((p, i) => {
-          const r = results[i];
-          const f = failures.find((x) => x.persona.id === p.id);
-          return r ? {
-            persona: p.id,
-            model: r.model,
-            cached: r.cached,
-            latencyMs: r.latencyMs,
-            truncated: r.truncated
-          } : { persona: p.id, failed: f ? f.failure.kind : "cancelled", modelsTried: f?.modelsTried ?? [] };
-        })
-      },
-      msg
-    );
-  }
-  cacheKey(persona, input2) {
-    return createHash2("sha256").update(
-      JSON.stringify([
-        persona,
-        this.chains[persona],
-        promptVersion(persona),
-        this.maxInputTokens,
-        input2.task,
-        input2.description
-      ])
-    ).digest("hex");
-  }
-  async judgePersona(persona, input2, stats, budget) {
-    const started = this.now();
-    const key = this.cacheKey(persona.id, input2);
-    const task = renderTaskMessage(input2, this.maxInputTokens);
-    const hit = this.cache.get(key);
-    if (hit) {
-      stats.cacheHits++;
-      return {
-        verdict: { persona: persona.id, score: hit.score, reasoning: hit.reasoning, source: hit.model },
-        model: hit.model,
-        cached: true,
-        truncated: task.truncated,
-        latencyMs: this.now() - started
-      };
-    }
     const messages = [
       { role: "system", content: this.systemPrompts[persona.id] },
       { role: "user", content: task.text }
     ];
-    const chain = this.chains[persona.id];
     const tried = [];
     let last;
-    for (const model of chain) {
+    for (const model of this.chains[persona.id]) {
       tried.push(model);
       try {
-        const output2 = await this.askModel(persona, model, messages, stats, budget);
-        this.cache.set(key, { ...output2, model });
+        const output2 = await askModel(this.deps, persona, model, messages, stats, budget);
         return {
           verdict: { persona: persona.id, score: output2.score, reasoning: output2.reasoning, source: model },
           model,
@@ -61429,7 +61419,7 @@ var OpenAiScorer = class {
       } catch (error63) {
         if (!(error63 instanceof ModelFailure)) throw error63;
         last = error63.failure;
-        this.log.warn(
+        this.deps.log.warn(
           { persona: persona.id, model, kind: last.kind, status: last.status, cause: last.what },
           "model gave up for persona"
         );
@@ -61440,102 +61430,30 @@ var OpenAiScorer = class {
     const what = tried.length > 1 ? `${failure2.what}, after ${tried.slice(0, -1).join(", ")} also failed` : failure2.what;
     throw new PersonaFailure(persona, { ...failure2, what }, tried);
   }
-  /** One persona, one model: the retry budget and the single repair attempt live here. */
-  async askModel(persona, model, base, stats, budget) {
-    const signal = budget.signal;
-    let retriesLeft = this.policy.maxRetries;
-    let retryIndex = 0;
-    let repaired = false;
-    let messages = base;
-    for (; ; ) {
-      let completion;
-      try {
-        completion = await this.limit.run(() => this.callModel(model, messages, stats, budget), signal);
-      } catch (error63) {
-        if (error63 instanceof CallCancelledError) {
-          if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
-          throw error63;
-        }
-        const failure2 = error63;
-        if (!failure2.retryable || retriesLeft === 0) throw new ModelFailure(failure2);
-        if (failure2.retryAfterMs !== void 0 && failure2.retryAfterMs > this.policy.maxRetryAfterMs) {
-          throw new ModelFailure({
-            ...failure2,
-            what: `${failure2.what} and asked to wait ${Math.ceil(failure2.retryAfterMs / 1e3)} s, longer than we wait`
-          });
-        }
-        const delay = failure2.retryAfterMs ?? backoffDelayMs(retryIndex, this.policy, this.random);
-        if (Date.now() + delay >= budget.deadlineAt) throw new ModelFailure(failure2);
-        retriesLeft--;
-        retryIndex++;
-        stats.retries++;
-        this.log.debug(
-          {
-            persona: persona.id,
-            model,
-            status: failure2.status,
-            kind: failure2.kind,
-            delayMs: delay,
-            retriesLeft
-          },
-          "retrying model call"
-        );
-        try {
-          await this.sleep(delay, signal);
-        } catch (error64) {
-          if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
-          throw error64;
-        }
-        if (signal.aborted) {
-          if (budget.expired()) throw new ModelFailure(deadlineFailure(model, budget));
-          throw new CallCancelledError();
-        }
-        continue;
-      }
-      const choice = completion.choices[0];
-      const message = choice?.message;
-      if (message?.refusal) {
-        throw new ModelFailure({
-          kind: "failed",
-          retryable: false,
-          tryOtherModel: true,
-          what: `The model ${model} declined to judge the task (refusal)`,
-          advice: "reword the task, or configure OPENAI_FALLBACK_MODELS"
-        });
-      }
-      if (choice?.finish_reason === "content_filter") {
-        throw new ModelFailure({
-          kind: "failed",
-          retryable: false,
-          tryOtherModel: true,
-          what: `The provider's content filter blocked the answer of ${model}`,
-          advice: "reword the task"
-        });
-      }
-      const parsed = parseVerdict(message?.content);
-      if (parsed.ok) return parsed.value;
-      const problem = choice?.finish_reason === "length" ? "the answer was cut off before it ended; keep it short" : parsed.problem;
-      if (repaired) {
-        throw new ModelFailure({
-          kind: "failed",
-          retryable: false,
-          tryOtherModel: true,
-          what: `The model ${model} did not return a valid score after one repair attempt (${problem})`,
-          advice: "use a model that supports structured outputs"
-        });
-      }
-      repaired = true;
-      stats.repairs++;
-      this.log.debug({ persona: persona.id, model, problem }, "asking the model to repair its answer");
-      messages = [
-        ...base,
-        { role: "assistant", content: message?.content ?? "" },
-        { role: "user", content: renderRepairMessage(problem) }
-      ];
-    }
+};
+
+// src/llm/model-client.ts
+var ModelClient = class {
+  constructor(options) {
+    this.options = options;
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      // Always explicit: otherwise the SDK would quietly read OPENAI_BASE_URL from the environment.
+      baseURL: options.baseURL,
+      // One retry budget, ours: the SDK's own retries would multiply it without our Retry-After cap.
+      maxRetries: 0,
+      // Our own per-call timer decides; this is only a backstop.
+      timeout: options.timeoutMs + 1e3,
+      // Our logs describe each call; the SDK's debug output could include request details.
+      logLevel: "off",
+      ...options.fetch ? { fetch: options.fetch } : {}
+    });
   }
+  /** The SDK's client: where calls go, and with which SDK settings. */
+  client;
   /** One HTTP call with its own timer. Throws a CallFailure (classified) or CallCancelledError. */
-  async callModel(model, messages, stats, budget) {
+  async call(model, messages, stats, budget) {
+    const { timeoutMs, temperature } = this.options;
     const signal = budget.signal;
     const remaining = budget.deadlineAt - Date.now();
     if (signal.aborted || remaining <= 0) {
@@ -61549,7 +61467,7 @@ var OpenAiScorer = class {
         timedOut = true;
         controller.abort();
       },
-      Math.min(this.timeoutMs, remaining)
+      Math.min(timeoutMs, remaining)
     );
     const onAbort = () => controller.abort();
     signal.addEventListener("abort", onAbort, { once: true });
@@ -61567,7 +61485,7 @@ var OpenAiScorer = class {
               schema: PERSONA_VERDICT_JSON_SCHEMA
             }
           },
-          ...this.options.temperature !== void 0 ? { temperature: this.options.temperature } : {}
+          ...temperature !== void 0 ? { temperature } : {}
         },
         { signal: controller.signal, maxRetries: 0 }
       );
@@ -61577,39 +61495,242 @@ var OpenAiScorer = class {
     } catch (error63) {
       if (budget.expired()) throw deadlineFailure(model, budget);
       if (signal.aborted && !timedOut) throw new CallCancelledError();
-      throw classifyCallError(error63, { model, timedOut, timeoutMs: this.timeoutMs, now: this.now() });
+      throw classifyCallError(error63, { model, timedOut, timeoutMs, now: this.options.now() });
     } finally {
       clearTimeout(timer);
       signal.removeEventListener("abort", onAbort);
     }
   }
 };
-function emptyStats() {
-  return { modelCalls: 0, cacheHits: 0, retries: 0, repairs: 0, promptTokens: 0, completionTokens: 0 };
-}
-function addStats(into, from) {
-  for (const k of Object.keys(into)) into[k] += from[k];
-}
-function reportError(failures) {
-  const groups = /* @__PURE__ */ new Map();
-  for (const f of failures) {
-    const key = `${f.failure.what}|${f.failure.advice ?? ""}`;
-    const group2 = groups.get(key) ?? { failure: f.failure, experts: [] };
-    group2.experts.push(f.persona.expert);
-    groups.set(key, group2);
+
+// src/llm/persona-verdict-cache.ts
+import { createHash as createHash2 } from "node:crypto";
+
+// src/llm/lru-cache.ts
+var LruCache = class {
+  entries = /* @__PURE__ */ new Map();
+  maxEntries;
+  ttlMs;
+  now;
+  constructor(options) {
+    this.maxEntries = Math.max(0, Math.floor(options.maxEntries));
+    this.ttlMs = options.ttlMs;
+    this.now = options.now ?? Date.now;
   }
-  const sentences = [...groups.values()].map(
-    (g) => `${g.failure.what} for ${namePersonas(g.experts)}${g.failure.advice ? `; ${g.failure.advice}` : ""}.`
-  );
-  const message = `${sentences.join(" ")} No report was made.`;
-  const details = { personas: failures.map((f) => f.persona.expert) };
-  const kind = KIND_PRIORITY.find((k) => failures.some((f) => f.failure.kind === k)) ?? "failed";
-  if (kind === "unavailable") return new ScorerUnavailableError(message, details);
-  if (kind === "timeout") return new ScorerTimeoutError(message, details);
-  return new ScorerFailedError(message, details);
+  get size() {
+    return this.entries.size;
+  }
+  get(key) {
+    const entry = this.entries.get(key);
+    if (!entry) return void 0;
+    this.entries.delete(key);
+    if (entry.expiresAt <= this.now()) return void 0;
+    this.entries.set(key, entry);
+    return entry.value;
+  }
+  set(key, value) {
+    if (this.maxEntries === 0) return;
+    this.entries.delete(key);
+    this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      this.entries.delete(oldest);
+    }
+  }
+  clear() {
+    this.entries.clear();
+  }
+};
+
+// src/llm/persona-verdict-cache.ts
+var CachedPersonaJudge = class {
+  constructor(inner, options) {
+    this.inner = inner;
+    this.options = options;
+    this.cache = new LruCache({ maxEntries: options.maxEntries, ttlMs: options.ttlMs, now: options.now });
+  }
+  cache;
+  /** Drop every cached verdict (tests, benchmark). */
+  clear() {
+    this.cache.clear();
+  }
+  async judge(request2) {
+    const { persona, input: input2, task, stats } = request2;
+    const started = this.options.now();
+    const key = this.keyOf(persona.id, input2);
+    const hit = this.cache.get(key);
+    if (hit) {
+      stats.cacheHits++;
+      return {
+        verdict: { persona: persona.id, score: hit.score, reasoning: hit.reasoning, source: hit.model },
+        model: hit.model,
+        cached: true,
+        truncated: task.truncated,
+        latencyMs: this.options.now() - started
+      };
+    }
+    const result = await this.inner.judge(request2);
+    if (!result.cached)
+      this.cache.set(key, {
+        score: result.verdict.score,
+        reasoning: result.verdict.reasoning,
+        model: result.model
+      });
+    return result;
+  }
+  keyOf(persona, input2) {
+    return createHash2("sha256").update(
+      JSON.stringify([
+        persona,
+        this.options.chains[persona],
+        promptVersion(persona),
+        this.options.maxInputTokens,
+        input2.task,
+        input2.description
+      ])
+    ).digest("hex");
+  }
+};
+
+// src/llm/single-flight-scorer.ts
+function singleFlightScorer(scorer) {
+  const flights = /* @__PURE__ */ new Map();
+  return {
+    name: scorer.name,
+    score(input2, options = {}) {
+      const key = `${input2.task}\0${input2.description}`;
+      let flight = flights.get(key);
+      if (!flight) {
+        const controller = new AbortController();
+        const made = { controller, cancellable: 0, pinned: false, promise: Promise.resolve([]) };
+        made.promise = scorer.score(input2, {
+          signal: controller.signal,
+          ...options.timeoutMs !== void 0 ? { timeoutMs: options.timeoutMs } : {}
+        }).finally(() => flights.delete(key));
+        flights.set(key, made);
+        flight = made;
+      }
+      const shared = flight;
+      const signal = options.signal;
+      if (!signal) shared.pinned = true;
+      else {
+        shared.cancellable++;
+        const leave = () => {
+          shared.cancellable--;
+          if (shared.cancellable === 0 && !shared.pinned) shared.controller.abort();
+        };
+        if (signal.aborted) leave();
+        else signal.addEventListener("abort", leave, { once: true });
+      }
+      return shared.promise;
+    }
+  };
 }
 
-// src/config/create-scorer.ts
+// src/llm/openai-scorer.ts
+var OPENAI_DEFAULTS = {
+  baseURL: "https://api.openai.com/v1",
+  model: "gpt-4o-mini",
+  timeoutMs: 3e4,
+  /** The report's deadline when the caller sets none: the same as the REST default (REQUEST_TIMEOUT_SECONDS). */
+  reportTimeoutMs: 3e4,
+  maxRetries: 2,
+  maxConcurrency: 10,
+  maxInputTokens: 4e3,
+  cacheSize: 500,
+  cacheTtlMs: 60 * 60 * 1e3
+};
+function safeUrl(url2) {
+  try {
+    const u = new URL(url2);
+    u.username = "";
+    u.password = "";
+    u.search = "";
+    return u.toString();
+  } catch {
+    return "(invalid URL)";
+  }
+}
+var OpenAiScorer = class {
+  name = "openai";
+  /** Totals since start, for the benchmark and the metrics. */
+  totals = emptyStats();
+  chains;
+  cache;
+  scorer;
+  /** The SDK's client, kept in sight so tests can check the endpoint and that the SDK never retries. */
+  client;
+  constructor(options) {
+    const timeoutMs = options.timeoutMs ?? OPENAI_DEFAULTS.timeoutMs;
+    const maxInputTokens = options.maxInputTokens ?? OPENAI_DEFAULTS.maxInputTokens;
+    const log = options.logger ?? noopLogger2;
+    const now = options.now ?? Date.now;
+    this.chains = modelChains(options.model, options.personaModels, options.fallbackModels);
+    const client = new ModelClient({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL ?? OPENAI_DEFAULTS.baseURL,
+      timeoutMs,
+      temperature: options.temperature,
+      fetch: options.fetch,
+      now
+    });
+    this.client = client.client;
+    const chain = new ModelChainJudge(
+      this.chains,
+      {
+        client,
+        limit: new ConcurrencyLimit(options.maxConcurrency ?? OPENAI_DEFAULTS.maxConcurrency),
+        policy: {
+          ...DEFAULT_RETRY_POLICY,
+          ...options.retry,
+          maxRetries: options.maxRetries ?? OPENAI_DEFAULTS.maxRetries
+        },
+        log,
+        sleep: options.sleep ?? abortableSleep,
+        random: options.random ?? Math.random
+      },
+      now
+    );
+    this.cache = new CachedPersonaJudge(chain, {
+      maxEntries: options.cacheSize ?? OPENAI_DEFAULTS.cacheSize,
+      ttlMs: options.cacheTtlMs ?? OPENAI_DEFAULTS.cacheTtlMs,
+      now,
+      chains: this.chains,
+      maxInputTokens
+    });
+    const jury = new JuryScorer({
+      name: this.name,
+      judge: this.cache,
+      renderTask: (input2) => renderTaskMessage(input2, maxInputTokens),
+      primaryModel: (persona) => this.chains[persona][0],
+      // A longer per-call limit (a slow local model) gets at least one whole call when no caller sets a deadline.
+      reportTimeoutMs: options.reportTimeoutMs ?? Math.max(OPENAI_DEFAULTS.reportTimeoutMs, timeoutMs),
+      fallback: options.fallback ?? "none",
+      totals: this.totals,
+      log,
+      now
+    });
+    this.scorer = singleFlightScorer(jury);
+  }
+  /** The models each persona will try, in order: primary first, then the fallbacks. */
+  modelsFor(persona) {
+    return this.chains[persona];
+  }
+  /** Drop every cached verdict (tests, benchmark). */
+  clearCache() {
+    this.cache.clear();
+  }
+  score(input2, options) {
+    return this.scorer.score(input2, options);
+  }
+  /** Model calls, tokens and verdict-cache hits since start, for the metrics. */
+  scorerStats() {
+    const { modelCalls, promptTokens, completionTokens, cacheHits } = this.totals;
+    return { modelCalls, promptTokens, completionTokens, cacheHits: { llm: cacheHits } };
+  }
+};
+
+// src/llm/create-scorer.ts
 var memoizedOffline = memoizeScorer(offlineScorer);
 function createScorer(settings, deps = {}) {
   const key = settings.openaiApiKey?.trim() || void 0;
@@ -61889,6 +62010,21 @@ function orderVerdicts(verdicts, scorerName) {
     return verdict;
   });
 }
+var READINGS_KEPT = 2e3;
+var READING_MAX_KEY_CHARS = 8192;
+var readings = /* @__PURE__ */ new Map();
+function readingOf(task, description) {
+  if (task.length + description.length > READING_MAX_KEY_CHARS) return readReading(task, description);
+  const key = `${task}\0${description}`;
+  let reading = readings.get(key);
+  if (reading) readings.delete(key);
+  else {
+    reading = readReading(task, description);
+    if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value);
+  }
+  readings.set(key, reading);
+  return { ...reading, evidence: reading.evidence.map((e) => ({ ...e })) };
+}
 function buildReport(input2, verdicts, now, policy = DEFAULT_APPROVAL_POLICY) {
   const scores = verdicts.map((v) => v.score);
   const stats = computeStats(scores);
@@ -61902,7 +62038,7 @@ function buildReport(input2, verdicts, now, policy = DEFAULT_APPROVAL_POLICY) {
       return { expert: persona.expert, icon: persona.icon, score: v.score, reasoning: v.reasoning };
     }),
     // The same reader under every scorer: it costs microseconds and needs no model.
-    reading: readReading(input2.task, input2.description)
+    reading: readingOf(input2.task, input2.description)
   };
   return { report, approval };
 }

@@ -31,7 +31,8 @@ async function serverWith(env: Record<string, string> = {}) {
       OPENAI_API_KEY: FAKE_KEY,
       OPENAI_BASE_URL: "http://llm.test/v1",
       OPENAI_MODEL: "gpt-test",
-      OPENAI_TIMEOUT_SECONDS: "0.1",
+      // Short, so the timeout case is quick; long enough that a loaded CI machine answers the others in time.
+      OPENAI_TIMEOUT_SECONDS: "1",
       OPENAI_MAX_RETRIES: "0",
       ...env,
     }),
@@ -112,7 +113,7 @@ describe("POST /score-task with the LLM scorer", () => {
 
   it("504 scorer_timeout: the model did not answer in time", async () => {
     nock("http://llm.test").post("/v1/chat/completions").times(5).delay(400).reply(200, completion("{}"));
-    const { app, post } = await serverWith();
+    const { app, post } = await serverWith({ OPENAI_TIMEOUT_SECONDS: "0.1" });
     const res = await post(TASK);
     expect(res.statusCode).toBe(504);
     expect(res.json().error.code).toBe("scorer_timeout");
