@@ -10,6 +10,7 @@ import { readStructure, type TaskStructure } from "./read-structure.js";
 import type { Reading } from "../reading.schema.js";
 import type { Evidence, EvidenceType } from "./read-evidence.js";
 import { isAdvertising, readReading } from "./read-reading.js";
+import { rememberReading } from "./reading-memo.js";
 
 export { JUDGE_MODEL };
 /** Themes that are the subject of a task; the others (defects, debt, claims) are read from structure. */
@@ -85,12 +86,14 @@ export function readTask(task: string, description: string): TaskReading {
     analysis.stuffing || !opening
       ? []
       : analyzeTask(opening, "").concepts.filter((h) => THEMES.has(h.concept.id) && !seen.has(h.concept.id));
+  const reading = readReading(task, description, structure);
+  rememberReading(task, description, reading);
   return {
     analysis,
     structure,
     themes,
     openingThemes,
-    reading: readReading(task, description, structure),
+    reading,
     features: featureVector(structure, analysis),
   };
 }

@@ -38,25 +38,51 @@ const TAGGED_KINDS = new Set(["docs", "chore", "refactor"]);
 /** The confidence stated for a kind read from the title's rules rather than the model (not a fitted probability). */
 const TAGGED_CONFIDENCE = 0.9;
 
+/** Each language's commonest short words; a word may belong to several (Spanish and Portuguese share "que"). */
+const STOP_WORDS: readonly [string, readonly string[]][] = [
+  ["en", ["the", "and", "is", "to", "of", "it", "when", "with", "this", "not"]],
+  ["de", ["der", "die", "das", "und", "ist", "nicht", "mit", "wenn", "ich", "ein"]],
+  ["fr", ["le", "la", "les", "et", "est", "pas", "avec", "une", "pour", "dans"]],
+  ["es", ["el", "la", "los", "y", "es", "no", "con", "una", "para", "que"]],
+  ["pt", ["o", "os", "e", "é", "não", "com", "uma", "para", "que", "em"]],
+];
+const LANGUAGES_OF = new Map<string, number[]>();
+STOP_WORDS.forEach(([, words], i) => {
+  for (const w of words) LANGUAGES_OF.set(w, [...(LANGUAGES_OF.get(w) ?? []), i]);
+});
+
+/**
+ * The text's language, from its first 2,000 characters: the script for Japanese, Korean, Chinese and Russian,
+ * else the most frequent stop words. One pass over the characters and one over the words (it runs on every
+ * report, so it must not rescan the text per language).
+ */
 function language(text: string): string {
   const sample = text.slice(0, 2000);
-  const count = (re: RegExp) => sample.match(re)?.length ?? 0;
-  const letters = count(/\p{L}/gu) || 1;
-  if (count(/[\u3040-\u30ff]/g) > 5) return "ja";
-  if (count(/[\uac00-\ud7af]/g) / letters > 0.2) return "ko";
-  if (count(/[\u3400-\u9fff]/g) / letters > 0.2) return "zh";
-  if (count(/[\u0400-\u04ff]/g) / letters > 0.3) return "ru";
-  const words = sample.toLowerCase().match(/\p{L}+/gu) ?? [];
-  const score = (list: string[]) => words.filter((w) => list.includes(w)).length;
-  const candidates: [string, number][] = [
-    ["en", score(["the", "and", "is", "to", "of", "it", "when", "with", "this", "not"])],
-    ["de", score(["der", "die", "das", "und", "ist", "nicht", "mit", "wenn", "ich", "ein"])],
-    ["fr", score(["le", "la", "les", "et", "est", "pas", "avec", "une", "pour", "dans"])],
-    ["es", score(["el", "la", "los", "y", "es", "no", "con", "una", "para", "que"])],
-    ["pt", score(["o", "os", "e", "é", "não", "com", "uma", "para", "que", "em"])],
-  ];
-  candidates.sort((a, b) => b[1] - a[1]);
-  return candidates[0]![1] > 0 ? candidates[0]![0] : "en";
+  let ja = 0;
+  let ko = 0;
+  let zh = 0;
+  let ru = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const c = sample.charCodeAt(i);
+    if (c >= 0x3040 && c <= 0x30ff) ja++;
+    else if (c >= 0xac00 && c <= 0xd7af) ko++;
+    else if (c >= 0x3400 && c <= 0x9fff) zh++;
+    else if (c >= 0x0400 && c <= 0x04ff) ru++;
+  }
+  let letters = 0;
+  for (const run of sample.match(/\p{L}+/gu) ?? []) for (const _ of run) letters++;
+  letters ||= 1;
+  if (ja > 5) return "ja";
+  if (ko / letters > 0.2) return "ko";
+  if (zh / letters > 0.2) return "zh";
+  if (ru / letters > 0.3) return "ru";
+  const scores = STOP_WORDS.map(() => 0);
+  for (const w of sample.toLowerCase().match(/\p{L}+/gu) ?? [])
+    for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]!++;
+  // The first language with the highest count, as a stable sort of the candidates would give.
+  let best = 0;
+  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
+  return scores[best]! > 0 ? STOP_WORDS[best]![0] : "en";
 }
 
 /**

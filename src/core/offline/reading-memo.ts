@@ -1,0 +1,33 @@
+import type { Reading } from "../reading.schema.js";
+import { readReading } from "./read-reading.js";
+
+/**
+ * The reading of recent tasks, remembered: the reader is deterministic, and a repeated task (a redelivered
+ * webhook, an unchanged issue scored again, the memoized offline scorer's hits) would otherwise be read again
+ * for every report, and a task the offline judge has just read would be read twice. Bounded like the offline scorer's memo; each report gets its own copy.
+ */
+const READINGS_KEPT = 2000;
+const READING_MAX_KEY_CHARS = 8192;
+const readings = new Map<string, Reading>();
+
+/** Keep a reading already made (the offline judge reads every task it scores), so the report need not read it again. */
+export function rememberReading(task: string, description: string, reading: Reading): void {
+  if (task.length + description.length > READING_MAX_KEY_CHARS) return;
+  const key = `${task}\u0000${description}`;
+  readings.delete(key);
+  if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value!);
+  readings.set(key, reading);
+}
+
+export function readingOf(task: string, description: string): Reading {
+  if (task.length + description.length > READING_MAX_KEY_CHARS) return readReading(task, description);
+  const key = `${task}\u0000${description}`;
+  let reading = readings.get(key);
+  if (reading) readings.delete(key);
+  else {
+    reading = readReading(task, description);
+    if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value!);
+  }
+  readings.set(key, reading);
+  return { ...reading, evidence: reading.evidence.map((e) => ({ ...e })) };
+}
