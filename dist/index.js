@@ -29725,25 +29725,43 @@ var STRONG_JUNK = /* @__PURE__ */ new Set([
 ]);
 var TAGGED_KINDS = /* @__PURE__ */ new Set(["docs", "chore", "refactor"]);
 var TAGGED_CONFIDENCE = 0.9;
+var STOP_WORDS = [
+  ["en", ["the", "and", "is", "to", "of", "it", "when", "with", "this", "not"]],
+  ["de", ["der", "die", "das", "und", "ist", "nicht", "mit", "wenn", "ich", "ein"]],
+  ["fr", ["le", "la", "les", "et", "est", "pas", "avec", "une", "pour", "dans"]],
+  ["es", ["el", "la", "los", "y", "es", "no", "con", "una", "para", "que"]],
+  ["pt", ["o", "os", "e", "é", "não", "com", "uma", "para", "que", "em"]]
+];
+var LANGUAGES_OF = /* @__PURE__ */ new Map();
+STOP_WORDS.forEach(([, words], i) => {
+  for (const w of words) LANGUAGES_OF.set(w, [...LANGUAGES_OF.get(w) ?? [], i]);
+});
 function language(text2) {
   const sample = text2.slice(0, 2e3);
-  const count = (re) => sample.match(re)?.length ?? 0;
-  const letters = count(new RegExp("\\p{L}", "gu")) || 1;
-  if (count(/[\u3040-\u30ff]/g) > 5) return "ja";
-  if (count(/[\uac00-\ud7af]/g) / letters > 0.2) return "ko";
-  if (count(/[\u3400-\u9fff]/g) / letters > 0.2) return "zh";
-  if (count(/[\u0400-\u04ff]/g) / letters > 0.3) return "ru";
-  const words = sample.toLowerCase().match(new RegExp("\\p{L}+", "gu")) ?? [];
-  const score = (list) => words.filter((w) => list.includes(w)).length;
-  const candidates = [
-    ["en", score(["the", "and", "is", "to", "of", "it", "when", "with", "this", "not"])],
-    ["de", score(["der", "die", "das", "und", "ist", "nicht", "mit", "wenn", "ich", "ein"])],
-    ["fr", score(["le", "la", "les", "et", "est", "pas", "avec", "une", "pour", "dans"])],
-    ["es", score(["el", "la", "los", "y", "es", "no", "con", "una", "para", "que"])],
-    ["pt", score(["o", "os", "e", "é", "não", "com", "uma", "para", "que", "em"])]
-  ];
-  candidates.sort((a, b2) => b2[1] - a[1]);
-  return candidates[0][1] > 0 ? candidates[0][0] : "en";
+  let ja = 0;
+  let ko = 0;
+  let zh = 0;
+  let ru = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const c = sample.charCodeAt(i);
+    if (c >= 12352 && c <= 12543) ja++;
+    else if (c >= 44032 && c <= 55215) ko++;
+    else if (c >= 13312 && c <= 40959) zh++;
+    else if (c >= 1024 && c <= 1279) ru++;
+  }
+  let letters = 0;
+  for (const run of sample.match(new RegExp("\\p{L}+", "gu")) ?? []) for (const _ of run) letters++;
+  letters ||= 1;
+  if (ja > 5) return "ja";
+  if (ko / letters > 0.2) return "ko";
+  if (zh / letters > 0.2) return "zh";
+  if (ru / letters > 0.3) return "ru";
+  const scores = STOP_WORDS.map(() => 0);
+  for (const w of sample.toLowerCase().match(new RegExp("\\p{L}+", "gu")) ?? [])
+    for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]++;
+  let best = 0;
+  for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
+  return scores[best] > 0 ? STOP_WORDS[best][0] : "en";
 }
 function readReading(task, description, structure, model = KIND_MODEL) {
   let s = structure;
@@ -29776,6 +29794,30 @@ ${description}`),
 ${description}`),
     calibration: null
   };
+}
+
+// src/core/offline/reading-memo.ts
+var READINGS_KEPT = 2e3;
+var READING_MAX_KEY_CHARS = 8192;
+var readings = /* @__PURE__ */ new Map();
+function rememberReading(task, description, reading) {
+  if (task.length + description.length > READING_MAX_KEY_CHARS) return;
+  const key = `${task}\0${description}`;
+  readings.delete(key);
+  if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value);
+  readings.set(key, reading);
+}
+function readingOf(task, description) {
+  if (task.length + description.length > READING_MAX_KEY_CHARS) return readReading(task, description);
+  const key = `${task}\0${description}`;
+  let reading = readings.get(key);
+  if (reading) readings.delete(key);
+  else {
+    reading = readReading(task, description);
+    if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value);
+  }
+  readings.set(key, reading);
+  return { ...reading, evidence: reading.evidence.map((e) => ({ ...e })) };
 }
 
 // src/core/offline/offline-scorer.ts
@@ -29821,12 +29863,14 @@ ${description}`);
   const opening = firstSentence(description);
   const seen = new Set(themes.map((h) => h.concept.id));
   const openingThemes = analysis.stuffing || !opening ? [] : analyzeTask(opening, "").concepts.filter((h) => THEMES.has(h.concept.id) && !seen.has(h.concept.id));
+  const reading = readReading(task, description, structure);
+  rememberReading(task, description, reading);
   return {
     analysis,
     structure,
     themes,
     openingThemes,
-    reading: readReading(task, description, structure),
+    reading,
     features: featureVector(structure, analysis)
   };
 }
@@ -62009,21 +62053,6 @@ function orderVerdicts(verdicts, scorerName) {
     }
     return verdict;
   });
-}
-var READINGS_KEPT = 2e3;
-var READING_MAX_KEY_CHARS = 8192;
-var readings = /* @__PURE__ */ new Map();
-function readingOf(task, description) {
-  if (task.length + description.length > READING_MAX_KEY_CHARS) return readReading(task, description);
-  const key = `${task}\0${description}`;
-  let reading = readings.get(key);
-  if (reading) readings.delete(key);
-  else {
-    reading = readReading(task, description);
-    if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value);
-  }
-  readings.set(key, reading);
-  return { ...reading, evidence: reading.evidence.map((e) => ({ ...e })) };
 }
 function buildReport(input2, verdicts, now, policy = DEFAULT_APPROVAL_POLICY) {
   const scores = verdicts.map((v) => v.score);
