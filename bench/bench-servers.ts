@@ -10,6 +10,7 @@ import { scoreOffline } from "../src/core/offline/offline-scorer.js";
 import { buildReport } from "../src/core/score-task.js";
 import { buildServer } from "../src/http/build-server.js";
 import { AccountStore } from "../src/accounts/account-store.js";
+import { BatchedAccountStore } from "../src/accounts/batched-account-store.js";
 import { KeyAccess, type KeyAccessParts, type KeyRow } from "../src/accounts/key-access.js";
 import { KEY_NOTICES, KeyCache } from "../src/accounts/key-cache.js";
 import { LedgerBatcher } from "../src/accounts/ledger-batcher.js";
@@ -56,7 +57,13 @@ if (mode === "fastify" || mode === "fastify-fixed") {
     scorer: createScorer({ scorer: "offline" }).scorer,
     policy: DEFAULT_APPROVAL_POLICY,
     loggerInstance: createLogger("info", pino.destination("/dev/null")),
-    access: new KeyAccess(new AccountStore(database.db), undefined, undefined, parts),
+    // "ledger" stands for every batched statement: the ledger's group commit, and lookups and holds together.
+    access: new KeyAccess(
+      which.has("ledger") ? new BatchedAccountStore(database.db) : new AccountStore(database.db),
+      undefined,
+      undefined,
+      parts,
+    ),
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const addr = app.server.address();

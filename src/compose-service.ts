@@ -13,6 +13,7 @@ import { createScorer, type CreatedScorer } from "./llm/create-scorer.js";
 import { isLoopbackHost, needsDatabase, type ServiceConfig } from "./config/service-config.js";
 import { buildServer } from "./http/build-server.js";
 import { AccountStore } from "./accounts/account-store.js";
+import { BatchedAccountStore } from "./accounts/batched-account-store.js";
 import { KeyAccess, type KeyRow } from "./accounts/key-access.js";
 import { KEY_NOTICES, KeyCache } from "./accounts/key-cache.js";
 import { LedgerBatcher } from "./accounts/ledger-batcher.js";
@@ -96,7 +97,8 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
           ? new DatabaseRateLimiter(database.db)
           : new MemoryRateLimiter();
       ledger = new LedgerBatcher(database.db);
-      access = new KeyAccess(new AccountStore(database.db), options.clock, keys.maxConcurrentPerKey, {
+      // Key lookups and allowance holds that arrive together share one statement (see batched-account-store.ts).
+      access = new KeyAccess(new BatchedAccountStore(database.db), options.clock, keys.maxConcurrentPerKey, {
         cache,
         limiter,
         ledger,

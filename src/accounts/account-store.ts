@@ -154,6 +154,19 @@ export class AccountStore {
 
   /** The key with this hash, with its account (one query on the hot path). */
   async keyByHash(hash: string) {
+    return this.keyQuery().where("api_keys.key_hash", "=", hash).executeTakeFirst();
+  }
+
+  /** The keys with these hashes, each with its account, in one query (for lookups made together). */
+  async keyRows(hashes: readonly string[]) {
+    const rows = await this.keyQuery()
+      .select("api_keys.key_hash")
+      .where("api_keys.key_hash", "in", [...hashes])
+      .execute();
+    return new Map(rows.map(({ key_hash, ...row }) => [key_hash, row]));
+  }
+
+  private keyQuery() {
     return this.db
       .selectFrom("api_keys")
       .innerJoin("accounts", "accounts.id", "api_keys.account_id")
@@ -166,9 +179,7 @@ export class AccountStore {
         "accounts.name",
         "accounts.plan",
         "accounts.github_login",
-      ])
-      .where("api_keys.key_hash", "=", hash)
-      .executeTakeFirst();
+      ]);
   }
 
   /** Tasks counted this period: the counter, or the ledger's sum where no counter exists yet. */
