@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { PersonaScoreSchema } from "../core/score-report.schema.js";
+
+/**
+ * The backlog's HTTP boundary: `GET /api/repos/{owner}/{repo}/tasks` (see contract-decisions.md, "The
+ * backlog"). The board page reads the same JSON.
+ */
+
+export const TASK_KINDS = ["bug", "feature", "question", "docs", "refactor", "chore", "junk"] as const;
+/** `score` and `-score` follow the JSON:API convention: a leading "-" is descending. */
+export const TASK_SORTS = ["-score", "score", "number", "-number", "updated", "-updated"] as const;
+export const DEFAULT_TASK_SORT = "-score";
+export const MAX_TASKS_PER_PAGE = 500;
+export const DEFAULT_TASKS_PER_PAGE = 100;
+
+const booleanParam = z
+  .enum(["true", "false"], { error: "expected true or false" })
+  .transform((v) => v === "true");
+
+export const TaskListQuerySchema = z
+  .object({
+    kind: z.enum(TASK_KINDS, { error: `expected one of ${TASK_KINDS.join(", ")}` }).optional(),
+    approved: booleanParam.optional(),
+    needsHuman: booleanParam.optional(),
+    q: z.string().max(200, "at most 200 characters").optional(),
+    sort: z
+      .enum(TASK_SORTS, { error: `expected one of ${TASK_SORTS.join(", ")}` })
+      .default(DEFAULT_TASK_SORT),
+    limit: z.coerce
+      .number({ error: "expected a whole number" })
+      .int("expected a whole number")
+      .min(1)
+      .max(MAX_TASKS_PER_PAGE)
+      .default(DEFAULT_TASKS_PER_PAGE),
+    cursor: z.string().max(200).optional(),
+    format: z.enum(["json", "csv"], { error: "expected json or csv" }).optional(),
+  })
+  .strict();
+export type TaskListQuery = z.output<typeof TaskListQuerySchema>;
+
+export const BacklogTaskSchema = z
+  .object({
+    number: z.number().int(),
+    title: z.string(),
+    url: z.string(),
+    score: z.number().meta({ description: "The consensus average, 1–10." }),
+    approved: z.boolean(),
+    needsHuman: z.boolean().meta({
+      description:
+        "The report is unsure enough that a person should decide: the personas disagree, the average is at the approval bar, or the reader is unsure of the kind.",
+    }),
+    kind: z.enum(TASK_KINDS),
+    personas: z.object({
+      revenue: PersonaScoreSchema,
+      architect: PersonaScoreSchema,
+      ux: PersonaScoreSchema,
+      product: PersonaScoreSchema,
+      marketing: PersonaScoreSchema,
+    }),
+    scoredAt: z.string(),
+    createdAt: z.string().optional().meta({ description: "When the issue was opened (for its age)." }),
+    updatedAt: z.string().optional().meta({ description: "When the issue was last updated on GitHub." }),
+  })
+  .meta({ id: "BacklogTask" });
+export type BacklogTask = z.infer<typeof BacklogTaskSchema>;
+
+export const BackfillProgressSchema = z
+  .object({
+    state: z.enum(["queued", "running", "done"]),
+    done: z.number().int(),
+    total: z.number().int(),
+  })
+  .meta({ id: "BackfillProgress" });
+export type BackfillProgress = z.infer<typeof BackfillProgressSchema>;
+
+export const TaskListSchema = z
+  .object({
+    repository: z.string(),
+    total: z.number().int().meta({ description: "Open tasks matching the filters." }),
+    backfill: BackfillProgressSchema,
+    calibration: z.object({ closedIssues: z.number().int(), used: z.boolean() }),
+    tasks: z.array(BacklogTaskSchema),
+    nextCursor: z
+      .string()
+      .nullable()
+      .meta({ description: "Pass as `cursor` for the next page; null on the last page." }),
+  })
+  .meta({ id: "TaskList" });
+export type TaskList = z.infer<typeof TaskListSchema>;
