@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The operator's CLI for accounts, plans and API keys, on the same database as the server
+ * The operator's CLI for accounts, plans, API keys and backfills, on the same database as the server
  * (DATABASE_URL, or PGlite in DATA_DIR, default ./data). A new key is printed once and never stored.
  *
  *   npm run admin -- accounts create --name "Acme" [--plan free|payg|pro] [--github LOGIN]
@@ -10,6 +10,7 @@
  *   npm run admin -- keys list [ACCOUNT_ID]
  *   npm run admin -- keys revoke KEY_ID
  *   npm run admin -- usage ACCOUNT_ID
+ *   npm run admin -- backlog OWNER/REPO
  */
 import { runAdmin } from "./accounts/admin-commands.js";
 import { isTaskScorerError, UsageError } from "./core/errors.js";

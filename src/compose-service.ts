@@ -29,11 +29,18 @@ import { AppMetering } from "./accounts/app-metering.js";
 import { DatabaseDeliveries, RedisDeliveries, type DeliveryIntake } from "./fleet/delivery-queues.js";
 import { DeliveryStore } from "./fleet/delivery-store.js";
 import { sharedScoreCache } from "./fleet/shared-score-cache.js";
+import { BackfillRunner } from "./backlog/backfill-runner.js";
+import { BacklogStore } from "./backlog/backlog-store.js";
+import { appBackfillDeps } from "./app/backlog-app.js";
 
 export interface Service {
   server: FastifyInstance;
   config: ServiceConfig;
   queue?: JobQueue | undefined;
+  /** The silent backfill, when the App runs with storage. */
+  backfill?: BackfillRunner | undefined;
+  /** The backlog's store, when the service has a database. */
+  backlogStore?: BacklogStore | undefined;
   /** Where the App receives deliveries, when it runs. */
   webhookPath?: string | undefined;
   /** Stop accepting, finish in-flight requests, then finish queued webhook work (bounded by `graceMs`). */
@@ -112,6 +119,10 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
     }
   }
 
+  // The backlog (every open issue's latest report) lives wherever the service stores things.
+  const backlogStore = database ? new BacklogStore(database.db) : undefined;
+  let backfill: BackfillRunner | undefined;
+
   const appSettings = appConfig.credentials;
   let intake: DeliveryIntake | undefined;
   let queue: JobQueue | undefined;
@@ -155,6 +166,20 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
           : "webhook deliveries: stored in the database before they are acknowledged",
       );
     }
+    if (backlogStore) {
+      backfill = new BackfillRunner({
+        store: backlogStore,
+        ...appBackfillDeps({ probot, store: backlogStore, scorer, policy, clock: options.clock }),
+        usesModel: created.scorer.name !== "offline",
+        logger,
+        ...(options.clock ? { clock: options.clock } : {}),
+      });
+    } else {
+      logger.warn(
+        "the backlog (backfill on install, /score backlog, the board) needs storage: set DATA_DIR or DATABASE_URL",
+      );
+    }
+    const boardBase = serverConfig.publicUrl?.replace(/\/+$/, "") ?? "";
     const host = await probotHost(
       probot,
       taskScorerApp({
@@ -165,6 +190,15 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
         // Plans are part of the keyed service: with AUTH=keys the App meters each GitHub account too.
         ...(database && keys.auth === "keys"
           ? { metering: new AppMetering(new AccountStore(database.db), options.clock) }
+          : {}),
+        ...(backlogStore && backfill
+          ? {
+              backlog: {
+                store: backlogStore,
+                runner: backfill,
+                boardUrl: (repository: string) => `${boardBase}/board/${repository}`,
+              },
+            }
           : {}),
       }),
       appSettings.webhookPath,
@@ -217,6 +251,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
     version: options.version ?? "0.0.0",
     requestTimeoutMs: serverConfig.requestTimeoutMs,
     plugins,
+    backlog: { store: backlogStore },
     trustProxy: serverConfig.trustProxy,
     corsOrigins: serverConfig.corsOrigins,
     metrics,
@@ -229,16 +264,21 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
   });
 
   await intake?.start();
+  backfill?.start();
 
   return {
     server,
     config,
     queue,
+    backfill,
+    backlogStore,
     webhookPath: appSettings?.webhookPath,
     close: async (graceMs = 25_000) => {
       // One deadline for the whole shutdown, shared by the delivery intake and the job queue.
       const end = Date.now() + graceMs;
       await server.close();
+      // The repository in hand is handed back at the next issue; any instance resumes it from its cursor.
+      await backfill?.stop();
       await intake?.close(Math.max(0, end - Date.now()));
       if (queue && queue.size > 0) {
         logger.info({ jobs: queue.size }, "draining the webhook queue");

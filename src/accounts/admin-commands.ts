@@ -6,6 +6,7 @@ import { parseStorageEnv } from "../config/storage-env.schema.js";
 import { UsageError } from "../core/errors.js";
 import { amountDue, isPlanId, periodOf, PLANS } from "../core/plans.js";
 import { openDatabase } from "../storage/database.js";
+import { BacklogStore } from "../backlog/backlog-store.js";
 
 const USAGE = `Usage: task-scorer-admin <command>
   accounts create --name NAME [--plan free|payg|pro] [--github LOGIN]
@@ -15,6 +16,8 @@ const USAGE = `Usage: task-scorer-admin <command>
   keys list [ACCOUNT_ID]
   keys revoke KEY_ID
   usage ACCOUNT_ID
+  backlog OWNER/REPO   queue a silent backfill of the repository's open issues (a running server with the
+                       GitHub App picks it up within 10 s; with the embedded database, at its next start)
 Uses DATABASE_URL (PostgreSQL), or the embedded PGlite in DATA_DIR (default ./data).`;
 
 export async function runAdmin(argv: string[], env: Record<string, string | undefined>, out = console.log) {
@@ -39,7 +42,7 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   const database = await openDatabase({ url: storage.databaseUrl, dataDir: storage.dataDir });
   const store = new AccountStore(database.db);
   try {
-    const key = `${group} ${group === "usage" ? "" : (action ?? "")}`.trim();
+    const key = `${group} ${group === "usage" || group === "backlog" ? "" : (action ?? "")}`.trim();
     switch (key) {
       case "accounts create": {
         if (!values.name) throw new UsageError("accounts create needs --name.");
@@ -97,6 +100,19 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
             tasksUsed: used,
             amountDueUsd: amountDue(plan, used),
           }),
+        );
+        return;
+      }
+      case "backlog": {
+        if (!action || !/^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/.test(action))
+          throw new UsageError("backlog needs OWNER/REPO, e.g. backlog octo-org/widgets.");
+        const backlog = new BacklogStore(database.db);
+        const state = await backlog.requestBackfill(action);
+        const row = await backlog.repository(action);
+        out(
+          state === "running"
+            ? `The backfill of ${action} is already running (${row?.done ?? 0} of ${row?.total ?? 0} issues).`
+            : `Queued the backfill of ${action}: a running task-scorer with the GitHub App scores its open issues silently.`,
         );
         return;
       }

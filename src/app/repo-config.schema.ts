@@ -171,6 +171,15 @@ export const RepoConfigSchema = z
       .describe(
         "RE2 regular expressions (case-insensitive, linear time); a title matching any is not scored, e.g. '^wip\\b'.",
       ),
+    "backlog-budget": z
+      .number()
+      .int()
+      .min(0)
+      .max(100_000)
+      .default(200)
+      .describe(
+        "Under a model (LLM_PROVIDER), at most this many reports a day (UTC) for the silent backfill of this installation's open issues; 0 turns the model backfill off. The offline judge needs no budget.",
+      ),
   })
   .describe("task-scorer repository configuration (.github/task-scorer.yml)");
 
@@ -209,6 +218,8 @@ const FAIL_CLOSED: Partial<{ [K in RepoConfigKey]: RepoConfig[K] }> = {
   triggers: { issues: [], "pull-requests": [], "score-command": true },
   "skip-labels": [],
   "skip-title-patterns": [],
+  // A budget the file meant to set but we cannot read is no licence to spend the default.
+  "backlog-budget": 0,
 };
 /** Keys whose failure also switches automatic scoring off (they list what must not be scored). */
 const NARROWING_KEYS = new Set<string>(["skip-labels", "skip-title-patterns", "triggers"]);

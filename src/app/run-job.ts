@@ -3,7 +3,6 @@ import { HINT, canCommand, helpText, react, reply } from "./commands.js";
 import { diagnosticLines, loadConfig } from "./repo-config-loader.js";
 import { skipReason, type Subject, type Trigger } from "./skip-rules.js";
 import type { AppDeps } from "./task-scorer-app.js";
-import { createHash } from "node:crypto";
 import type { Context } from "probot";
 import { isTaskScorerError } from "../core/errors.js";
 import { REPORT_MARKER, escapeMarkdown, renderReport } from "../core/render-comment.js";
@@ -12,6 +11,9 @@ import { DESCRIPTION_MAX_CHARS, ScoreRequestSchema, TASK_MAX_CHARS } from "../co
 import { applyApprovalLabels, type LabelsOctokit } from "../github/approval-labels.js";
 import { upsertReportComment, type IssueCommentsOctokit } from "../github/report-comment.js";
 import { subjectKey } from "./delivery-handler.js";
+import { clip, hashText } from "./task-text.js";
+import { askBackfill, repositoryName } from "./backlog-app.js";
+import { taskRecord } from "../backlog/task-record.js";
 import { repoApprovalPolicy } from "./repo-config.schema.js";
 
 /**
@@ -25,20 +27,15 @@ export function reportDeadlineForJob(jobTimeoutMs: number): number {
   return Math.max(jobTimeoutMs / 2, jobTimeoutMs - JOB_WRITE_RESERVE_MS);
 }
 
-export function hashText(title: string, body: string): string {
-  return createHash("sha256").update(title).update("\u0000").update(body).digest("hex").slice(0, 32);
-}
-
-function clip(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : chars.slice(0, max).join("");
-}
-
 /**
  * One job for one subject: answer commands (a receipt or a refusal), then score when any reason
  * holds under the repository's config, and write the comment and labels. Runs in the queue, never
  * in the webhook request; `signal` aborts at the job's time limit.
  */
+function issueState(context: Context): string | undefined {
+  return (context.payload as { issue?: { state?: string } }).issue?.state;
+}
+
 export async function runJob(
   context: Context,
   deps: AppDeps,
@@ -52,6 +49,7 @@ export async function runJob(
   const started = Date.now();
   let scoreAsked = false;
   let helpAsked = false;
+  let backlogAsked = false;
   for (const t of triggers) {
     if (t.kind !== "command") continue;
     if (!(await canCommand(context, subject.ref, t.commenter))) {
@@ -61,14 +59,16 @@ export async function runJob(
     }
     await react(context, subject.ref, t.commentId, "eyes");
     if (t.command === "help") helpAsked = true;
+    else if (t.command === "backlog") backlogAsked = true;
     else scoreAsked = true;
   }
   const reasons = triggers.filter((t) => t.kind !== "command" || (t.command === "score" && scoreAsked));
-  if (reasons.length === 0 && !helpAsked) return;
+  if (reasons.length === 0 && !helpAsked && !backlogAsked) return;
 
   const loaded = await loadConfig(context, log);
   const { config, diagnostics } = loaded;
   if (helpAsked) await reply(context, subject.ref, helpText(loaded));
+  if (backlogAsked) await reply(context, subject.ref, await askBackfill(context, deps, subject));
   // Configuration problems are for maintainers: they go with the answer to a maintainer's `/score`,
   // never into the report on a contributor's issue.
   const tellMaintainer = async () => {
@@ -144,6 +144,28 @@ export async function runJob(
     (await deps.metering.charge(subject.ref.owner, context.id, outcome.report)) === "over_allowance"
   )
     return allowanceNote();
+
+  // The board lists open issues: an edit to a closed one updates nothing there.
+  if (deps.backlog && !subject.isPullRequest && issueState(context) !== "closed") {
+    const issue = (
+      context.payload as { issue?: { html_url?: string; created_at?: string; updated_at?: string } }
+    ).issue;
+    await deps.backlog.store.saveTask(
+      taskRecord(
+        repositoryName(context),
+        {
+          number: subject.ref.issue_number,
+          title: subject.title,
+          url: issue?.html_url ?? "",
+          createdAt: issue?.created_at,
+          updatedAt: issue?.updated_at,
+        },
+        outcome.report,
+        policy,
+        hashText(subject.title, subject.body),
+      ),
+    );
+  }
 
   if (config.comment) {
     const body = renderReport(outcome.report, outcome.approval, {

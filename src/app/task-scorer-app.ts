@@ -1,12 +1,23 @@
 import { SCORE_COMMAND } from "./commands.js";
-import { hashText, runJob } from "./run-job.js";
+import { runJob } from "./run-job.js";
+import { hashText } from "./task-text.js";
 import { labelsOf, type Subject, type Trigger } from "./skip-rules.js";
 import type { ApplicationFunction, Context, Probot } from "probot";
 import type { ApprovalPolicy } from "../core/approval.js";
 import type { Scorer } from "../core/scorer.js";
 import type { AppMetering } from "../accounts/app-metering.js";
 import { subjectKey } from "./delivery-handler.js";
+import { repositoryName } from "./backlog-app.js";
 import { QueueFullError, type Job, type JobQueue } from "./job-queue.js";
+import type { BackfillRunner } from "../backlog/backfill-runner.js";
+import type { BacklogStore } from "../backlog/backlog-store.js";
+
+export interface AppBacklog {
+  store: BacklogStore;
+  runner: Pick<BackfillRunner, "wake">;
+  /** Where the repository's board is, for the reply to `/score backlog`. */
+  boardUrl(repository: string): string;
+}
 
 export interface AppDeps {
   scorer: Scorer;
@@ -17,6 +28,8 @@ export interface AppDeps {
   clock?: () => Date;
   /** With a database: reports are counted per GitHub account against its plan (see accounts/). */
   metering?: AppMetering;
+  /** With a database: the backlog (every open issue's latest report) and its silent backfill. */
+  backlog?: AppBacklog;
 }
 
 /**
@@ -116,6 +129,30 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
       enqueue(context, trigger, subjectOf(context, pr, { isPullRequest: true, draft: pr.draft }));
     });
 
+    // The backlog: a closed issue leaves the board (reopened, it is scored again); a deleted or
+    // transferred one is gone. Installing the App, or adding a repository to it, backfills silently.
+    app.on("issues.closed", async (context) => {
+      await deps.backlog?.store.closeTask(repositoryName(context), context.payload.issue.number);
+    });
+    app.on(["issues.deleted", "issues.transferred"], async (context) => {
+      await deps.backlog?.store.removeTask(repositoryName(context), context.payload.issue.number);
+    });
+    const backfill = async (
+      installationId: number,
+      repos: { full_name: string; private?: boolean }[] = [],
+    ) => {
+      if (!deps.backlog) return;
+      for (const r of repos)
+        await deps.backlog.store.requestBackfill(r.full_name, { installationId, private: r.private });
+      if (repos.length > 0) deps.backlog.runner.wake();
+    };
+    app.on("installation.created", async (context) => {
+      await backfill(context.payload.installation.id, context.payload.repositories);
+    });
+    app.on("installation_repositories.added", async (context) => {
+      await backfill(context.payload.installation.id, context.payload.repositories_added);
+    });
+
     // GitHub Marketplace: a purchase, a change or a cancellation sets the account's plan.
     app.on("marketplace_purchase", async (context) => {
       if (!deps.metering) return;
@@ -132,7 +169,8 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
         context,
         {
           kind: "command",
-          command: match[1] === undefined ? "score" : "help",
+          command:
+            match[1] === undefined ? "score" : match[1].toLowerCase() === "backlog" ? "backlog" : "help",
           commenter,
           commentId: payload.comment.id,
         },

@@ -12,6 +12,8 @@ export const TASK_SORTS = ["-score", "score", "number", "-number", "updated", "-
 export const DEFAULT_TASK_SORT = "-score";
 export const MAX_TASKS_PER_PAGE = 500;
 export const DEFAULT_TASKS_PER_PAGE = 100;
+/** A CSV download holds every matching row, up to this many. */
+export const MAX_CSV_ROWS = 10_000;
 
 const booleanParam = z
   .enum(["true", "false"], { error: "expected true or false" })
@@ -31,7 +33,10 @@ export const TaskListQuerySchema = z
       .int("expected a whole number")
       .min(1)
       .max(MAX_TASKS_PER_PAGE)
-      .default(DEFAULT_TASKS_PER_PAGE),
+      .optional()
+      .meta({
+        description: `Rows per page (default ${DEFAULT_TASKS_PER_PAGE}); CSV ignores it and holds every matching row.`,
+      }),
     cursor: z.string().max(200).optional(),
     format: z.enum(["json", "csv"], { error: "expected json or csv" }).optional(),
   })

@@ -21,6 +21,7 @@ export type ErrorCode =
   | "quota_exceeded"
   | "idempotency_key_reused"
   | "storage_unavailable"
+  | "storage_required"
   | "queue_full"
   | "internal_error";
 

@@ -13,6 +13,7 @@ import { requestLogAndMetrics } from "./plugins/request-log.js";
 import { registerAccountRoutes } from "./routes/accounts.js";
 import { healthRoute, metricsRoute } from "./routes/health.js";
 import { scoreTaskRoute } from "./routes/score-task.js";
+import { backlogTasksRoute, type BacklogRouteOptions } from "./routes/backlog-tasks.js";
 import { webPagePlugin, type WebPageOptions } from "./routes/web-page.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -40,6 +41,8 @@ export interface ServerDeps {
   metrics?: ServiceMetrics | undefined;
   /** Whether the GitHub App runs in this process (reported by /healthz). */
   appEnabled?: boolean;
+  /** The backlog's API (its store is absent without a database: the route then says so). */
+  backlog?: BacklogRouteOptions;
   /** The start page; `registration` is set when the App can be registered from it. */
   webPage?: Pick<WebPageOptions, "registration"> & { scorer?: string };
 }
@@ -116,6 +119,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       registration: deps.webPage?.registration,
     }),
   );
+  backlogTasksRoute(app, deps.backlog ?? {});
   openApiRoute(app);
   if (deps.access) registerAccountRoutes(app.withTypeProvider<ZodTypeProvider>(), deps.access);
   for (const plugin of deps.plugins ?? []) await app.register(async (scope) => plugin(scope));

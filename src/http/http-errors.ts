@@ -28,6 +28,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   quota_exceeded: 429,
   idempotency_key_reused: 422,
   storage_unavailable: 503,
+  storage_required: 503,
   queue_full: 503,
   internal_error: 500,
 };
@@ -69,6 +70,16 @@ export function toHttpError(error: unknown, maxBodyBytes: number): HttpError {
       return { field: path || "(body)", message: v.message ?? "is invalid" };
     });
     const first = issues[0];
+    // A query parameter or a path segment: name it, since the message alone ("expected one of …") does not.
+    const context = (error as { validationContext?: string }).validationContext;
+    if (first && (context === "querystring" || context === "params")) {
+      const where = context === "params" ? "path" : "query";
+      const message =
+        first.field === "(body)"
+          ? `${first.message} in the ${where}`
+          : `${first.field} in the ${where}: ${first.message}`;
+      return httpError("invalid_request", message, { issues });
+    }
     const message =
       first && first.field === "(body)"
         ? "The body must be a JSON object with a string `task` and an optional string `description`."

@@ -58,6 +58,45 @@ export interface Tables {
     finished_at: Date | null;
     claimed_until: Date | null;
   };
+  /** The backlog (see migrations/008). */
+  backlog_tasks: {
+    repository: string;
+    number: number;
+    title: string;
+    url: string;
+    state: Generated<string>;
+    score: number;
+    approved: boolean;
+    needs_human: boolean;
+    kind: string;
+    personas: string;
+    report: string;
+    content_hash: string;
+    issue_created_at: Date | null;
+    issue_updated_at: Date | null;
+    scored_at: Generated<Date>;
+    seen_at: Generated<Date>;
+  };
+  backlog_repositories: {
+    repository: string;
+    display_name: string;
+    /** bigint arrives as text. */
+    installation_id: string | number | null;
+    private: boolean | null;
+    state: Generated<string>;
+    next_url: string | null;
+    done: Generated<number>;
+    total: Generated<number>;
+    etags: Generated<string>;
+    lease_owner: string | null;
+    lease_until: Date | null;
+    not_before: Date | null;
+    last_error: string | null;
+    requested_at: Generated<Date>;
+    started_at: Date | null;
+    finished_at: Date | null;
+  };
+  backlog_budget: { installation_id: string | number; day: string; used: Generated<number> };
   score_cache: {
     key: string;
     /** JSON text, or null while an instance is scoring it (a claim). */

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -38,6 +39,16 @@ export interface Fault {
   times?: number;
 }
 
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body: string;
+  labels?: string[];
+  pull_request?: boolean;
+  created_at?: string;
+  updated_at?: string;
+}
+
 export class FakeGitHub {
   readonly requests: RecordedRequest[] = [];
   /** Comments by issue key "owner/repo#number". */
@@ -55,6 +66,15 @@ export class FakeGitHub {
   llmFailStatus: number | undefined;
   /** `.github/task-scorer.yml` of each repository, by "owner/repo"; absent means no file. */
   readonly configFiles = new Map<string, string>();
+  /** Each repository's issues and pull requests (items with `pull_request`), by "owner/repo": the backlog's source. */
+  readonly repoIssues = new Map<string, FakeIssue[]>();
+  /** Collaborators' roles ("admin", "write", "read"...), by "owner/repo:login"; others get 404. */
+  readonly roles = new Map<string, string>();
+  /** Repositories that are private, by "owner/repo". */
+  readonly privateRepos = new Set<string>();
+  /** What every answer says is left of the hour's requests (`x-ratelimit-remaining`), and when it resets. */
+  rateLimitRemaining = 4999;
+  rateLimitReset = Math.floor(Date.UTC(2030, 0, 1) / 1000);
   /** Faults still to be served, matched in order. */
   readonly faults: Fault[] = [];
   /** Delay every response by this many ms (benchmarks). */
@@ -95,6 +115,10 @@ export class FakeGitHub {
     this.repoLabels.clear();
     this.configFiles.clear();
     this.faults.length = 0;
+    this.repoIssues.clear();
+    this.privateRepos.clear();
+    this.roles.clear();
+    this.rateLimitRemaining = 4999;
     this.delayMs = 0;
     this.llmScore = 8;
     this.llmFailStatus = undefined;
@@ -178,6 +202,73 @@ export class FakeGitHub {
     const repoKey = `${path[2]}/${path[3]}`;
     const rest = path.slice(4);
     const input = (body ?? {}) as Record<string, unknown>;
+
+    const limits = {
+      "x-ratelimit-remaining": String(this.rateLimitRemaining),
+      "x-ratelimit-reset": String(this.rateLimitReset),
+    };
+    const issues = this.repoIssues.get(repoKey);
+    if (method === "GET" && rest.length === 0 && issues) {
+      if (fault) return fail(fault);
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8", ...limits });
+      res.end(
+        JSON.stringify({
+          full_name: repoKey,
+          private: this.privateRepos.has(repoKey),
+          open_issues_count: issues.length,
+        }),
+      );
+      return;
+    }
+    if (method === "GET" && rest[0] === "collaborators" && rest[2] === "permission") {
+      const role = this.roles.get(`${repoKey}:${rest[1]}`);
+      return role
+        ? send(200, { permission: role, role_name: role, user: { login: rest[1] } })
+        : send(404, { message: "Not Found" });
+    }
+    if (method === "POST" && rest[0] === "issues" && rest[1] === "comments" && rest[3] === "reactions") {
+      return send(201, { id: 1, content: input.content });
+    }
+    if (method === "GET" && rest.length === 1 && rest[0] === "installation") {
+      return issues ? send(200, { id: 2, account: { login: path[2] } }) : send(404, { message: "Not Found" });
+    }
+    // The open issues, newest first, pages with a Link header and an ETag (304 when it still matches).
+    if (method === "GET" && rest.length === 1 && rest[0] === "issues" && issues) {
+      if (fault) return fail(fault);
+      const perPage = Math.min(100, Number(url.searchParams.get("per_page") ?? 30));
+      const page = Number(url.searchParams.get("page") ?? 1);
+      const sorted = [...issues].sort((a, b) => b.number - a.number);
+      const items = sorted.slice((page - 1) * perPage, page * perPage).map((i) => ({
+        number: i.number,
+        title: i.title,
+        body: i.body,
+        html_url: `https://github.com/${repoKey}/${i.pull_request ? "pull" : "issues"}/${i.number}`,
+        labels: (i.labels ?? []).map((name) => ({ name })),
+        created_at: i.created_at ?? "2026-01-01T00:00:00Z",
+        updated_at: i.updated_at ?? "2026-01-02T00:00:00Z",
+        ...(i.pull_request ? { pull_request: { url: "" } } : {}),
+      }));
+      const json = JSON.stringify(items);
+      const etag = `"${createHash("sha1").update(json).digest("hex")}"`;
+      const headers: Record<string, string> = {
+        "content-type": "application/json; charset=utf-8",
+        etag,
+        ...limits,
+      };
+      if (page * perPage < sorted.length) {
+        const next = new URL(url.href.replace("http://127.0.0.1", this.url));
+        next.searchParams.set("page", String(page + 1));
+        headers.link = `<${next.href}>; rel="next"`;
+      }
+      if (req.headers["if-none-match"] === etag) {
+        res.writeHead(304, headers);
+        res.end();
+        return;
+      }
+      res.writeHead(200, headers);
+      res.end(json);
+      return;
+    }
 
     // Repository files: only the App's config, when a test set one (served raw, as GitHub does).
     if (rest[0] === "contents" && method === "GET") {

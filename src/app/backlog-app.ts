@@ -1,0 +1,129 @@
+/**
+ * The App's side of the backlog: how the backfill reaches GitHub (installation clients, the repository's
+ * own file) and scores an issue, and how webhook events keep the stored backlog current.
+ */
+import { Context, type Probot, type ProbotOctokit } from "probot";
+import { escapeMarkdown } from "../core/render-comment.js";
+import type { Subject } from "./skip-rules.js";
+import type { AppDeps } from "./task-scorer-app.js";
+import type { ApprovalPolicy } from "../core/approval.js";
+import { scoreTask } from "../core/score-task.js";
+import type { Scorer } from "../core/scorer.js";
+import { DESCRIPTION_MAX_CHARS, ScoreRequestSchema, TASK_MAX_CHARS } from "../core/task-request.schema.js";
+import type { BackfillDeps, BacklogGitHub, ListedIssue } from "../backlog/backfill-runner.js";
+import type { BacklogStore } from "../backlog/backlog-store.js";
+import { taskRecord } from "../backlog/task-record.js";
+import { loadConfig } from "./repo-config-loader.js";
+import { repoApprovalPolicy } from "./repo-config.schema.js";
+import { clip, hashText } from "./task-text.js";
+import { labelsOf, skippedBy } from "./skip-rules.js";
+
+export interface BacklogAppDeps {
+  probot: Probot;
+  store: BacklogStore;
+  scorer: Scorer;
+  policy: ApprovalPolicy;
+  clock?: (() => Date) | undefined;
+}
+
+/** A Probot context for one repository outside any webhook, so the backfill reads `.github/task-scorer.yml` as jobs do. */
+function repositoryContext(octokit: ProbotOctokit, owner: string, repo: string, probot: Probot): Context {
+  const event = {
+    id: `backfill-${owner}-${repo}`,
+    name: "issues",
+    payload: { repository: { owner: { login: owner }, name: repo } },
+  };
+  return new Context(event as never, octokit, probot.log.child({ repository: `${owner}/${repo}` }));
+}
+
+/** The backfill's dependencies, from the App's Probot and the service's scorer. */
+export function appBackfillDeps(
+  deps: BacklogAppDeps,
+): Pick<BackfillDeps, "github" | "settings" | "score" | "contentHash"> {
+  const { probot, store } = deps;
+  const policies = new Map<string, ApprovalPolicy>();
+  return {
+    github: async (installationId) => (await probot.auth(installationId)) as unknown as BacklogGitHub,
+    settings: async (github, owner, repo) => {
+      const context = repositoryContext(github as unknown as ProbotOctokit, owner, repo, probot);
+      const { config } = await loadConfig(context, context.log);
+      policies.set(`${owner}/${repo}`.toLowerCase(), repoApprovalPolicy(config, deps.policy));
+      return {
+        enabled: config.enabled,
+        budget: config["backlog-budget"],
+        skips: (issue: ListedIssue) =>
+          skippedBy(config, {
+            ref: { owner, repo, issue_number: issue.number },
+            title: issue.title,
+            body: issue.body ?? "",
+            isPullRequest: false,
+            draft: false,
+            labels: labelsOf(issue),
+          }) !== undefined,
+      };
+    },
+    score: async (repository, issue, contentHash) => {
+      const policy = policies.get(repository.toLowerCase()) ?? deps.policy;
+      const input = ScoreRequestSchema.parse({
+        task: clip(issue.title, TASK_MAX_CHARS),
+        description: clip(issue.body ?? "", DESCRIPTION_MAX_CHARS),
+      });
+      const { report } = await scoreTask(
+        input,
+        { scorer: deps.scorer, policy, ...(deps.clock ? { clock: deps.clock } : {}) },
+        { timeoutMs: 60_000 },
+      );
+      await store.saveTask(
+        taskRecord(
+          repository,
+          {
+            number: issue.number,
+            title: issue.title,
+            url: issue.html_url,
+            createdAt: issue.created_at,
+            updatedAt: issue.updated_at,
+          },
+          report,
+          policy,
+          contentHash,
+        ),
+      );
+      return report;
+    },
+    contentHash: hashText,
+  };
+}
+
+/** "owner/name" of the event's repository, as GitHub spells it. */
+export function repositoryName(context: Context): string {
+  const { owner, repo } = context.repo();
+  return (
+    (context.payload as { repository?: { full_name?: string } }).repository?.full_name ?? `${owner}/${repo}`
+  );
+}
+
+/** `/score backlog`: queue the repository's backfill and say where its board is. */
+export async function askBackfill(context: Context, deps: AppDeps, subject: Subject): Promise<string[]> {
+  const name = repositoryName(context);
+  if (!deps.backlog)
+    return [
+      "The backlog needs storage, and this task-scorer server runs without it: its operator can set `DATA_DIR` (the embedded database) or `DATABASE_URL` (PostgreSQL) and restart.",
+    ];
+  const installationId = (context.payload as { installation?: { id?: number } }).installation?.id;
+  const repository = (context.payload as { repository?: { private?: boolean } }).repository;
+  const state = await deps.backlog.store.requestBackfill(name, {
+    installationId,
+    private: repository?.private,
+  });
+  deps.backlog.runner.wake();
+  context.log.info({ subject: subject.ref, state }, "backfill asked for by /score backlog");
+  const board = deps.backlog.boardUrl(name);
+  return [
+    state === "running"
+      ? `The backfill of ${escapeMarkdown(name)}'s open issues is already running.`
+      : `The backfill of ${escapeMarkdown(name)}'s open issues is queued.`,
+    "Each open issue is scored silently: no comment on old issues; new issues keep getting their report.",
+    "",
+    `The ranked backlog: ${board}`,
+  ];
+}

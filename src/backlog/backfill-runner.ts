@@ -1,0 +1,350 @@
+import { randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import type { ScoreReport } from "../core/score-report.schema.js";
+import { BacklogStore, type PageMemo, type RepositoryRow } from "./backlog-store.js";
+
+/** One open issue as GitHub's list gives it (pull requests are filtered out before). */
+export interface ListedIssue {
+  number: number;
+  title: string;
+  body?: string | null;
+  html_url: string;
+  labels?: unknown;
+  created_at?: string;
+  updated_at?: string;
+  pull_request?: unknown;
+}
+
+/** What the runner needs of GitHub, for one installation (an Octokit's `request`, narrowed). */
+export interface BacklogGitHub {
+  request(
+    route: string,
+    params?: Record<string, unknown>,
+  ): Promise<{ status: number; headers: Record<string, string | number | undefined>; data: unknown }>;
+}
+
+/** What a repository's own file says about its backfill. */
+export interface BacklogRepoSettings {
+  /** `enabled: false`: no backfill. */
+  enabled: boolean;
+  /** Reports a model may make for the backfill per installation and UTC day. */
+  budget: number;
+  /** The repository's skip rules (labels, title patterns): a skipped issue stays off the board. */
+  skips(issue: ListedIssue): boolean;
+}
+
+export interface BackfillDeps {
+  store: BacklogStore;
+  /** An installation's client; the App's own (JWT) client when `installationId` is undefined. */
+  github(installationId: number | undefined): Promise<BacklogGitHub>;
+  settings(github: BacklogGitHub, owner: string, repo: string): Promise<BacklogRepoSettings>;
+  /** Score one issue and store its report (the same path as a new issue's, without any GitHub write). */
+  score(repository: string, issue: ListedIssue, contentHash: string): Promise<ScoreReport>;
+  contentHash(title: string, body: string): string;
+  /** Whether a report costs a model call (the daily budget applies); the offline judge costs microseconds. */
+  usesModel: boolean;
+  logger: Logger;
+  clock?: () => Date;
+  /** How long a claimed repository stays this instance's without a sign of life. */
+  leaseMs?: number;
+  /** How often to look for work queued elsewhere (by another instance or the admin CLI). */
+  pollMs?: number;
+  /** Keep this many requests of GitHub's hourly allowance for the App's own work (comments on new issues). */
+  rateLimitReserve?: number;
+}
+
+export const BACKLOG_PAGE_SIZE = 100;
+export const DEFAULT_BACKLOG_BUDGET = 200;
+
+/** Stop this run for now; the repository is resumed after `until` by whichever instance is free. */
+class Pause extends Error {
+  constructor(
+    readonly until: Date | undefined,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+/** Give this repository up with a reason a maintainer can act on. */
+class GiveUp extends Error {}
+
+const header = (h: Record<string, string | number | undefined>, name: string) =>
+  h[name] === undefined ? undefined : String(h[name]);
+
+/** The `rel="next"` address of a Link header. */
+export function nextLink(link: string | undefined): string | null {
+  if (!link) return null;
+  for (const part of link.split(",")) {
+    const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
+    if (m) return m[1]!;
+  }
+  return null;
+}
+
+/**
+ * Silent backfill: lists a repository's open issues page by page, scores each new or changed one and stores
+ * the report, writing nothing on GitHub. Progress (the next page, ETags, counts) is stored after every page,
+ * under a lease, so a killed instance's repository is resumed by another and two never run it at once.
+ */
+export class BackfillRunner {
+  readonly instance = randomUUID();
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly reserve: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopping = false;
+  private again = false;
+
+  constructor(readonly deps: BackfillDeps) {
+    this.leaseMs = deps.leaseMs ?? 60_000;
+    this.pollMs = deps.pollMs ?? 10_000;
+    this.reserve = deps.rateLimitReserve ?? 500;
+  }
+
+  private now(): Date {
+    return this.deps.clock?.() ?? new Date();
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.wake(), this.pollMs);
+    this.timer.unref();
+    this.wake();
+  }
+
+  /** Look for work now (a backfill was just asked for on this instance). */
+  wake(): void {
+    if (this.stopping) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error: unknown) => this.deps.logger.error({ err: error }, "backfill: unexpected failure"))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Finish the issue in hand, then hand the repository back for another instance (or the next start). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** For tests and the admin CLI: run until nothing is claimable. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      if (this.stopping) return;
+      const row = await this.deps.store.claim(this.instance, this.leaseMs);
+      if (!row) return;
+      await this.runRepository(row);
+    }
+  }
+
+  private async runRepository(row: RepositoryRow): Promise<void> {
+    const { store, logger } = this.deps;
+    const name = row.display_name;
+    const [owner, repo] = name.split("/") as [string, string];
+    const log = logger.child({ repository: name });
+    try {
+      let installationId = row.installation_id === null ? undefined : Number(row.installation_id);
+      if (installationId === undefined) installationId = await this.findInstallation(owner, repo);
+      const github = await this.deps.github(installationId);
+      const settings = await this.deps.settings(github, owner, repo);
+      if (!settings.enabled)
+        throw new GiveUp(`the App is turned off in ${name}'s .github/task-scorer.yml (enabled: false)`);
+      let total = row.total;
+      let url = row.next_url;
+      if (url === null) {
+        // A fresh run: what GitHub says of the repository (private or public; its open count, which
+        // includes pull requests, stands for the total until the last page gives the real one).
+        const { data } = await this.call(github, "GET /repos/{owner}/{repo}", { owner, repo });
+        const info = data as { private?: boolean; open_issues_count?: number; full_name?: string };
+        await store.noteRepository(info.full_name ?? name, {
+          installationId,
+          ...(info.private === undefined ? {} : { private: info.private }),
+        });
+        total = info.open_issues_count ?? 0;
+        url = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues?state=open&per_page=${BACKLOG_PAGE_SIZE}`;
+      }
+      const etags = JSON.parse(row.etags || "{}") as Record<string, PageMemo>;
+      let done = row.done;
+      log.info({ from: url, done }, "backfill: running");
+      while (url !== null) {
+        if (this.stopping) throw new Pause(undefined, "instance stopping");
+        const page = await this.page(github, url, etags[url]);
+        const issues = page.issues;
+        if (issues) await this.scoreAll(name, installationId, settings, issues);
+        else await store.markSeen(name, page.numbers);
+        etags[url] = {
+          etag: page.etag ?? "",
+          next: page.next,
+          count: page.numbers.length,
+          numbers: page.numbers,
+        };
+        done += page.numbers.length;
+        url = page.next;
+        if (
+          !(await store.advance(name, this.instance, this.leaseMs, {
+            nextUrl: url,
+            done,
+            total: Math.max(total, done),
+            etags,
+          }))
+        )
+          return log.warn("backfill: lease lost to another instance; it carries on");
+      }
+      await store.finish(name, this.instance, done);
+      log.info({ issues: done }, "backfill: done");
+    } catch (error) {
+      if (error instanceof Pause) {
+        await store.pause(name, this.instance, error.until, error.message);
+        log.info({ until: error.until?.toISOString(), reason: error.message }, "backfill: paused");
+      } else if (error instanceof GiveUp) {
+        await store.fail(name, this.instance, error.message);
+        log.warn({ reason: error.message }, "backfill: stopped");
+      } else {
+        // Anything else (GitHub down, a storage hiccup): try again in a minute, from the stored cursor.
+        const message = error instanceof Error ? error.message : String(error);
+        await store
+          .pause(name, this.instance, new Date(this.now().getTime() + 60_000), message)
+          .catch(() => undefined);
+        log.warn({ err: error }, "backfill: failed; retrying in a minute from where it stopped");
+      }
+    }
+  }
+
+  private async findInstallation(owner: string, repo: string): Promise<number> {
+    try {
+      const app = await this.deps.github(undefined);
+      const { data } = await this.call(app, "GET /repos/{owner}/{repo}/installation", { owner, repo });
+      return (data as { id: number }).id;
+    } catch (error) {
+      if (error instanceof Pause) throw error;
+      if ((error as { status?: number }).status === 404)
+        throw new GiveUp(`the App is not installed on ${owner}/${repo}: install it there first`);
+      throw error;
+    }
+  }
+
+  private async page(
+    github: BacklogGitHub,
+    url: string,
+    memo: PageMemo | undefined,
+  ): Promise<{ issues?: ListedIssue[]; numbers: number[]; next: string | null; etag?: string | undefined }> {
+    try {
+      const r = await this.call(
+        github,
+        `GET ${url}`,
+        memo?.etag ? { headers: { "if-none-match": memo.etag } } : {},
+      );
+      const items = r.data as ListedIssue[];
+      const issues = items.filter((i) => !i.pull_request);
+      return {
+        issues,
+        numbers: issues.map((i) => i.number),
+        next: nextLink(header(r.headers, "link")),
+        etag: header(r.headers, "etag"),
+      };
+    } catch (error) {
+      // 304: the page is as it was on the last run (which stored its issues); it costs no rate limit.
+      if ((error as { status?: number }).status === 304 && memo)
+        return { numbers: memo.numbers ?? [], next: memo.next, etag: memo.etag };
+      throw error;
+    }
+  }
+
+  /** One request, with GitHub's limits: stop before the hourly allowance runs out, and obey `retry-after`. */
+  private async call(github: BacklogGitHub, route: string, params: Record<string, unknown>) {
+    try {
+      const r = await github.request(route, params);
+      this.checkRemaining(r.headers);
+      return r;
+    } catch (error) {
+      const e = error as {
+        status?: number;
+        response?: { headers?: Record<string, string | number | undefined> };
+      };
+      const h = e.response?.headers ?? {};
+      if (e.status === 403 || e.status === 429) {
+        const retryAfter = Number(header(h, "retry-after"));
+        if (Number.isFinite(retryAfter) && retryAfter > 0)
+          throw new Pause(
+            new Date(this.now().getTime() + retryAfter * 1000),
+            `GitHub asked to wait ${retryAfter} s (secondary rate limit)`,
+          );
+        if (header(h, "x-ratelimit-remaining") === "0") throw this.untilReset(h);
+        // A secondary limit without retry-after: GitHub's advice is to wait at least a minute.
+        if (e.status === 429)
+          throw new Pause(new Date(this.now().getTime() + 60_000), "GitHub's secondary rate limit");
+      }
+      throw error;
+    }
+  }
+
+  private checkRemaining(h: Record<string, string | number | undefined>) {
+    const remaining = Number(header(h, "x-ratelimit-remaining"));
+    if (Number.isFinite(remaining) && remaining <= this.reserve) throw this.untilReset(h);
+  }
+
+  private untilReset(h: Record<string, string | number | undefined>): Pause {
+    const reset = Number(header(h, "x-ratelimit-reset"));
+    const until = Number.isFinite(reset)
+      ? new Date(reset * 1000 + 1000)
+      : new Date(this.now().getTime() + 60_000);
+    return new Pause(until, `GitHub's hourly rate limit is nearly used (resets at ${until.toISOString()})`);
+  }
+
+  private async scoreAll(
+    repository: string,
+    installationId: number,
+    settings: BacklogRepoSettings,
+    issues: ListedIssue[],
+  ): Promise<void> {
+    const { store } = this.deps;
+    const stored = await store.hashes(
+      repository,
+      issues.map((i) => i.number),
+    );
+    const unchanged: number[] = [];
+    let renewed = Date.now();
+    for (const issue of issues) {
+      if (this.stopping) throw new Pause(undefined, "instance stopping");
+      const hash = this.deps.contentHash(issue.title, issue.body ?? "");
+      if (stored.get(issue.number) === hash) {
+        unchanged.push(issue.number);
+        continue;
+      }
+      if (settings.skips(issue)) continue;
+      if (this.deps.usesModel) {
+        const day = this.now().toISOString().slice(0, 10);
+        if (!(await store.takeBudget(installationId, day, settings.budget))) {
+          await store.markSeen(repository, unchanged);
+          const midnight = new Date(`${day}T00:00:00.000Z`);
+          midnight.setUTCDate(midnight.getUTCDate() + 1);
+          throw new Pause(
+            midnight,
+            `the daily backlog budget (${settings.budget} reports a day) is used; resuming at 00:00 UTC`,
+          );
+        }
+      }
+      await this.deps.score(repository, issue, hash);
+      if (Date.now() - renewed > this.leaseMs / 3) {
+        if (!(await store.renew(repository, this.instance, this.leaseMs)))
+          throw new Pause(undefined, "lease lost");
+        renewed = Date.now();
+      }
+    }
+    await store.markSeen(repository, unchanged);
+  }
+}

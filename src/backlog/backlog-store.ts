@@ -1,0 +1,386 @@
+import { sql, type Selectable } from "kysely";
+import type { PersonaId } from "../core/personas.js";
+import type { Db, Tables } from "../storage/tables.js";
+import type { BackfillProgress, BacklogTask, TaskListQuery } from "./task-list.schema.js";
+
+/** GitHub's owner and repository names are case-insensitive: rows are keyed by the lower-case "owner/name". */
+export function repositoryKey(fullName: string): string {
+  return fullName.toLowerCase();
+}
+
+export interface TaskRecord {
+  repository: string;
+  number: number;
+  title: string;
+  url: string;
+  score: number;
+  approved: boolean;
+  needsHuman: boolean;
+  kind: string;
+  personas: Record<PersonaId, number>;
+  /** The whole report, as REST returns it. */
+  report: unknown;
+  contentHash: string;
+  createdAt?: Date | undefined;
+  updatedAt?: Date | undefined;
+}
+
+export type RepositoryRow = Selectable<Tables["backlog_repositories"]>;
+
+/** A page of the issues list already seen: replayed when GitHub answers 304 to its ETag. */
+export interface PageMemo {
+  etag: string;
+  next: string | null;
+  count: number;
+  /** The open issues it listed: still open, though not fetched again. */
+  numbers?: number[];
+}
+
+export interface TaskPage {
+  total: number;
+  tasks: BacklogTask[];
+  nextCursor: string | null;
+}
+
+const ORDER: Record<TaskListQuery["sort"], string> = {
+  "-score": "score DESC, number ASC",
+  score: "score ASC, number ASC",
+  number: "number ASC",
+  "-number": "number DESC",
+  updated: "issue_updated_at ASC NULLS LAST, number ASC",
+  "-updated": "issue_updated_at DESC NULLS LAST, number ASC",
+};
+
+/** The cursor is opaque to clients: an offset into the same filtered, sorted list. */
+export function encodeCursor(offset: number): string {
+  return Buffer.from(JSON.stringify({ o: offset })).toString("base64url");
+}
+export function decodeCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return 0;
+  try {
+    const { o } = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { o?: unknown };
+    return typeof o === "number" && Number.isInteger(o) && o >= 0 ? o : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : undefined);
+
+/**
+ * The backlog's tables (migrations/008): tasks with their latest report, and each repository's backfill,
+ * whose lease lets one instance of a fleet run it at a time and another take over when that one dies.
+ */
+export class BacklogStore {
+  constructor(private readonly db: Db) {}
+
+  async saveTask(t: TaskRecord): Promise<void> {
+    const row = {
+      repository: repositoryKey(t.repository),
+      number: t.number,
+      title: t.title,
+      url: t.url,
+      state: "open",
+      score: t.score,
+      approved: t.approved,
+      needs_human: t.needsHuman,
+      kind: t.kind,
+      personas: JSON.stringify(t.personas),
+      report: JSON.stringify(t.report),
+      content_hash: t.contentHash,
+      issue_created_at: t.createdAt ?? null,
+      issue_updated_at: t.updatedAt ?? null,
+      scored_at: sql<Date>`now()`,
+      seen_at: sql<Date>`now()`,
+    };
+    await this.db
+      .insertInto("backlog_tasks")
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(["repository", "number"]).doUpdateSet({
+          ...row,
+          // An issue's opening date does not change; keep the first one known.
+          issue_created_at: sql`COALESCE(excluded.issue_created_at, backlog_tasks.issue_created_at)`,
+        }),
+      )
+      .execute();
+  }
+
+  /** A closed issue leaves the board; reopened, it is scored again and returns. */
+  async closeTask(repository: string, number: number): Promise<void> {
+    await this.db
+      .updateTable("backlog_tasks")
+      .set({ state: "closed" })
+      .where("repository", "=", repositoryKey(repository))
+      .where("number", "=", number)
+      .execute();
+  }
+
+  /** Deleted or transferred away. */
+  async removeTask(repository: string, number: number): Promise<void> {
+    await this.db
+      .deleteFrom("backlog_tasks")
+      .where("repository", "=", repositoryKey(repository))
+      .where("number", "=", number)
+      .execute();
+  }
+
+  /** Issues a backfill listed as open (unchanged ones are not saved again, but are still open). */
+  async markSeen(repository: string, numbers: readonly number[]): Promise<void> {
+    if (numbers.length === 0) return;
+    await this.db
+      .updateTable("backlog_tasks")
+      .set({ seen_at: sql`now()` })
+      .where("repository", "=", repositoryKey(repository))
+      .where("number", "in", [...numbers])
+      .execute();
+  }
+
+  /** The stored content hashes of open tasks, to skip issues unchanged since their last report. */
+  async hashes(repository: string, numbers: readonly number[]): Promise<Map<number, string>> {
+    if (numbers.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom("backlog_tasks")
+      .select(["number", "content_hash"])
+      .where("repository", "=", repositoryKey(repository))
+      .where("state", "=", "open")
+      .where("number", "in", [...numbers])
+      .execute();
+    return new Map(rows.map((r) => [r.number, r.content_hash]));
+  }
+
+  async listTasks(
+    repository: string,
+    query: TaskListQuery & { limit: number },
+  ): Promise<TaskPage | undefined> {
+    const offset = decodeCursor(query.cursor);
+    if (offset === undefined) return undefined;
+    let q = this.db
+      .selectFrom("backlog_tasks")
+      .where("repository", "=", repositoryKey(repository))
+      .where("state", "=", "open");
+    if (query.kind) q = q.where("kind", "=", query.kind);
+    if (query.approved !== undefined) q = q.where("approved", "=", query.approved);
+    if (query.needsHuman !== undefined) q = q.where("needs_human", "=", query.needsHuman);
+    if (query.q) {
+      // A plain substring, case-insensitive: LIKE's own wildcards in the search text are escaped.
+      const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      q = q.where(sql<boolean>`title ILIKE ${pattern}`);
+    }
+    const { count } = await q.select(sql<string>`count(*)`.as("count")).executeTakeFirstOrThrow();
+    const rows = await q
+      .selectAll()
+      .orderBy(sql.raw(ORDER[query.sort]))
+      .limit(query.limit + 1)
+      .offset(offset)
+      .execute();
+    const more = rows.length > query.limit;
+    return {
+      total: Number(count),
+      nextCursor: more ? encodeCursor(offset + query.limit) : null,
+      tasks: rows.slice(0, query.limit).map((r) => ({
+        number: r.number,
+        title: r.title,
+        url: r.url,
+        score: Math.round(r.score * 100) / 100,
+        approved: r.approved,
+        needsHuman: r.needs_human,
+        kind: r.kind as BacklogTask["kind"],
+        personas: JSON.parse(r.personas) as BacklogTask["personas"],
+        scoredAt: iso(r.scored_at)!,
+        ...(r.issue_created_at ? { createdAt: iso(r.issue_created_at)! } : {}),
+        ...(r.issue_updated_at ? { updatedAt: iso(r.issue_updated_at)! } : {}),
+      })),
+    };
+  }
+
+  async repository(repository: string): Promise<RepositoryRow | undefined> {
+    return (await this.db
+      .selectFrom("backlog_repositories")
+      .selectAll()
+      .where("repository", "=", repositoryKey(repository))
+      .executeTakeFirst()) as RepositoryRow | undefined;
+  }
+
+  /** What GitHub said about a repository (from an event or the API); does not start a backfill. */
+  async noteRepository(
+    fullName: string,
+    facts: { installationId?: number; private?: boolean },
+  ): Promise<void> {
+    await this.db
+      .insertInto("backlog_repositories")
+      .values({
+        repository: repositoryKey(fullName),
+        display_name: fullName,
+        installation_id: facts.installationId ?? null,
+        private: facts.private ?? null,
+        // Known, not asked for: nothing to backfill until an install, a command or the admin CLI asks.
+        state: "done",
+      })
+      .onConflict((oc) =>
+        oc.column("repository").doUpdateSet({
+          display_name: fullName,
+          installation_id: sql`COALESCE(excluded.installation_id, backlog_repositories.installation_id)`,
+          private: sql`COALESCE(excluded.private, backlog_repositories.private)`,
+        }),
+      )
+      .execute();
+  }
+
+  /**
+   * Ask for a backfill. A repository already queued or running keeps its place and progress (asking twice
+   * is one backfill); a finished one starts again from the first page, where its ETags spare GitHub's limit.
+   * Returns the state it is now in.
+   */
+  async requestBackfill(
+    fullName: string,
+    facts: { installationId?: number | undefined; private?: boolean | undefined } = {},
+  ): Promise<"queued" | "running"> {
+    const row = await sql<{ state: string }>`
+      INSERT INTO backlog_repositories (repository, display_name, installation_id, private, state)
+      VALUES (${repositoryKey(fullName)}, ${fullName}, ${facts.installationId ?? null}, ${facts.private ?? null}, 'queued')
+      ON CONFLICT (repository) DO UPDATE SET
+        display_name = excluded.display_name,
+        installation_id = COALESCE(excluded.installation_id, backlog_repositories.installation_id),
+        private = COALESCE(excluded.private, backlog_repositories.private),
+        state = CASE WHEN backlog_repositories.state = 'done' THEN 'queued' ELSE backlog_repositories.state END,
+        next_url = CASE WHEN backlog_repositories.state = 'done' THEN NULL ELSE backlog_repositories.next_url END,
+        done = CASE WHEN backlog_repositories.state = 'done' THEN 0 ELSE backlog_repositories.done END,
+        requested_at = CASE WHEN backlog_repositories.state = 'done' THEN now() ELSE backlog_repositories.requested_at END,
+        last_error = NULL
+      RETURNING state`.execute(this.db);
+    return row.rows[0]!.state as "queued" | "running";
+  }
+
+  /**
+   * Take the oldest backfill that is waiting, or whose holder's lease ran out (that instance died), unless
+   * it is paused. One statement: two instances never take the same repository.
+   */
+  async claim(owner: string, leaseMs: number): Promise<RepositoryRow | undefined> {
+    const rows = await sql<RepositoryRow>`
+      UPDATE backlog_repositories SET state = 'running', lease_owner = ${owner},
+        started_at = CASE WHEN state = 'queued' OR started_at IS NULL THEN now() ELSE started_at END,
+        lease_until = now() + (${leaseMs}::bigint * interval '1 millisecond')
+      WHERE repository = (
+        SELECT repository FROM backlog_repositories
+        WHERE state IN ('queued', 'running')
+          AND (lease_until IS NULL OR lease_until < now())
+          AND (not_before IS NULL OR not_before <= now())
+        ORDER BY requested_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+      RETURNING *`.execute(this.db);
+    return rows.rows[0];
+  }
+
+  /**
+   * Record a finished page and extend the lease. False when this instance no longer holds the lease (it
+   * stalled past it and another took over): the caller stops.
+   */
+  async advance(
+    repository: string,
+    owner: string,
+    leaseMs: number,
+    step: { nextUrl: string | null; done: number; total: number; etags: Record<string, PageMemo> },
+  ): Promise<boolean> {
+    const r = await this.db
+      .updateTable("backlog_repositories")
+      .set({
+        next_url: step.nextUrl,
+        done: step.done,
+        total: step.total,
+        etags: JSON.stringify(step.etags),
+        lease_until: sql`now() + (${leaseMs}::bigint * interval '1 millisecond')`,
+      })
+      .where("repository", "=", repositoryKey(repository))
+      .where("lease_owner", "=", owner)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** Extend the lease without progress (a long page of model calls). */
+  async renew(repository: string, owner: string, leaseMs: number): Promise<boolean> {
+    const r = await this.db
+      .updateTable("backlog_repositories")
+      .set({ lease_until: sql`now() + (${leaseMs}::bigint * interval '1 millisecond')` })
+      .where("repository", "=", repositoryKey(repository))
+      .where("lease_owner", "=", owner)
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  /** Stop for now and let any instance resume after `until` (GitHub's rate limit, the daily budget, a shutdown). */
+  async pause(repository: string, owner: string, until: Date | undefined, reason: string): Promise<void> {
+    await this.db
+      .updateTable("backlog_repositories")
+      .set({ lease_owner: null, lease_until: null, not_before: until ?? null, last_error: reason })
+      .where("repository", "=", repositoryKey(repository))
+      .where("lease_owner", "=", owner)
+      .execute();
+  }
+
+  /**
+   * The run listed every open issue: what it did not list was closed (or moved) while no event reached us,
+   * and leaves the board.
+   */
+  async finish(repository: string, owner: string, done: number): Promise<void> {
+    const key = repositoryKey(repository);
+    await sql`
+      UPDATE backlog_tasks SET state = 'closed'
+      WHERE repository = ${key} AND state = 'open'
+        AND seen_at < (SELECT started_at FROM backlog_repositories WHERE repository = ${key} AND lease_owner = ${owner})`.execute(
+      this.db,
+    );
+    await this.db
+      .updateTable("backlog_repositories")
+      .set({
+        state: "done",
+        lease_owner: null,
+        lease_until: null,
+        not_before: null,
+        next_url: null,
+        done,
+        total: done,
+        last_error: null,
+        finished_at: sql`now()`,
+      })
+      .where("repository", "=", repositoryKey(repository))
+      .where("lease_owner", "=", owner)
+      .execute();
+  }
+
+  /** Give up on a repository for a reason a maintainer can act on (the App is not installed there...). */
+  async fail(repository: string, owner: string, reason: string): Promise<void> {
+    await this.db
+      .updateTable("backlog_repositories")
+      .set({
+        state: "done",
+        lease_owner: null,
+        lease_until: null,
+        last_error: reason,
+        finished_at: sql`now()`,
+      })
+      .where("repository", "=", repositoryKey(repository))
+      .where("lease_owner", "=", owner)
+      .execute();
+  }
+
+  /**
+   * Count one model-made report against an installation's daily budget: false (and nothing counted) when
+   * the day's budget is spent. One conditional upsert, exact across a fleet.
+   */
+  async takeBudget(installationId: number, day: string, limit: number): Promise<boolean> {
+    if (limit <= 0) return false;
+    const r = await sql<{ used: number }>`
+      INSERT INTO backlog_budget (installation_id, day, used) VALUES (${installationId}, ${day}, 1)
+      ON CONFLICT (installation_id, day) DO UPDATE SET used = backlog_budget.used + 1
+      WHERE backlog_budget.used < ${limit}
+      RETURNING used`.execute(this.db);
+    return r.rows.length > 0;
+  }
+
+  static progress(row: RepositoryRow | undefined): BackfillProgress {
+    if (!row) return { state: "done", done: 0, total: 0 };
+    const state: BackfillProgress["state"] =
+      row.state === "running" ? "running" : row.state === "queued" ? "queued" : "done";
+    return { state, done: row.done, total: Math.max(row.total, row.done) };
+  }
+}

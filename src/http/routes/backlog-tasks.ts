@@ -1,0 +1,180 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { TaskScorerError } from "../../core/errors.js";
+import { ErrorBodySchema } from "../../core/score-report.schema.js";
+import { BacklogStore } from "../../backlog/backlog-store.js";
+import {
+  DEFAULT_TASKS_PER_PAGE,
+  MAX_CSV_ROWS,
+  TaskListQuerySchema,
+  TaskListSchema,
+  type BacklogTask,
+} from "../../backlog/task-list.schema.js";
+
+/** GitHub's own rules for names: an owner (user or organisation) and a repository. */
+export const OWNER_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+export const REPO_RE = /^[A-Za-z0-9._-]{1,100}$/;
+
+export type AccessVerdict = "allowed" | "unauthenticated" | "not_found";
+
+/** Who may read a private repository's backlog: the signed-in GitHub user's own access (see sign-in). */
+export interface PrivateRepoAccess {
+  check(request: FastifyRequest, owner: string, repo: string): Promise<AccessVerdict>;
+}
+
+export interface BacklogRouteOptions {
+  /** Absent when the server runs without a database: the backlog needs one. */
+  store?: BacklogStore | undefined;
+  access?: PrivateRepoAccess | undefined;
+}
+
+export const STORAGE_REQUIRED =
+  "The backlog needs storage, and this server runs without it: set DATA_DIR (the embedded database) or DATABASE_URL (PostgreSQL) and restart.";
+
+const CSV_COLUMNS = [
+  "rank",
+  "number",
+  "title",
+  "url",
+  "score",
+  "approved",
+  "needs_human",
+  "kind",
+  "revenue",
+  "architect",
+  "ux",
+  "product",
+  "marketing",
+  "scored_at",
+  "created_at",
+] as const;
+
+/**
+ * One CSV cell (RFC 4180). A cell that a spreadsheet would run as a formula (=, +, -, @, tab, CR) gets a
+ * leading apostrophe: issue titles are written by anyone.
+ */
+export function csvCell(value: string | number | boolean | undefined): string {
+  let s = value === undefined ? "" : String(value);
+  if (typeof value === "string" && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function tasksCsv(tasks: readonly BacklogTask[], offset = 0): string {
+  const lines = [CSV_COLUMNS.join(",")];
+  tasks.forEach((t, i) => {
+    lines.push(
+      [
+        offset + i + 1,
+        t.number,
+        t.title,
+        t.url,
+        t.score,
+        t.approved,
+        t.needsHuman,
+        t.kind,
+        t.personas.revenue,
+        t.personas.architect,
+        t.personas.ux,
+        t.personas.product,
+        t.personas.marketing,
+        t.scoredAt,
+        t.createdAt,
+      ]
+        .map(csvCell)
+        .join(","),
+    );
+  });
+  return `${lines.join("\r\n")}\r\n`;
+}
+
+/**
+ * GET /api/repos/{owner}/{repo}/tasks: a repository's open issues with their latest reports, ranked (see
+ * contract-decisions.md, "The backlog"). A public repository's backlog is public; a private one's needs a
+ * signed-in user who can read it. A repository that is unknown or private answers 401 without a session
+ * and 404 without access, so that no one learns a private repository exists.
+ */
+export function backlogTasksRoute(app: FastifyInstance, options: BacklogRouteOptions): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.get(
+    "/api/repos/:owner/:repo/tasks",
+    {
+      schema: {
+        summary: "A repository's ranked backlog",
+        description:
+          "The repository's open issues, each with its latest report, highest score first unless `sort` says otherwise, with the backfill's progress. `format=csv` (or `Accept: text/csv`) downloads every matching row as CSV. Public repositories need no sign-in; private ones need a signed-in GitHub user with read access.",
+        params: z.object({
+          owner: z.string().regex(OWNER_RE, "a GitHub user or organisation name"),
+          repo: z.string().regex(REPO_RE, "a GitHub repository name"),
+        }),
+        querystring: TaskListQuerySchema,
+        response: {
+          200: TaskListSchema,
+          400: ErrorBodySchema,
+          401: ErrorBodySchema,
+          404: ErrorBodySchema,
+          503: ErrorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { store, access } = options;
+      if (!store) throw new TaskScorerError("storage_required", STORAGE_REQUIRED);
+      const { owner, repo } = request.params;
+      const name = `${owner}/${repo}`;
+      const row = await store.repository(name);
+      const notFound = new TaskScorerError(
+        "not_found",
+        `task-scorer has no backlog for ${name}. Install the GitHub App on it, or ask a maintainer to comment \`/score backlog\` on one of its issues.`,
+      );
+      if (!row || row.private !== false) {
+        // Unknown repositories and private ones answer alike, so the answer discloses nothing.
+        const verdict = access ? await access.check(request, owner, repo) : "unauthenticated";
+        if (verdict === "unauthenticated")
+          throw new TaskScorerError(
+            "unauthorized",
+            access
+              ? `Sign in with GitHub to see ${name}'s backlog: open /auth/github/login?return_to=/board/${name}.`
+              : `${name}'s backlog is private or unknown, and sign-in is not configured on this server (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET, SESSION_SECRET).`,
+          );
+        if (verdict === "not_found" || !row) throw notFound;
+        reply.header("cache-control", "private, no-store");
+      } else {
+        reply.header("cache-control", "no-cache");
+      }
+      reply.header("vary", "accept, cookie");
+      const query = request.query;
+      const csv =
+        query.format === "csv" ||
+        (query.format === undefined && /\btext\/csv\b/i.test(request.headers.accept ?? ""));
+      const page = await store.listTasks(name, {
+        ...query,
+        ...(csv
+          ? { cursor: undefined, limit: MAX_CSV_ROWS }
+          : { limit: query.limit ?? DEFAULT_TASKS_PER_PAGE }),
+      });
+      if (!page)
+        throw new TaskScorerError(
+          "invalid_request",
+          "cursor is not one this server gave: pass the nextCursor of the previous page, or leave it out to start over.",
+        );
+      if (csv) return sendCsv(reply, row.display_name, tasksCsv(page.tasks));
+      return {
+        repository: row.display_name,
+        total: page.total,
+        backfill: BacklogStore.progress(row),
+        calibration: { closedIssues: 0, used: false },
+        tasks: page.tasks,
+        nextCursor: page.nextCursor,
+      };
+    },
+  );
+}
+
+function sendCsv(reply: FastifyReply, repository: string, body: string) {
+  const file = `${repository.replace(/[^\w.-]+/g, "-")}-tasks.csv`;
+  return reply
+    .type("text/csv; charset=utf-8")
+    .header("content-disposition", `attachment; filename="${file}"`)
+    .send(body);
+}
