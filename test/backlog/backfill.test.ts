@@ -322,7 +322,7 @@ describe("within GitHub's limits, and resumable", () => {
     const runner = service.backfill!;
     const store = service.backlogStore!;
     github.rateLimitRemaining = 400; // under the runner's reserve of 500
-    github.rateLimitReset = Math.floor(Date.now() / 1000) + 3600;
+    github.rateLimitReset = Math.floor(Date.now() / 1000) + 1;
     await deliver(service, "installation", installed([{ full_name: "acme/widgets", private: false }]));
     let row = await store.repository("acme/widgets");
     for (let i = 0; i < 400 && !row?.not_before; i++) {
@@ -333,6 +333,12 @@ describe("within GitHub's limits, and resumable", () => {
     expect(row!.last_error).toContain("rate limit");
     expect(row!.done).toBe(0);
     expect(github.requests.filter((r) => r.path === "/repos/acme/widgets/issues")).toHaveLength(0);
+
+    // After the reset, the next look for work (any instance's) carries on.
+    github.rateLimitRemaining = 4999;
+    await new Promise((r) => setTimeout(r, row!.not_before!.getTime() - Date.now() + 50));
+    runner.wake();
+    expect((await untilDone()).total).toBe(250);
   });
 
   it("obeys retry-after on a secondary limit", async () => {
@@ -409,6 +415,37 @@ describe("within GitHub's limits, and resumable", () => {
     expect(row!.done).toBe(300);
     expect(scored).toBe(300);
     expect((await tasks()).json().total).toBe(300);
+  });
+
+  it("under a model, stops at the installation's daily budget and resumes at midnight UTC", async () => {
+    github.repoIssues.set("acme/widgets", backlog(12));
+    github.configFiles.set("acme/widgets", "backlog-budget: 5\n");
+    service = await start();
+    const store = service.backlogStore!;
+    await service.backfill!.stop();
+    await store.requestBackfill("acme/widgets", { installationId: INSTALLATION_ID, private: false });
+    let scored = 0;
+    const deps = service.backfill!.deps;
+    const clock = () => new Date("2030-01-01T22:00:00.000Z");
+    const model = new BackfillRunner({
+      ...deps,
+      usesModel: true,
+      clock,
+      score: async (...args: Parameters<typeof deps.score>) => {
+        scored++;
+        return deps.score(...args);
+      },
+    });
+    model.wake();
+    await model.idle();
+    const row = await store.repository("acme/widgets");
+    expect(scored).toBe(5);
+    expect(row!.state).toBe("running");
+    expect(row!.not_before!.toISOString()).toBe("2030-01-02T00:00:00.000Z");
+    expect(row!.last_error).toContain("daily backlog budget (5 reports a day)");
+    // The same day, another instance asking gets nothing more from the budget.
+    expect(await store.takeBudget(INSTALLATION_ID, "2030-01-01", 5)).toBe(false);
+    expect(await store.takeBudget(INSTALLATION_ID, "2030-01-02", 5)).toBe(true);
   });
 
   it("two instances asked at once never run one repository together", async () => {
