@@ -84,7 +84,6 @@ export function appBackfillDeps(
             updatedAt: issue.updated_at,
           },
           report,
-          policy,
           contentHash,
         ),
       );

@@ -153,10 +153,18 @@ export const RepoConfigSchema = z
       .object({
         approved: labelName.nullable().optional(),
         rejected: labelName.nullable().optional(),
+        "needs-human": labelName
+          .nullable()
+          .optional()
+          .describe(
+            "Set on reports a person should decide (personas 4+ points apart, or the reader under 50% sure of the kind), removed when no longer so. Opt-in: e.g. needs-human.",
+          ),
       })
       .strict()
       .default({})
-      .describe("Label names to set for the verdict; unset or null means no label. Created if missing."),
+      .describe(
+        "Label names to set for the verdict and for `needs-human`; unset or null means no label. Created if missing.",
+      ),
     "skip-labels": z
       .array(labelName)
       .max(MAX_SKIP_LABELS, `at most ${MAX_SKIP_LABELS} labels`)

@@ -8,7 +8,8 @@ import { isTaskScorerError } from "../core/errors.js";
 import { REPORT_MARKER, escapeMarkdown, renderReport } from "../core/render-comment.js";
 import { scoreTask } from "../core/score-task.js";
 import { DESCRIPTION_MAX_CHARS, ScoreRequestSchema, TASK_MAX_CHARS } from "../core/task-request.schema.js";
-import { applyApprovalLabels, type LabelsOctokit } from "../github/approval-labels.js";
+import { applyApprovalLabels, applyFlagLabel, type LabelsOctokit } from "../github/approval-labels.js";
+import { needsHuman } from "../core/needs-human.js";
 import { upsertReportComment, type IssueCommentsOctokit } from "../github/report-comment.js";
 import { subjectKey } from "./delivery-handler.js";
 import { clip, hashText } from "./task-text.js";
@@ -161,7 +162,6 @@ export async function runJob(
           updatedAt: issue?.updated_at,
         },
         outcome.report,
-        policy,
         hashText(subject.title, subject.body),
       ),
     );
@@ -193,5 +193,8 @@ export async function runJob(
       subject.labels,
     );
   }
+  const humanLabel = config.labels["needs-human"];
+  if (humanLabel)
+    await applyFlagLabel(octokit, subject.ref, humanLabel, needsHuman(outcome.report), subject.labels);
   await tellMaintainer();
 }

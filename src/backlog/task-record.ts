@@ -1,5 +1,4 @@
-import type { ApprovalPolicy } from "../core/approval.js";
-import { needsHuman, personaScores } from "../core/backlog-row.js";
+import { needsHuman, personaScores } from "../core/needs-human.js";
 import type { ScoreReport } from "../core/score-report.schema.js";
 import type { TaskRecord } from "./backlog-store.js";
 
@@ -16,7 +15,6 @@ export function taskRecord(
   repository: string,
   issue: IssueFacts,
   report: ScoreReport,
-  policy: ApprovalPolicy,
   contentHash: string,
 ): TaskRecord {
   const date = (s: string | undefined) => (s ? new Date(s) : undefined);
@@ -27,7 +25,7 @@ export function taskRecord(
     url: issue.url,
     score: report.consensus.avgScore,
     approved: report.consensus.approved,
-    needsHuman: needsHuman(report, policy),
+    needsHuman: needsHuman(report),
     kind: report.reading.kind,
     personas: personaScores(report),
     report,

@@ -1,6 +1,7 @@
 import type { ApprovalResult } from "./approval.js";
 import type { ScoreReport } from "./score-report.schema.js";
 import { findTaskGaps, type TaskGap } from "./task-gaps.js";
+import { renderNeedsHuman } from "./needs-human.js";
 
 /**
  * The hidden marker that identifies the one report comment on an issue or pull request. The App and
@@ -123,6 +124,8 @@ export function renderReport(report: ScoreReport, approval: ApprovalResult, opti
   if (advice) lines.push(advice, "");
   const reading = renderReading(report);
   if (reading) lines.push(reading, "");
+  const human = renderNeedsHuman(report);
+  if (human) lines.push(human, "");
 
   const compact = (options.style ?? "compact") === "compact";
   if (compact) {

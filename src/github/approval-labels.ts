@@ -22,7 +22,12 @@ export interface ApprovalLabels {
   rejected?: string | undefined;
 }
 
-const COLORS = { approved: "0e8a16", rejected: "d93f0b" };
+const COLORS = { approved: "0e8a16", rejected: "d93f0b", needsHuman: "fbca04" };
+const DESCRIPTIONS: Record<keyof typeof COLORS, string> = {
+  approved: "task-scorer: the personas approve this task",
+  rejected: "task-scorer: the personas do not approve this task",
+  needsHuman: "task-scorer: the personas disagree, or the kind is unclear: a person should decide",
+};
 
 function status(error: unknown): number | undefined {
   return typeof error === "object" && error && "status" in error
@@ -41,10 +46,7 @@ async function ensureLabel(octokit: LabelsOctokit, ref: IssueRef, name: string, 
         repo: ref.repo,
         name,
         color: COLORS[kind],
-        description:
-          kind === "approved"
-            ? "task-scorer: the personas approve this task"
-            : "task-scorer: the personas do not approve this task",
+        description: DESCRIPTIONS[kind],
       });
     } catch (createError) {
       // 422: someone created it in the meantime, which is what we wanted.
@@ -82,4 +84,32 @@ export async function applyApprovalLabels(
     }
   }
   return { added, removed };
+}
+
+/**
+ * A label that follows one yes/no reading of the report (`needs-human`): on while it holds, off when it
+ * no longer does. Only that one name is touched.
+ */
+export async function applyFlagLabel(
+  octokit: LabelsOctokit,
+  ref: IssueRef,
+  name: string,
+  on: boolean,
+  current: readonly string[],
+): Promise<"added" | "removed" | "unchanged"> {
+  const has = current.includes(name);
+  if (on && !has) {
+    await ensureLabel(octokit, ref, name, "needsHuman");
+    await octokit.rest.issues.addLabels({ ...ref, labels: [name] });
+    return "added";
+  }
+  if (!on && has) {
+    try {
+      await octokit.rest.issues.removeLabel({ ...ref, name });
+    } catch (error) {
+      if (status(error) !== 404) throw error;
+    }
+    return "removed";
+  }
+  return "unchanged";
 }

@@ -333,6 +333,55 @@ describe("GitHub App: repository configuration and labels", () => {
     expect(created.name).toBe("score: rejected");
   });
 
+  it("`needs-human` is opt-in: set, with the comment's reason, when the personas disagree; taken off when they no longer do", async () => {
+    const body = payload("issues", "opened");
+    const number = body.issue.number;
+    body.issue.title = "Refactor the database layer";
+    body.issue.body = "The query builder is duplicated in four services; move it into one module with tests.";
+    mockConfig("labels:\n  needs-human: needs-human\n");
+    const posted = expectNewComment(number);
+    github().get(`/repos/${OWNER}/${REPO}/labels/needs-human`).reply(404);
+    let created: any;
+    github()
+      .post(`/repos/${OWNER}/${REPO}/labels`, (b) => {
+        created = b;
+        return true;
+      })
+      .reply(201, {});
+    github()
+      .post(`/repos/${OWNER}/${REPO}/issues/${number}/labels`, { labels: ["needs-human"] })
+      .reply(200, []);
+    await deliver(service, "issues", body);
+    await settle();
+    expect(created).toMatchObject({ name: "needs-human", color: "fbca04" });
+    expect(posted()).toMatch(
+      /\*\*Needs a human:\*\* the personas are \d points apart \(Technical Architect \d+, Revenue Expert \d\)\./,
+    );
+
+    // Edited into a plain bug report the personas agree on: the label comes off, the comment says nothing.
+    const edited = payload("issues", "edited");
+    edited.issue.number = number;
+    edited.issue.title = "Crash when saving file";
+    edited.issue.body =
+      "Steps to reproduce:\n1. Open a document\n2. Press save\n\nExpected: saved. Actual: the app crashes with TypeError: cannot read properties of undefined.";
+    edited.issue.labels = [{ name: "needs-human" }];
+    edited.changes = { title: { from: "Refactor the database layer" } };
+    mockConfig("labels:\n  needs-human: needs-human\n");
+    mockComments(number, [{ id: 1001, body: REPORT_MARKER }]);
+    let updated = "";
+    github()
+      .patch(`/repos/${OWNER}/${REPO}/issues/comments/1001`, (b) => {
+        updated = b.body;
+        return true;
+      })
+      .reply(200, { id: 1001 });
+    github().delete(`/repos/${OWNER}/${REPO}/issues/${number}/labels/needs-human`).reply(200, []);
+    await deliver(service, "issues", edited);
+    await settle();
+    expect(updated).toContain("Revenue Expert");
+    expect(updated).not.toContain("Needs a human");
+  });
+
   it("an invalid key still scores with its default; the problem goes to the log with its line and column, not into the comment", async () => {
     await service.close();
     const { logger, lines } = capturingLogger();
