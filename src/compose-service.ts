@@ -32,6 +32,8 @@ import { sharedScoreCache } from "./fleet/shared-score-cache.js";
 import { BackfillRunner } from "./backlog/backfill-runner.js";
 import { BacklogStore } from "./backlog/backlog-store.js";
 import { appBackfillDeps } from "./app/backlog-app.js";
+import { SessionCookies } from "./http/session-cookie.js";
+import { UserRepoAccess } from "./github/user-repo-access.js";
 
 export interface Service {
   server: FastifyInstance;
@@ -243,6 +245,16 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
     );
   }
 
+  // "Sign in with GitHub": a private repository's backlog is shown to a signed-in user GitHub lets read it.
+  const githubWeb = ghe ? `${ghe.protocol}://${ghe.host}` : "https://github.com";
+  const githubApi = ghe ? `${githubWeb}/api/v3` : "https://api.github.com";
+  const { signIn } = config.auth;
+  const sessions = signIn ? new SessionCookies(signIn.sessionSecret) : undefined;
+  if (!signIn)
+    logger.info(
+      "sign-in with GitHub is off (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET, SESSION_SECRET): private repositories' boards are not shown",
+    );
+
   const server = await buildServer({
     ...(access ? { access } : {}),
     scorer,
@@ -251,7 +263,16 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
     version: options.version ?? "0.0.0",
     requestTimeoutMs: serverConfig.requestTimeoutMs,
     plugins,
-    backlog: { store: backlogStore },
+    backlog: {
+      store: backlogStore,
+      access: sessions ? new UserRepoAccess({ sessions, apiUrl: githubApi }) : undefined,
+    },
+    signIn: {
+      settings: signIn,
+      sessions,
+      github: { webUrl: githubWeb, apiUrl: githubApi },
+      publicUrl: serverConfig.publicUrl,
+    },
     trustProxy: serverConfig.trustProxy,
     corsOrigins: serverConfig.corsOrigins,
     metrics,

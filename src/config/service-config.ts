@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import type { ApprovalPolicy } from "../core/approval.js";
 import { ConfigError } from "../core/errors.js";
 import { appConfigFromEnv, type AppConfig } from "./app-env.schema.js";
+import { parseAuthEnv, type AuthConfig } from "./auth-env.schema.js";
 import { parseFleetEnv, type FleetConfig } from "./fleet-env.schema.js";
 import { parseKeysEnv, type KeysConfig } from "./keys-env.schema.js";
 import { scorerSettingsFromEnv, type ScorerSettings } from "./llm-env.schema.js";
@@ -20,6 +21,8 @@ export interface ServiceConfig {
   fleet: FleetConfig;
   keys: KeysConfig;
   llm: ScorerSettings;
+  /** "Sign in with GitHub" for private repositories' backlogs. */
+  auth: AuthConfig;
 }
 
 /**
@@ -35,6 +38,7 @@ export function loadServiceConfig(env: Record<string, string | undefined>): Serv
     fleet: parseFleetEnv(env),
     keys: parseKeysEnv(env),
     llm: scorerSettingsFromEnv(env),
+    auth: parseAuthEnv(env),
   };
   if (config.fleet.redisUrl && !config.storage.databaseUrl)
     throw new ConfigError(

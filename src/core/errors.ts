@@ -23,6 +23,7 @@ export type ErrorCode =
   | "storage_unavailable"
   | "storage_required"
   | "queue_full"
+  | "github_unavailable"
   | "internal_error";
 
 export class TaskScorerError extends Error {

@@ -15,6 +15,7 @@ import { healthRoute, metricsRoute } from "./routes/health.js";
 import { scoreTaskRoute } from "./routes/score-task.js";
 import { backlogTasksRoute, type BacklogRouteOptions } from "./routes/backlog-tasks.js";
 import { webPagePlugin, type WebPageOptions } from "./routes/web-page.js";
+import { signInRoutes, type SignInRouteOptions } from "./routes/sign-in.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const REQUEST_ID_RE = /^[\w.:@/+=-]{1,128}$/;
@@ -43,6 +44,8 @@ export interface ServerDeps {
   appEnabled?: boolean;
   /** The backlog's API (its store is absent without a database: the route then says so). */
   backlog?: BacklogRouteOptions;
+  /** "Sign in with GitHub" for private repositories' boards (its routes answer "not configured" without settings). */
+  signIn?: SignInRouteOptions;
   /** The start page; `registration` is set when the App can be registered from it. */
   webPage?: Pick<WebPageOptions, "registration"> & { scorer?: string };
 }
@@ -119,6 +122,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       registration: deps.webPage?.registration,
     }),
   );
+  await signInRoutes(
   backlogTasksRoute(app, deps.backlog ?? {});
   openApiRoute(app);
   if (deps.access) registerAccountRoutes(app.withTypeProvider<ZodTypeProvider>(), deps.access);

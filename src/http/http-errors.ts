@@ -30,6 +30,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   storage_unavailable: 503,
   storage_required: 503,
   queue_full: 503,
+  github_unavailable: 503,
   internal_error: 500,
 };
 

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -49,6 +49,11 @@ export interface FakeIssue {
   updated_at?: string;
 }
 
+export interface FakeUser {
+  login: string;
+  id: number;
+}
+
 export class FakeGitHub {
   readonly requests: RecordedRequest[] = [];
   /** Comments by issue key "owner/repo#number". */
@@ -79,6 +84,19 @@ export class FakeGitHub {
   readonly faults: Fault[] = [];
   /** Delay every response by this many ms (benchmarks). */
   delayMs = 0;
+  /**
+   * OAuth ("Sign in with GitHub"): the App's client as GitHub knows it; the user signed in on GitHub's side,
+   * whom the authorize page sends back with a code (or `access_denied` when `denyAuthorization`); codes (each
+   * works once), user-to-server tokens, revoked tokens, and the private repositories each user may read.
+   */
+  oauthClient = { id: "Iv1.testclientid", secret: "test-client-secret" };
+  signedInUser: FakeUser | undefined;
+  denyAuthorization = false;
+  readonly oauthCodes = new Map<string, { user: FakeUser; redirectUri: string | undefined }>();
+  readonly userTokens = new Map<string, FakeUser>();
+  readonly revokedTokens = new Set<string>();
+  /** Repositories each user can read besides public ones, by login: "owner/repo". */
+  readonly userAccess = new Map<string, Set<string>>();
   private nextId = 1000;
   private server: Server | undefined;
   url = "";
@@ -122,6 +140,97 @@ export class FakeGitHub {
     this.delayMs = 0;
     this.llmScore = 8;
     this.llmFailStatus = undefined;
+    this.signedInUser = undefined;
+    this.denyAuthorization = false;
+    this.oauthCodes.clear();
+    this.userTokens.clear();
+    this.revokedTokens.clear();
+    this.userAccess.clear();
+  }
+
+  /** A code GitHub's authorize page would give this user (for the callback's redirect_uri, when set). */
+  issueCode(user: FakeUser, redirectUri?: string): string {
+    const code = `code_${randomBytes(10).toString("hex")}`;
+    this.oauthCodes.set(code, { user, redirectUri });
+    return code;
+  }
+
+  /** Let `login` read a (private) repository. */
+  grantAccess(login: string, repo: string): void {
+    const set = this.userAccess.get(login) ?? new Set<string>();
+    set.add(repo.toLowerCase());
+    this.userAccess.set(login, set);
+  }
+
+  /** Revoke every token issued to `login` (the user revoked the App's authorization, or it expired). */
+  revokeTokensOf(login: string): void {
+    for (const [token, user] of this.userTokens) if (user.login === login) this.revokedTokens.add(token);
+  }
+
+  /** GitHub's OAuth web flow: the authorize page and the code exchange (outside /api/v3, as on GHES). */
+  private oauth(method: string, url: URL, raw: string, body: unknown, res: ServerResponse): boolean {
+    const json = (status: number, data: unknown) => {
+      res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+      res.end(JSON.stringify(data));
+      return true;
+    };
+    if (method === "GET" && url.pathname === "/login/oauth/authorize") {
+      const redirect = url.searchParams.get("redirect_uri");
+      const state = url.searchParams.get("state") ?? "";
+      if (url.searchParams.get("client_id") !== this.oauthClient.id || !redirect) {
+        res.writeHead(404, { "content-type": "text/html; charset=utf-8" });
+        res.end("<!doctype html><title>GitHub</title><p>Not Found</p>");
+        return true;
+      }
+      if (!this.signedInUser) {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        res.end("<!doctype html><title>GitHub</title><h1>Sign in to GitHub</h1>");
+        return true;
+      }
+      const back = new URL(redirect);
+      if (this.denyAuthorization) back.searchParams.set("error", "access_denied");
+      else back.searchParams.set("code", this.issueCode(this.signedInUser, redirect));
+      back.searchParams.set("state", state);
+      res.writeHead(302, { location: back.href });
+      res.end();
+      return true;
+    }
+    if (method === "POST" && url.pathname === "/login/oauth/access_token") {
+      const form: Record<string, unknown> =
+        body && typeof body === "object"
+          ? (body as Record<string, unknown>)
+          : Object.fromEntries(new URLSearchParams(raw));
+      if (form.client_id !== this.oauthClient.id || form.client_secret !== this.oauthClient.secret)
+        return json(200, { error: "incorrect_client_credentials" });
+      const issued = typeof form.code === "string" ? this.oauthCodes.get(form.code) : undefined;
+      if (!issued)
+        return json(200, {
+          error: "bad_verification_code",
+          error_description: "The code passed is incorrect or expired.",
+        });
+      this.oauthCodes.delete(form.code as string);
+      if (issued.redirectUri && form.redirect_uri !== issued.redirectUri)
+        return json(200, { error: "redirect_uri_mismatch" });
+      const token = `ghu_${randomBytes(18).toString("hex")}`;
+      this.userTokens.set(token, issued.user);
+      return json(200, {
+        access_token: token,
+        token_type: "bearer",
+        scope: "",
+        expires_in: 28800,
+        refresh_token: `ghr_${randomBytes(18).toString("hex")}`,
+        refresh_token_expires_in: 15811200,
+      });
+    }
+    return false;
+  }
+
+  /** The user a request's `Authorization: token|Bearer ghu_…` belongs to; "revoked" for a revoked or unknown one. */
+  private userOf(authorization: string | undefined): FakeUser | "revoked" | undefined {
+    const token = authorization?.match(/^(?:token|bearer)\s+(ghu_\S+)$/i)?.[1];
+    if (!token) return undefined;
+    const user = this.userTokens.get(token);
+    return !user || this.revokedTokens.has(token) ? "revoked" : user;
   }
 
   /** Answer every request matching `method` and `path` with an error status (e.g. 403 for a read-only token). */
@@ -187,6 +296,24 @@ export class FakeGitHub {
     };
 
     if (pathname === "/llm/v1/chat/completions" && method === "POST") return this.chat(body, send);
+    if (this.oauth(method, url, raw, body, res)) return;
+    // A user-to-server token (sign-in): who it is, and the repositories GitHub shows that user.
+    const user = this.userOf(req.headers.authorization);
+    if (user === "revoked") return send(401, { message: "Bad credentials" });
+    if (user && method === "GET" && pathname === "/user")
+      return send(200, { login: user.login, id: user.id });
+    const userRepo = pathname.match(/^\/repos\/([^/]+)\/([^/]+)$/);
+    if (user && method === "GET" && userRepo) {
+      const key = `${decodeURIComponent(userRepo[1]!)}/${decodeURIComponent(userRepo[2]!)}`;
+      const known = this.repoIssues.has(key) || this.privateRepos.has(key);
+      const granted = this.userAccess.get(user.login)?.has(key.toLowerCase()) ?? false;
+      if (!granted && (!known || this.privateRepos.has(key))) return send(404, { message: "Not Found" });
+      return send(200, {
+        full_name: key,
+        private: this.privateRepos.has(key),
+        permissions: { admin: false, maintain: false, push: false, triage: false, pull: true },
+      });
+    }
     let m: RegExpMatchArray | null;
     if (method === "POST" && (m = pathname.match(/^\/app\/installations\/(\d+)\/access_tokens$/))) {
       return send(201, {
