@@ -123,6 +123,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     }),
   );
   await signInRoutes(
+    app,
+    deps.signIn ?? { github: { webUrl: "https://github.com", apiUrl: "https://api.github.com" } },
+  );
   backlogTasksRoute(app, deps.backlog ?? {});
   openApiRoute(app);
   if (deps.access) registerAccountRoutes(app.withTypeProvider<ZodTypeProvider>(), deps.access);
