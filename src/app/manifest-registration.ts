@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { parseEnv } from "node:util";
 import { isIP } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
@@ -71,7 +72,23 @@ function cookieOf(request: FastifyRequest, name: string): string | undefined {
 
 const ORG_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
 const STATE_TTL_MS = 60 * 60 * 1000;
-const CREDENTIALS = ["APP_ID", "PRIVATE_KEY", "WEBHOOK_SECRET"] as const;
+const CREDENTIALS = [
+  "APP_ID",
+  "PRIVATE_KEY",
+  "WEBHOOK_SECRET",
+  "GITHUB_CLIENT_ID",
+  "GITHUB_CLIENT_SECRET",
+] as const;
+
+/** Whether a SESSION_SECRET is already set, in the environment or in the env file about to be written. */
+function hasSessionSecret(envFile: string): boolean {
+  if (process.env.SESSION_SECRET?.trim()) return true;
+  try {
+    return Boolean(parseEnv(readFileSync(envFile, "utf8")).SESSION_SECRET?.trim());
+  } catch {
+    return false;
+  }
+}
 
 function page(title: string, body: string): string {
   return `<!doctype html>
@@ -135,6 +152,10 @@ export async function registrationPlugin(options: RegistrationOptions) {
       url: options.webhookProxyUrl ?? `${baseUrl}${options.webhookPath}`,
     };
     manifest.redirect_url = `${baseUrl}/setup/callback`;
+    // "Sign in with GitHub" (private repositories' boards) uses the App's own OAuth: its callback, and no
+    // authorization asked of whoever installs the App.
+    manifest.callback_urls = [`${baseUrl}/auth/github/callback`];
+    manifest.request_oauth_on_install = false;
     return JSON.stringify(manifest);
   }
 
@@ -232,8 +253,13 @@ export async function registrationPlugin(options: RegistrationOptions) {
         try {
           const setup = new ManifestCreationImpl({
             updateEnv: (env) => {
-              // Only what this server needs; Probot also passes the OAuth client id and secret.
-              const values = Object.fromEntries(CREDENTIALS.map((k) => [k, env[k] ?? ""]));
+              // The App's credentials and its OAuth client (sign-in), with a fresh SESSION_SECRET unless one
+              // is already set (in the file or the environment): replacing it would sign everyone out.
+              const values: Record<string, string> = Object.fromEntries(
+                CREDENTIALS.map((k) => [k, env[k] ?? ""]),
+              );
+              if (!hasSessionSecret(options.envFile))
+                values.SESSION_SECRET = randomBytes(32).toString("base64url");
               updateEnvFile(options.envFile, values);
               written = Object.keys(values);
               return env;
@@ -268,7 +294,8 @@ export async function registrationPlugin(options: RegistrationOptions) {
           reply,
           page(
             "GitHub App registered",
-            `      <p>The App's ID, private key and webhook secret are in <code>${escapeHtml(options.envFile)}</code>
+            `      <p>The App's ID, private key and webhook secret, its OAuth client ID and secret (for "Sign in with
+      GitHub" on private repositories' boards) and a session secret are in <code>${escapeHtml(options.envFile)}</code>
       (other lines there are unchanged).</p>
       <h2>Next</h2>
       <ol>

@@ -18,6 +18,9 @@ export class FakeGitHubManifest {
     publicKeyEncoding: { type: "spki", format: "pem" },
   }).privateKey;
   readonly webhookSecret = randomBytes(20).toString("hex");
+  /** The App's OAuth client, which GitHub returns with the credentials (sign-in uses it). */
+  readonly clientId = `Iv1.${randomBytes(8).toString("hex")}`;
+  readonly clientSecret = randomBytes(20).toString("hex");
   private readonly codes = new Map<string, { redirect: string; state: string }>();
   private server: Server | undefined;
   url = "";
@@ -91,8 +94,8 @@ export class FakeGitHubManifest {
           slug: "task-scorer",
           name: "task-scorer",
           html_url: `${this.url}/apps/task-scorer`,
-          client_id: "Iv1.fakeclientid",
-          client_secret: "fake-client-secret",
+          client_id: this.clientId,
+          client_secret: this.clientSecret,
           webhook_secret: this.webhookSecret,
           pem: this.pem,
           owner: { login: "octocat" },

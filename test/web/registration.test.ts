@@ -85,6 +85,9 @@ describeInChromium("registering the GitHub App in the browser (manifest flow)", 
       public: false,
       hook_attributes: { url: `${base}/api/github/webhooks` },
       redirect_url: `${base}/setup/callback`,
+      // Sign in with GitHub works right after registering: the App's OAuth callback, no OAuth on install.
+      callback_urls: [`${base}/auth/github/callback`],
+      request_oauth_on_install: false,
       default_permissions: { issues: "write", pull_requests: "write", contents: "read", metadata: "read" },
       default_events: ["issues", "issue_comment", "pull_request"],
     });
@@ -97,12 +100,20 @@ describeInChromium("registering the GitHub App in the browser (manifest flow)", 
     expect(written.match(/^APP_ID=/gm)).toHaveLength(1);
     const vars = parseEnv(written);
     expect(vars.WEBHOOK_SECRET).toBe(github.webhookSecret);
-    expect(vars.GITHUB_CLIENT_SECRET).toBeUndefined();
+    // The App's OAuth client and a fresh session secret (32 random bytes): sign-in works on the next start.
+    expect(vars.GITHUB_CLIENT_ID).toBe(github.clientId);
+    expect(vars.GITHUB_CLIENT_SECRET).toBe(github.clientSecret);
+    expect(vars.SESSION_SECRET).toMatch(/^[\w-]{43}$/);
     // The next start accepts what was written: the key parses, the App is on.
     expect(statSync(envFile).mode & 0o777).toBe(0o600);
     const settings = appSettingsFromEnv(vars);
     expect(settings).toMatchObject({ appId: "4242", webhookSecret: github.webhookSecret });
     expect(settings!.privateKey.trim()).toBe(github.pem.trim());
+    expect(loadServiceConfig({ ...vars }).auth.signIn).toEqual({
+      clientId: github.clientId,
+      clientSecret: github.clientSecret,
+      sessionSecret: vars.SESSION_SECRET,
+    });
   });
 });
 
@@ -204,6 +215,75 @@ describe("registration pages (no browser)", () => {
       expect(unknown.status).toBe(502);
       expect(await unknown.text()).toContain("GitHub answered 404 to the code exchange");
       expect(() => readFileSync(envFile)).toThrow();
+    } finally {
+      await service.close();
+    }
+  });
+
+  /** GitHub's side by hand: the form receives the manifest, its confirm button sends the browser back. */
+  async function registerThroughGitHub(
+    base: string,
+  ): Promise<{ manifest: Record<string, any>; done: Response }> {
+    const started = await register(base, { account: "personal" });
+    const action = started.body.match(/action="([^"]+)"/)![1]!.replace(/&amp;/g, "&");
+    const manifest = started.body
+      .match(/name="manifest" value="([^"]*)"/)![1]!
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
+    const form = await fetch(action, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ manifest }).toString(),
+    });
+    const code = (await form.text()).match(/name="code" value="([^"]+)"/)![1]!;
+    const confirm = await fetch(`${github.url}/settings/apps/new/confirm`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ code }).toString(),
+      redirect: "manual",
+    });
+    const done = await fetch(confirm.headers.get("location")!, {
+      headers: { cookie: started.cookie.split(";")[0]! },
+    });
+    return { manifest: JSON.parse(manifest) as Record<string, any>, done };
+  }
+
+  it("writes the App's OAuth client and a new SESSION_SECRET, and keeps a SESSION_SECRET already set", async () => {
+    const fresh = join(dir, "f.env");
+    let { service, base } = await serve({ GHE_HOST: github.host, GHE_PROTOCOL: "http" }, fresh);
+    try {
+      const { manifest, done } = await registerThroughGitHub(base);
+      expect(manifest.callback_urls).toEqual([`${base}/auth/github/callback`]);
+      expect(manifest.request_oauth_on_install).toBe(false);
+      expect(done.status).toBe(200);
+      expect(await done.text()).toContain("OAuth client ID and secret");
+      const vars = parseEnv(readFileSync(fresh, "utf8"));
+      expect(vars).toMatchObject({
+        APP_ID: "4242",
+        GITHUB_CLIENT_ID: github.clientId,
+        GITHUB_CLIENT_SECRET: github.clientSecret,
+      });
+      expect(vars.SESSION_SECRET).toMatch(/^[\w-]{43}$/);
+      expect(Buffer.from(vars.SESSION_SECRET!, "base64url")).toHaveLength(32);
+      // The next start has sign-in on.
+      expect(loadServiceConfig({ ...vars }).auth.signIn?.clientId).toBe(github.clientId);
+    } finally {
+      await service.close();
+    }
+
+    const kept = join(dir, "g.env");
+    const mine = "Vh1oV9r8yKkXxq1mB2eG3w5Zt7nUaPcQdRsTfLjHiMo";
+    writeFileSync(kept, `SESSION_SECRET=${mine}\n`);
+    ({ service, base } = await serve({ GHE_HOST: github.host, GHE_PROTOCOL: "http" }, kept));
+    try {
+      const { done } = await registerThroughGitHub(base);
+      expect(done.status).toBe(200);
+      const written = readFileSync(kept, "utf8");
+      expect(written.match(/^SESSION_SECRET=/gm)).toHaveLength(1);
+      expect(parseEnv(written).SESSION_SECRET).toBe(mine);
     } finally {
       await service.close();
     }
