@@ -280,6 +280,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
     webPage: {
       scorer: description,
       registration: offerRegistration ? { target: registrationTarget(ghe) } : undefined,
+      githubWebUrl: ghe ? `${ghe.protocol}://${ghe.host}` : "https://github.com",
     },
     ...(serverConfig.rateLimitPerMinute ? { rateLimitPerMinute: serverConfig.rateLimitPerMinute } : {}),
   });

@@ -15,6 +15,7 @@ import { healthRoute, metricsRoute } from "./routes/health.js";
 import { scoreTaskRoute } from "./routes/score-task.js";
 import { backlogTasksRoute, type BacklogRouteOptions } from "./routes/backlog-tasks.js";
 import { webPagePlugin, type WebPageOptions } from "./routes/web-page.js";
+import { boardPagePlugin } from "./routes/board-page.js";
 import { signInRoutes, type SignInRouteOptions } from "./routes/sign-in.js";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -47,7 +48,7 @@ export interface ServerDeps {
   /** "Sign in with GitHub" for private repositories' boards (its routes answer "not configured" without settings). */
   signIn?: SignInRouteOptions;
   /** The start page; `registration` is set when the App can be registered from it. */
-  webPage?: Pick<WebPageOptions, "registration"> & { scorer?: string };
+  webPage?: Pick<WebPageOptions, "registration"> & { scorer?: string; githubWebUrl?: string };
 }
 
 /** A number of hops becomes fastify's function form (its types take no number). */
@@ -127,6 +128,12 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     deps.signIn ?? { github: { webUrl: "https://github.com", apiUrl: "https://api.github.com" } },
   );
   backlogTasksRoute(app, deps.backlog ?? {});
+  await app.register(
+    boardPagePlugin({
+      githubWebUrl: deps.webPage?.githubWebUrl ?? "https://github.com",
+      signIn: deps.signIn?.settings !== undefined,
+    }),
+  );
   openApiRoute(app);
   if (deps.access) registerAccountRoutes(app.withTypeProvider<ZodTypeProvider>(), deps.access);
   for (const plugin of deps.plugins ?? []) await app.register(async (scope) => plugin(scope));

@@ -51,6 +51,8 @@ const ASSETS: Record<string, string> = {
   "try-it.js": "text/javascript; charset=utf-8",
   "try-it.css": "text/css; charset=utf-8",
   "setup.js": "text/javascript; charset=utf-8",
+  "board.js": "text/javascript; charset=utf-8",
+  "board.css": "text/css; charset=utf-8",
   "favicon.svg": "image/svg+xml",
 };
 
