@@ -28,9 +28,17 @@ export default tseslint.config(
     },
   },
   {
-    // The try-it page's scripts run in the browser.
+    // The pages' scripts (try-it, board) run in the browser.
     files: ["web/**/*.js"],
-    languageOptions: { globals: { document: "readonly", window: "readonly" } },
+    languageOptions: {
+      globals: {
+        document: "readonly",
+        window: "readonly",
+        location: "readonly",
+        history: "readonly",
+        URLSearchParams: "readonly",
+      },
+    },
   },
   {
     files: ["test/**/*.ts", "bench/**/*.ts"],
