@@ -168,8 +168,21 @@ export class BacklogStore {
       q = q.where(sql<boolean>`title ILIKE ${pattern}`);
     }
     const { count } = await q.select(sql<string>`count(*)`.as("count")).executeTakeFirstOrThrow();
+    // The board's columns only: the stored report (kilobytes a row) is not read for a list.
     const rows = await q
-      .selectAll()
+      .select([
+        "number",
+        "title",
+        "url",
+        "score",
+        "approved",
+        "needs_human",
+        "kind",
+        "personas",
+        "scored_at",
+        "issue_created_at",
+        "issue_updated_at",
+      ])
       .orderBy(sql.raw(ORDER[query.sort]))
       .limit(query.limit + 1)
       .offset(offset)
