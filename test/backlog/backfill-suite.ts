@@ -1,0 +1,476 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import type { Service } from "../../src/compose-service.js";
+import { BacklogStore } from "../../src/backlog/backlog-store.js";
+import { BackfillRunner } from "../../src/backlog/backfill-runner.js";
+import { startFakeGitHub, type FakeGitHub, type FakeIssue } from "../helpers/fake-github.js";
+import { deliver, INSTALLATION_ID, payload, startService } from "../helpers/app-harness.js";
+import { REPLY_MARKER } from "../../src/app/commands.js";
+import { freshDatabase } from "../helpers/postgres.js";
+
+/**
+ * The backlog through the App, as a maintainer meets it: install the App on a repository with open issues,
+ * and every issue is scored silently (no comment anywhere), ranked by the tasks API, resumable, and within
+ * GitHub's limits. GitHub is a stand-in on loopback. The suite runs on both engines the service stores
+ * in: the embedded PGlite (in memory) in `backfill-pglite.test.ts`, and the real PostgreSQL of
+ * DATABASE_URL (a fresh database per test) in `backfill-postgres.test.ts`.
+ */
+export function backfillSuite(engine: "pglite" | "postgres"): void {
+  let github: FakeGitHub;
+  let service: Service | undefined;
+  let database: { url: string; drop: () => Promise<void> } | undefined;
+  beforeAll(async () => {
+    github = await startFakeGitHub();
+  });
+  afterAll(async () => github.close());
+  afterEach(async () => {
+    await service?.close();
+    service = undefined;
+    await database?.drop();
+    database = undefined;
+    github.reset();
+  });
+
+  const start = async () => {
+    if (engine === "postgres") database = await freshDatabase();
+    return startService({
+      GHE_HOST: github.host,
+      GHE_PROTOCOL: "http",
+      ...(database ? { DATABASE_URL: database.url } : { DATA_DIR: "memory://" }),
+    });
+  };
+
+  /** Made-up issues of three shapes, and some pull requests, which the backlog must leave out. */
+  function backlog(n: number, pulls = 0): FakeIssue[] {
+    const out: FakeIssue[] = [];
+    const step = pulls ? Math.floor((n + pulls) / pulls) : 0;
+    let pullsLeft = pulls;
+    for (let i = 1; i <= n + pulls; i++) {
+      if (pullsLeft > 0 && i % step === 0) {
+        pullsLeft--;
+        out.push({ number: i, title: `Bump dependency ${i}`, body: "Automated update.", pull_request: true });
+        continue;
+      }
+      const shape = i % 3;
+      out.push(
+        shape === 0
+          ? {
+              number: i,
+              title: `Crash when saving file ${i}`,
+              body: "Steps to reproduce:\n1. Open a document\n2. Press save\n\nExpected: saved. Actual: the app crashes with TypeError: cannot read properties of undefined.",
+            }
+          : shape === 1
+            ? {
+                number: i,
+                title: `Add CSV export for report ${i}`,
+                body: "Twelve customers asked for CSV export this quarter. Acceptance: one row per task, UTF-8.",
+              }
+            : { number: i, title: `question about setup ${i}`, body: "How do I configure this?" },
+      );
+    }
+    return out;
+  }
+
+  const installed = (repos: { full_name: string; private?: boolean }[]) =>
+    payload("installation", "created", (p) => {
+      p.installation = { ...p.installation, id: INSTALLATION_ID };
+      p.repositories = repos.map((r, i) => ({ id: i + 1, name: r.full_name.split("/")[1], ...r }));
+    });
+
+  async function tasks(query = "", repo = "acme/widgets") {
+    const r = await service!.server.inject({ method: "GET", url: `/api/repos/${repo}/tasks${query}` });
+    return r;
+  }
+
+  async function untilDone(repo = "acme/widgets") {
+    for (let i = 0; i < 400; i++) {
+      const r = await tasks("", repo);
+      if (r.statusCode === 200 && r.json().backfill.state === "done") return r.json();
+      await new Promise((res) => setTimeout(res, 25));
+    }
+    throw new Error(`the backfill of ${repo} did not finish: ${(await tasks("", repo)).body}`);
+  }
+
+  const writes = () => github.requests.filter((r) => r.method !== "GET");
+
+  describe("backfill on install", () => {
+    it("scores every open issue silently (pull requests left out), and the tasks API ranks them", async () => {
+      github.repoIssues.set("acme/widgets", backlog(230, 20));
+      service = await start();
+      const res = await deliver(
+        service,
+        "installation",
+        installed([{ full_name: "acme/widgets", private: false }]),
+      );
+      expect(res.statusCode).toBe(200);
+      const list = await untilDone();
+
+      expect(list.repository).toBe("acme/widgets");
+      expect(list.total).toBe(230);
+      expect(list.backfill).toEqual({ state: "done", done: 230, total: 230 });
+      expect(list.calibration).toEqual({ closedIssues: 0, used: false });
+      expect(list.tasks).toHaveLength(100);
+      expect(list.nextCursor).toEqual(expect.any(String));
+      const scores = list.tasks.map((t: { score: number }) => t.score);
+      expect(scores).toEqual([...scores].sort((a, b) => b - a));
+      expect(list.tasks.some((t: { title: string }) => t.title.startsWith("Bump dependency"))).toBe(false);
+      expect(list.tasks[0]).toEqual({
+        number: expect.any(Number),
+        title: expect.any(String),
+        url: expect.stringMatching(/^https:\/\/github\.com\/acme\/widgets\/issues\/\d+$/),
+        score: expect.any(Number),
+        approved: expect.any(Boolean),
+        needsHuman: expect.any(Boolean),
+        kind: expect.any(String),
+        personas: {
+          revenue: expect.any(Number),
+          architect: expect.any(Number),
+          ux: expect.any(Number),
+          product: expect.any(Number),
+          marketing: expect.any(Number),
+        },
+        scoredAt: expect.any(String),
+        createdAt: "2026-01-01T00:00:00.000Z",
+        updatedAt: "2026-01-02T00:00:00.000Z",
+      });
+
+      // Silent: nothing was written on GitHub (only the installation token was asked for).
+      expect(writes().filter((r) => !r.path.endsWith("/access_tokens"))).toEqual([]);
+      // Listed through REST, 100 a page, following Link.
+      const pages = github.requests.filter((r) => r.path === "/repos/acme/widgets/issues");
+      expect(pages).toHaveLength(3);
+
+      // The rest of the pages through the cursor: every issue exactly once.
+      const seen = new Set<number>(list.tasks.map((t: { number: number }) => t.number));
+      let cursor = list.nextCursor;
+      while (cursor) {
+        const page = (await tasks(`?cursor=${encodeURIComponent(cursor)}`)).json();
+        for (const t of page.tasks) seen.add(t.number);
+        cursor = page.nextCursor;
+      }
+      expect(seen.size).toBe(230);
+    });
+
+    it("filters, sorts, searches and downloads CSV", async () => {
+      github.repoIssues.set("acme/widgets", backlog(30));
+      service = await start();
+      await deliver(service, "installation", installed([{ full_name: "acme/widgets", private: false }]));
+      await untilDone();
+
+      const bugs = (await tasks("?kind=bug")).json();
+      expect(bugs.total).toBeGreaterThan(0);
+      expect(bugs.tasks.every((t: { kind: string }) => t.kind === "bug")).toBe(true);
+      expect(bugs.tasks.every((t: { title: string }) => t.title.startsWith("Crash"))).toBe(true);
+
+      const search = (await tasks("?q=csv%20EXPORT")).json();
+      expect(search.total).toBe(10);
+      expect(search.tasks.every((t: { title: string }) => /CSV export/.test(t.title))).toBe(true);
+      // LIKE's wildcards are searched for literally.
+      expect((await tasks("?q=%25")).json().total).toBe(0);
+
+      const byNumber = (await tasks("?sort=number&limit=5")).json();
+      expect(byNumber.tasks.map((t: { number: number }) => t.number)).toEqual([1, 2, 3, 4, 5]);
+      const lowest = (await tasks("?sort=score")).json();
+      const lowScores = lowest.tasks.map((t: { score: number }) => t.score);
+      expect(lowScores).toEqual([...lowScores].sort((a, b) => a - b));
+
+      const approved = (await tasks("?approved=true")).json();
+      const rejected = (await tasks("?approved=false")).json();
+      expect(approved.total + rejected.total).toBe(30);
+      const human = (await tasks("?needsHuman=true")).json();
+      expect(human.tasks.every((t: { needsHuman: boolean }) => t.needsHuman)).toBe(true);
+
+      const csv = await tasks("?format=csv&kind=bug");
+      expect(csv.statusCode).toBe(200);
+      expect(csv.headers["content-type"]).toMatch(/^text\/csv/);
+      expect(csv.headers["content-disposition"]).toContain('filename="acme-widgets-tasks.csv"');
+      const lines = csv.body.trim().split("\r\n");
+      expect(lines[0]).toBe(
+        "rank,number,title,url,score,approved,needs_human,kind,revenue,architect,ux,product,marketing,scored_at,created_at",
+      );
+      expect(lines).toHaveLength(bugs.total + 1);
+      const viaAccept = await service.server.inject({
+        method: "GET",
+        url: "/api/repos/acme/widgets/tasks",
+        headers: { accept: "text/csv" },
+      });
+      expect(viaAccept.body.trim().split("\r\n")).toHaveLength(31);
+    });
+
+    it("answers bad queries with 400 and the parameter named, unknown repositories with 401/404", async () => {
+      github.repoIssues.set("acme/widgets", backlog(3));
+      service = await start();
+      await deliver(service, "installation", installed([{ full_name: "acme/widgets", private: false }]));
+      await untilDone();
+      for (const [query, word] of [
+        ["?sort=popularity", "sort"],
+        ["?kind=epic", "kind"],
+        ["?limit=0", "limit"],
+        ["?approved=maybe", "approved"],
+        ["?color=red", "color"],
+        ["?cursor=nonsense", "cursor"],
+      ] as const) {
+        const r = await tasks(query);
+        expect({ query, status: r.statusCode, code: r.json().error.code }).toEqual({
+          query,
+          status: 400,
+          code: "invalid_request",
+        });
+        expect(r.json().error.message).toContain(word);
+      }
+      // A repository the server has never seen is treated like a private one: no sign-in, no answer.
+      const unknown = await tasks("", "someone/secret-plans");
+      expect(unknown.statusCode).toBe(401);
+      expect(unknown.json().error.code).toBe("unauthorized");
+      expect((await tasks("", "bad..owner!/x")).statusCode).toBe(400);
+    });
+
+    it("a private repository's backlog is not shown without sign-in", async () => {
+      github.repoIssues.set("acme/secret", backlog(3));
+      github.privateRepos.add("acme/secret");
+      service = await start();
+      await deliver(service, "installation", installed([{ full_name: "acme/secret", private: true }]));
+      const store = service.backlogStore!;
+      for (
+        let i = 0;
+        i < 400 && BacklogStore.progress(await store.repository("acme/secret")).state !== "done";
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 25));
+      const r = await tasks("", "acme/secret");
+      expect(r.statusCode).toBe(401);
+      expect(r.json().error.message).toContain("sign-in is not configured");
+    });
+  });
+
+  describe("keeping the backlog current", () => {
+    it("a closed issue leaves the board; an edited open one is re-scored and listed with its new title", async () => {
+      github.repoIssues.set("acme/widgets", backlog(6));
+      service = await start();
+      await deliver(service, "installation", installed([{ full_name: "acme/widgets", private: false }]));
+      await untilDone();
+      const event = (action: string, patch: (p: any) => void = () => {}) =>
+        // The examples have no `closed` issue: a `reopened` one with its action changed is the same shape.
+        payload("issues", action === "closed" ? "reopened" : action, (p) => {
+          p.action = action;
+          p.repository.owner.login = "acme";
+          p.repository.name = "widgets";
+          p.repository.full_name = "acme/widgets";
+          p.issue.number = 3;
+          p.issue.title = "Crash when saving file 3";
+          p.issue.body = "It crashes.";
+          p.issue.html_url = "https://github.com/acme/widgets/issues/3";
+          p.sender.type = "User";
+          patch(p);
+        });
+      await deliver(service, "issues", event("closed"));
+      for (let i = 0; i < 200 && (await tasks()).json().total !== 5; i++)
+        await new Promise((r) => setTimeout(r, 25));
+      expect((await tasks()).json().tasks.map((t: { number: number }) => t.number)).not.toContain(3);
+
+      await deliver(
+        service,
+        "issues",
+        event("edited", (p) => {
+          p.action = "edited";
+          p.changes = { title: { from: "old" } };
+          p.issue.title = "Data loss: saving file 3 deletes the document";
+        }),
+      );
+      for (let i = 0; i < 200 && (await tasks()).json().total !== 6; i++)
+        await new Promise((r) => setTimeout(r, 25));
+      const row = (await tasks()).json().tasks.find((t: { number: number }) => t.number === 3);
+      expect(row.title).toBe("Data loss: saving file 3 deletes the document");
+    });
+
+    it("`/score backlog` from a maintainer queues a backfill and replies with the board's address", async () => {
+      github.repoIssues.set("acme/widgets", backlog(4));
+      github.roles.set("acme/widgets:maintainer", "admin");
+      service = await start();
+      const comment = payload("issue_comment", "created", (p) => {
+        p.repository.owner.login = "acme";
+        p.repository.name = "widgets";
+        p.repository.full_name = "acme/widgets";
+        p.repository.private = false;
+        p.issue.number = 1;
+        delete p.issue.pull_request;
+        p.comment.body = "/score backlog";
+        p.comment.user.login = "maintainer";
+        p.sender.login = "maintainer";
+        p.sender.type = "User";
+      });
+      await deliver(service, "issue_comment", comment);
+      const list = await untilDone();
+      expect(list.total).toBe(4);
+      await service.queue!.drain();
+      const replies = github.commentsOn("acme/widgets#1");
+      expect(replies).toHaveLength(1);
+      expect(replies[0]!.body).toContain(REPLY_MARKER);
+      expect(replies[0]!.body).toContain("/board/acme/widgets");
+      expect(replies[0]!.body).toContain("no comment on old issues");
+    });
+  });
+
+  describe("within GitHub's limits, and resumable", () => {
+    it("a re-run sends the stored ETags: unchanged pages answer 304 and nothing is scored again", async () => {
+      github.repoIssues.set("acme/widgets", backlog(150));
+      service = await start();
+      await deliver(service, "installation", installed([{ full_name: "acme/widgets", private: false }]));
+      const first = await untilDone();
+      const runner = service.backfill!;
+      const store = service.backlogStore!;
+      const scoredAt = first.tasks[0].scoredAt;
+      github.requests.length = 0;
+      await store.requestBackfill("acme/widgets");
+      runner.wake();
+      const again = await untilDone();
+      expect(again.total).toBe(150);
+      const pages = github.requests.filter((r) => r.path === "/repos/acme/widgets/issues");
+      expect(pages).toHaveLength(2);
+      expect(again.tasks[0].scoredAt).toBe(scoredAt);
+    });
+
+    it("stops before the hourly limit runs out and resumes from its cursor after the reset", async () => {
+      github.repoIssues.set("acme/widgets", backlog(250));
+      service = await start();
+      const runner = service.backfill!;
+      const store = service.backlogStore!;
+      github.rateLimitRemaining = 400; // under the runner's reserve of 500
+      github.rateLimitReset = Math.floor(Date.now() / 1000) + 1;
+      await deliver(service, "installation", installed([{ full_name: "acme/widgets", private: false }]));
+      let row = await store.repository("acme/widgets");
+      for (let i = 0; i < 400 && !row?.not_before; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        row = await store.repository("acme/widgets");
+      }
+      expect(row!.not_before!.getTime()).toBe(github.rateLimitReset * 1000 + 1000);
+      expect(row!.last_error).toContain("rate limit");
+      expect(row!.done).toBe(0);
+      expect(github.requests.filter((r) => r.path === "/repos/acme/widgets/issues")).toHaveLength(0);
+
+      // After the reset, the next look for work (any instance's) carries on.
+      github.rateLimitRemaining = 4999;
+      await new Promise((r) => setTimeout(r, row!.not_before!.getTime() - Date.now() + 50));
+      runner.wake();
+      expect((await untilDone()).total).toBe(250);
+    });
+
+    it("obeys retry-after on a secondary limit", async () => {
+      github.repoIssues.set("acme/widgets", backlog(20));
+      github.faults.push({
+        method: "GET",
+        path: /^\/repos\/acme\/widgets\/issues$/,
+        status: 403,
+        headers: { "retry-after": "120" },
+        body: { message: "You have exceeded a secondary rate limit" },
+      });
+      service = await start();
+      const store = service.backlogStore!;
+      const before = Date.now();
+      await deliver(service, "installation", installed([{ full_name: "acme/widgets", private: false }]));
+      let row = await store.repository("acme/widgets");
+      for (let i = 0; i < 400 && !row?.not_before; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        row = await store.repository("acme/widgets");
+      }
+      const wait = row!.not_before!.getTime() - before;
+      expect(wait).toBeGreaterThanOrEqual(119_000);
+      expect(wait).toBeLessThan(125_000);
+      expect(row!.last_error).toContain("120 s");
+    });
+
+    it("an instance that dies mid-run is taken over after its lease, from the next page, scoring nothing twice", async () => {
+      github.repoIssues.set("acme/widgets", backlog(300));
+      service = await start();
+      const main = service.backfill!;
+      const store = service.backlogStore!;
+      await main.stop(); // this instance takes no work: two runners below play two instances
+      await store.requestBackfill("acme/widgets", { installationId: INSTALLATION_ID, private: false });
+      const deps = main.deps;
+      let scored = 0;
+      const counting = (d: typeof deps) => ({
+        ...d,
+        leaseMs: 300,
+        score: async (...args: Parameters<typeof d.score>) => {
+          scored++;
+          return d.score(...args);
+        },
+      });
+      // The first instance "dies" after its first page: it stops renewing and never finishes.
+      const dying = new BackfillRunner({
+        ...counting(deps),
+        github: async (id) => {
+          const real = await deps.github(id);
+          let pages = 0;
+          // The same client (its config reader too), whose second page of issues never answers.
+          return Object.assign(Object.create(real) as typeof real, {
+            request: async (route: string, params?: Record<string, unknown>) => {
+              if (route.includes("/issues") && ++pages > 1) return new Promise<never>(() => {});
+              return real.request(route, params);
+            },
+          });
+        },
+      });
+      dying.wake();
+      let row = await store.repository("acme/widgets");
+      for (let i = 0; i < 400 && row!.done < 100; i++) {
+        await new Promise((r) => setTimeout(r, 25));
+        row = await store.repository("acme/widgets");
+      }
+      expect(row!.done).toBe(100);
+      expect(scored).toBe(100);
+      // A second instance waits for the lease to lapse, then carries on from page 2.
+      const second = new BackfillRunner(counting(deps));
+      await new Promise((r) => setTimeout(r, 400));
+      second.wake();
+      await second.idle();
+      row = await store.repository("acme/widgets");
+      expect(row!.state).toBe("done");
+      expect(row!.done).toBe(300);
+      expect(scored).toBe(300);
+      expect((await tasks()).json().total).toBe(300);
+    });
+
+    it("under a model, stops at the installation's daily budget and resumes at midnight UTC", async () => {
+      github.repoIssues.set("acme/widgets", backlog(12));
+      github.configFiles.set("acme/widgets", "backlog-budget: 5\n");
+      service = await start();
+      const store = service.backlogStore!;
+      await service.backfill!.stop();
+      await store.requestBackfill("acme/widgets", { installationId: INSTALLATION_ID, private: false });
+      let scored = 0;
+      const deps = service.backfill!.deps;
+      const clock = () => new Date("2030-01-01T22:00:00.000Z");
+      const model = new BackfillRunner({
+        ...deps,
+        usesModel: true,
+        clock,
+        score: async (...args: Parameters<typeof deps.score>) => {
+          scored++;
+          return deps.score(...args);
+        },
+      });
+      model.wake();
+      await model.idle();
+      const row = await store.repository("acme/widgets");
+      expect(scored).toBe(5);
+      expect(row!.state).toBe("running");
+      expect(row!.not_before!.toISOString()).toBe("2030-01-02T00:00:00.000Z");
+      expect(row!.last_error).toContain("daily backlog budget (5 reports a day)");
+      // The same day, another instance asking gets nothing more from the budget.
+      expect(await store.takeBudget(INSTALLATION_ID, "2030-01-01", 5)).toBe(false);
+      expect(await store.takeBudget(INSTALLATION_ID, "2030-01-02", 5)).toBe(true);
+    });
+
+    it("two instances asked at once never run one repository together", async () => {
+      github.repoIssues.set("acme/widgets", backlog(10));
+      service = await start();
+      const store = service.backlogStore!;
+      await service.backfill!.stop();
+      await store.requestBackfill("acme/widgets", { installationId: INSTALLATION_ID });
+      const [a, b] = await Promise.all([store.claim("a", 60_000), store.claim("b", 60_000)]);
+      expect([a, b].filter(Boolean)).toHaveLength(1);
+      // Asking again while it runs is the same backfill.
+      expect(await store.requestBackfill("acme/widgets")).toBe("running");
+    });
+  });
+}
