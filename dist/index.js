@@ -61836,6 +61836,40 @@ function findTaskGaps(task, description) {
   return findGaps(reading.structure, reading.analysis.hasStackTrace);
 }
 
+// src/core/needs-human.ts
+var NEEDS_HUMAN = { spread: 4, kindConfidence: 0.5 };
+var KIND_NAMES = {
+  bug: "a bug report",
+  feature: "a feature request",
+  question: "a question",
+  docs: "documentation work",
+  refactor: "a refactor",
+  chore: "maintenance work",
+  junk: "junk"
+};
+function needsHumanReasons(report) {
+  const reasons = [];
+  const { minScore, maxScore } = report.consensus;
+  if (maxScore - minScore >= NEEDS_HUMAN.spread) {
+    const high = report.expertScores.find((e) => e.score === maxScore);
+    const low = report.expertScores.find((e) => e.score === minScore);
+    reasons.push(
+      `the personas are ${maxScore - minScore} points apart (${high?.expert ?? "one"} ${maxScore}, ${low?.expert ?? "another"} ${minScore})`
+    );
+  }
+  const { kind, kindConfidence } = report.reading;
+  if (kindConfidence < NEEDS_HUMAN.kindConfidence)
+    reasons.push(
+      `the reader is only ${Math.round(kindConfidence * 100)}% sure this is ${KIND_NAMES[kind] ?? kind}`
+    );
+  return reasons;
+}
+function renderNeedsHuman(report) {
+  const reasons = needsHumanReasons(report);
+  if (reasons.length === 0) return void 0;
+  return `**Needs a human:** ${reasons.join("; and ")}.`;
+}
+
 // src/core/render-comment.ts
 var REPORT_MARKER = "<!-- task-scorer:report -->";
 var MAX_REASONING_CHARS = 1200;
@@ -61899,6 +61933,8 @@ function renderReport(report, approval, options) {
   if (advice) lines.push(advice, "");
   const reading = renderReading(report);
   if (reading) lines.push(reading, "");
+  const human = renderNeedsHuman(report);
+  if (human) lines.push(human, "");
   const compact = (options.style ?? "compact") === "compact";
   if (compact) {
     lines.push(
@@ -62080,7 +62116,12 @@ async function scoreTask(input2, deps, options) {
 }
 
 // src/github/approval-labels.ts
-var COLORS = { approved: "0e8a16", rejected: "d93f0b" };
+var COLORS = { approved: "0e8a16", rejected: "d93f0b", needsHuman: "fbca04" };
+var DESCRIPTIONS = {
+  approved: "task-scorer: the personas approve this task",
+  rejected: "task-scorer: the personas do not approve this task",
+  needsHuman: "task-scorer: the personas disagree, or the kind is unclear: a person should decide"
+};
 function status(error63) {
   return typeof error63 === "object" && error63 && "status" in error63 ? Number(error63.status) : void 0;
 }
@@ -62095,7 +62136,7 @@ async function ensureLabel(octokit, ref, name, kind) {
         repo: ref.repo,
         name,
         color: COLORS[kind],
-        description: kind === "approved" ? "task-scorer: the personas approve this task" : "task-scorer: the personas do not approve this task"
+        description: DESCRIPTIONS[kind]
       });
     } catch (createError) {
       if (status(createError) !== 422) throw createError;
