@@ -50,19 +50,6 @@ const EVENT_SCHEMAS: Record<string, z.ZodType> = {
   marketplace_purchase: z.looseObject({
     action: z.string(),
     effective_date: z.string().optional(),
-    // The backlog: repositories the App was installed on or given (a backfill each).
-    installation: z.looseObject({
-      action: z.string(),
-      installation: z.looseObject({ id: z.number().int() }),
-      repositories: z
-        .array(z.looseObject({ full_name: z.string(), private: z.boolean().optional() }))
-        .optional(),
-    }),
-    installation_repositories: z.looseObject({
-      action: z.string(),
-      installation: z.looseObject({ id: z.number().int() }),
-      repositories_added: z.array(z.looseObject({ full_name: z.string(), private: z.boolean().optional() })),
-    }),
     marketplace_purchase: z.looseObject({
       account: z.looseObject({ login: z.string() }),
       plan: z.looseObject({ name: z.string().optional(), price_model: z.string().optional() }).optional(),
