@@ -14,7 +14,16 @@ import type { BackfillDeps, BacklogGitHub, ListedIssue } from "../backlog/backfi
 import type { BacklogStore } from "../backlog/backlog-store.js";
 import { taskRecord } from "../backlog/task-record.js";
 import { loadConfig } from "./repo-config-loader.js";
-import { repoApprovalPolicy } from "./repo-config.schema.js";
+import {
+  repoApprovalPolicy,
+  resolveOutputs,
+  type RepoConfig,
+  type ResolvedOutputs,
+} from "./repo-config.schema.js";
+import { apiBaseUrl, httpStatus, type GitHubRequest } from "../github/github-request.js";
+import type { LearnedLabelNames } from "../github/kind-labels.js";
+import { ProjectUnreachable } from "../github/project-v2.js";
+import { writeOutputs } from "./outputs.js";
 import { clip, hashText } from "./task-text.js";
 import { labelsOf, skippedBy } from "./skip-rules.js";
 
@@ -24,6 +33,8 @@ export interface BacklogAppDeps {
   scorer: Scorer;
   policy: ApprovalPolicy;
   clock?: (() => Date) | undefined;
+  /** The repository's own kind label names, once learned (`output: [labels]`); optional. */
+  learnedLabelNames?: LearnedLabelNames | undefined;
 }
 
 /** A Probot context for one repository outside any webhook, so the backfill reads `.github/task-scorer.yml` as jobs do. */
@@ -42,12 +53,22 @@ export function appBackfillDeps(
 ): Pick<BackfillDeps, "github" | "settings" | "score" | "contentHash"> {
   const { probot, store } = deps;
   const policies = new Map<string, ApprovalPolicy>();
+  // What each repository's file asks the backfill to write (never a comment, never a check run).
+  const writes = new Map<
+    string,
+    { config: RepoConfig; outputs: ResolvedOutputs; apiBaseUrl: string | undefined }
+  >();
   return {
     github: async (installationId) => (await probot.auth(installationId)) as unknown as BacklogGitHub,
     settings: async (github, owner, repo) => {
       const context = repositoryContext(github as unknown as ProbotOctokit, owner, repo, probot);
       const { config } = await loadConfig(context, context.log);
       policies.set(`${owner}/${repo}`.toLowerCase(), repoApprovalPolicy(config, deps.policy));
+      writes.set(`${owner}/${repo}`.toLowerCase(), {
+        config,
+        outputs: { ...resolveOutputs(config), comment: false, check: false },
+        apiBaseUrl: apiBaseUrl(github),
+      });
       return {
         enabled: config.enabled,
         budget: config["backlog-budget"],
@@ -62,7 +83,7 @@ export function appBackfillDeps(
           }) !== undefined,
       };
     },
-    score: async (repository, issue, contentHash) => {
+    score: async (repository, issue, contentHash, github) => {
       const policy = policies.get(repository.toLowerCase()) ?? deps.policy;
       const input = ScoreRequestSchema.parse({
         task: clip(issue.title, TASK_MAX_CHARS),
@@ -73,6 +94,30 @@ export function appBackfillDeps(
         { scorer: deps.scorer, policy, ...(deps.clock ? { clock: deps.clock } : {}) },
         { timeoutMs: 60_000 },
       );
+      const asked = writes.get(repository.toLowerCase());
+      if (asked && github) {
+        const [owner, repo] = repository.split("/") as [string, string];
+        // Rate-limit pauses (no HTTP status) stop the run; refusals become problems for maintainers.
+        await writeOutputs(
+          github as GitHubRequest,
+          asked.outputs,
+          asked.config,
+          {
+            repository,
+            ref: { owner, repo, issue_number: issue.number },
+            isPullRequest: false,
+            nodeId: issue.node_id,
+            labels: labelsOf(issue),
+          },
+          report,
+          {
+            log: probot.log.child({ repository, issue: issue.number }),
+            apiBaseUrl: asked.apiBaseUrl,
+            learnedLabelNames: deps.learnedLabelNames,
+            passOn: (error) => httpStatus(error) === undefined && !(error instanceof ProjectUnreachable),
+          },
+        );
+      }
       await store.saveTask(
         taskRecord(
           repository,

@@ -1,6 +1,7 @@
 import { RE2JS } from "re2js";
 import { z } from "zod";
 import { ApprovalPolicySchema, type ApprovalPolicy } from "../core/approval.js";
+import { READING_KINDS } from "../core/reading.schema.js";
 
 /** Where a repository (or its organisation's `.github` repository, via `_extends`) configures the App. */
 export const REPO_CONFIG_FILE = "task-scorer.yml";
@@ -91,6 +92,20 @@ const titlePattern = z
       });
     }
   });
+
+/** Where a report can go besides the job summary: `output` lists them (or says `none`). */
+export const OUTPUTS = ["comment", "labels", "project", "check"] as const;
+export type Output = (typeof OUTPUTS)[number];
+
+const outputList = z
+  .union([z.enum([...OUTPUTS, "none"]), z.array(z.enum(OUTPUTS)).max(OUTPUTS.length)], {
+    error: `expected a list drawn from ${OUTPUTS.join(", ")}, or none`,
+  })
+  .transform((v): Output[] => (v === "none" ? [] : typeof v === "string" ? [v] : [...new Set(v)]));
+
+/** A Projects v2 board: https://HOST/orgs/ORG/projects/N or https://HOST/users/USER/projects/N (GHE hosts too). */
+export const PROJECT_URL =
+  /^https?:\/\/[^/\s]+\/(orgs|users)\/([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/projects\/(\d{1,9})(?:\/[^\s]*)?$/;
 
 export const TRIGGER_MODES = ["always", "label", "command"] as const;
 export type TriggerMode = (typeof TRIGGER_MODES)[number];
@@ -188,6 +203,29 @@ export const RepoConfigSchema = z
       .describe(
         "Under a model (LLM_PROVIDER), at most this many reports a day (UTC) for the silent backfill of this installation's open issues; 0 turns the model backfill off. The offline judge needs no budget.",
       ),
+    output: outputList
+      .optional()
+      .describe(
+        "Where the report goes: a list drawn from comment, labels, project and check, or none. Unset: the comment (unless `comment: false`) and the labels named under `labels`, as before. With `output` set, `comment: false` still means no comment.",
+      ),
+    "kind-labels": z
+      .object(Object.fromEntries(READING_KINDS.map((k) => [k, labelName.nullable().optional()])))
+      .strict()
+      .default({})
+      .describe(
+        "With `output: [labels]`: the repository's label for each kind the reader finds (bug, feature, question, docs, refactor, chore, junk); null: never label that kind. Defaults: bug, enhancement, question.",
+      ),
+    project: z
+      .string()
+      .regex(
+        PROJECT_URL,
+        "expected the URL of a Projects v2 board, e.g. https://github.com/orgs/ORG/projects/1",
+      )
+      .nullable()
+      .optional()
+      .describe(
+        'With `output: [project]`: the Projects v2 board each scored issue or pull request is added to, with its score in the number field "Task score".',
+      ),
   })
   .describe("task-scorer repository configuration (.github/task-scorer.yml)");
 
@@ -228,13 +266,16 @@ const FAIL_CLOSED: Partial<{ [K in RepoConfigKey]: RepoConfig[K] }> = {
   "skip-title-patterns": [],
   // A budget the file meant to set but we cannot read is no licence to spend the default.
   "backlog-budget": 0,
+  // An output list we cannot read writes nothing; kind labels we cannot name are not written.
+  output: [],
+  "kind-labels": Object.fromEntries(READING_KINDS.map((k) => [k, null])),
 };
 /** Keys whose failure also switches automatic scoring off (they list what must not be scored). */
 const NARROWING_KEYS = new Set<string>(["skip-labels", "skip-title-patterns", "triggers"]);
 
 /** The configuration used when the file itself cannot be read: the App stays quiet. */
 export function failClosedConfig(): RepoConfig {
-  return { ...DEFAULTS, enabled: false, comment: false, trigger: "command" };
+  return { ...DEFAULTS, enabled: false, comment: false, trigger: "command", output: [] };
 }
 
 export function parseRepoConfig(raw: unknown): ParsedRepoConfig {
@@ -275,7 +316,11 @@ export function parseRepoConfig(raw: unknown): ParsedRepoConfig {
           ? "the App stays off"
           : key === "comment"
             ? "no comment is posted"
-            : "issues are scored only on `/score`";
+            : key === "output"
+              ? "nothing is written on GitHub (as with `output: none`)"
+              : key === "kind-labels"
+                ? "no kind label is written"
+                : "issues are scored only on `/score`";
       diagnostics.push({
         key,
         message: `\`${key}\` could not be read (${why}); ${effect} until it is fixed`,
@@ -286,7 +331,83 @@ export function parseRepoConfig(raw: unknown): ParsedRepoConfig {
   }
   // After the loop: a valid `trigger: always` must not undo a failed skip list.
   if (narrowingFailed) config.trigger = "command";
+  diagnostics.push(...outputDiagnostics(config as RepoConfig));
   return { config: config as RepoConfig, diagnostics, failedClosed };
+}
+
+/** `output` and `project` must agree: a board without the output (or the output without a board) writes nothing. */
+function outputDiagnostics(config: RepoConfig): ConfigDiagnostic[] {
+  const listed = config.output?.includes("project") ?? false;
+  if (listed && !config.project)
+    return [
+      {
+        key: "output",
+        message: "`output` lists `project` but `project` names no board; nothing is added to a project",
+      },
+    ];
+  if (!listed && config.project)
+    return [
+      {
+        key: "project",
+        message: "`project` is set but `output` does not list `project`; nothing is added to the board",
+      },
+    ];
+  return [];
+}
+
+/** What one scored issue or pull request writes on GitHub, from `output`, `comment` and `labels`. */
+export interface ResolvedOutputs {
+  comment: boolean;
+  /** The verdict labels (`labels.approved` / `labels.rejected`), when named. */
+  approvalLabels: { approved?: string | undefined; rejected?: string | undefined } | undefined;
+  /** The `needs-human` label's name, when it is written. */
+  needsHumanLabel: string | undefined;
+  /** Whether the kind label is written (names from `kind-labels`). */
+  kindLabels: boolean;
+  /** The Projects v2 board, when the issue is added to one. */
+  project: string | undefined;
+  /** A check run on pull requests. */
+  check: boolean;
+}
+
+export const DEFAULT_NEEDS_HUMAN_LABEL = "needs-human";
+
+/**
+ * How `output` and the older keys combine. `output` unset: the comment unless `comment: false`, and the labels
+ * named under `labels` (as before `output` existed). `output` set: only what it lists; `comment: false` still
+ * means no comment; `labels` in the list writes the kind label, the `needs-human` label (named by
+ * `labels.needs-human`, default needs-human) and the verdict labels when `labels` names them.
+ */
+export function resolveOutputs(config: RepoConfig): ResolvedOutputs {
+  const named = config.labels;
+  const approval =
+    named.approved || named.rejected
+      ? { approved: named.approved ?? undefined, rejected: named.rejected ?? undefined }
+      : undefined;
+  if (config.output === undefined)
+    return {
+      comment: config.comment,
+      approvalLabels: approval,
+      needsHumanLabel: named["needs-human"] ?? undefined,
+      kindLabels: false,
+      project: undefined,
+      check: false,
+    };
+  const has = (o: Output) => config.output!.includes(o);
+  const labels = has("labels");
+  return {
+    comment: has("comment") && config.comment,
+    approvalLabels: labels ? approval : undefined,
+    // An explicit null under `labels` turns the needs-human label off even here.
+    needsHumanLabel: labels
+      ? named["needs-human"] === null
+        ? undefined
+        : (named["needs-human"] ?? DEFAULT_NEEDS_HUMAN_LABEL)
+      : undefined,
+    kindLabels: labels,
+    project: has("project") ? (config.project ?? undefined) : undefined,
+    check: has("check"),
+  };
 }
 
 /** "line 3, column 5: `enabled` could not be read (...)" */

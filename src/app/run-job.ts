@@ -8,14 +8,15 @@ import { isTaskScorerError } from "../core/errors.js";
 import { REPORT_MARKER, escapeMarkdown, renderReport } from "../core/render-comment.js";
 import { scoreTask } from "../core/score-task.js";
 import { DESCRIPTION_MAX_CHARS, ScoreRequestSchema, TASK_MAX_CHARS } from "../core/task-request.schema.js";
-import { applyApprovalLabels, applyFlagLabel, type LabelsOctokit } from "../github/approval-labels.js";
-import { needsHuman } from "../core/needs-human.js";
+import type { LabelsOctokit } from "../github/approval-labels.js";
+import { apiBaseUrl, type GitHubRequest } from "../github/github-request.js";
+import { outputProblems, writeOutputs } from "./outputs.js";
 import { upsertReportComment, type IssueCommentsOctokit } from "../github/report-comment.js";
 import { subjectKey } from "./delivery-handler.js";
 import { clip, hashText } from "./task-text.js";
 import { askBackfill, repositoryName } from "./backlog-app.js";
 import { taskRecord } from "../backlog/task-record.js";
-import { repoApprovalPolicy } from "./repo-config.schema.js";
+import { repoApprovalPolicy, resolveOutputs } from "./repo-config.schema.js";
 
 /**
  * Time kept back from a job's limit for the GitHub writes after scoring (the comment, the labels,
@@ -67,8 +68,11 @@ export async function runJob(
   if (reasons.length === 0 && !helpAsked && !backlogAsked) return;
 
   const loaded = await loadConfig(context, log);
-  const { config, diagnostics } = loaded;
-  if (helpAsked) await reply(context, subject.ref, helpText(loaded));
+  const { config } = loaded;
+  // What an output met earlier (a board it cannot reach) is told to maintainers with the file's problems.
+  const diagnostics = [...loaded.diagnostics, ...outputProblems(repositoryName(context))];
+  const outputs = resolveOutputs(config);
+  if (helpAsked) await reply(context, subject.ref, helpText({ ...loaded, diagnostics }));
   if (backlogAsked) await reply(context, subject.ref, await askBackfill(context, deps, subject));
   // Configuration problems are for maintainers: they go with the answer to a maintainer's `/score`,
   // never into the report on a contributor's issue.
@@ -100,7 +104,7 @@ export async function runJob(
   // model time spent on a report it will not get.
   const allowanceNote = async () => {
     log.info({ account: subject.ref.owner }, "monthly allowance used: note instead of a report");
-    if (config.comment && deps.metering)
+    if (outputs.comment && deps.metering)
       await upsertReportComment(
         octokit,
         subject.ref,
@@ -122,7 +126,7 @@ export async function runJob(
   } catch (error) {
     if (!isTaskScorerError(error)) throw error;
     log.warn({ code: error.code, message: error.message }, "scoring failed");
-    if (config.comment) {
+    if (outputs.comment) {
       const body = [
         REPORT_MARKER,
         "### Task score: not available",
@@ -167,12 +171,12 @@ export async function runJob(
     );
   }
 
-  if (config.comment) {
-    const body = renderReport(outcome.report, outcome.approval, {
-      scorer: deps.scorerDescription,
-      hint: HINT,
-      style: config["comment-style"],
-    });
+  const body = renderReport(outcome.report, outcome.approval, {
+    scorer: deps.scorerDescription,
+    hint: HINT,
+    style: config["comment-style"],
+  });
+  if (outputs.comment) {
     const result = await upsertReportComment(octokit, subject.ref, body);
     log.info(
       {
@@ -184,17 +188,31 @@ export async function runJob(
       "report comment written",
     );
   }
-  if (config.labels.approved || config.labels.rejected) {
-    await applyApprovalLabels(
-      octokit,
-      subject.ref,
-      { approved: config.labels.approved ?? undefined, rejected: config.labels.rejected ?? undefined },
-      outcome.report.consensus.approved,
-      subject.labels,
-    );
-  }
-  const humanLabel = config.labels["needs-human"];
-  if (humanLabel)
-    await applyFlagLabel(octokit, subject.ref, humanLabel, needsHuman(outcome.report), subject.labels);
+  const payload = context.payload as {
+    issue?: { node_id?: string };
+    pull_request?: { node_id?: string; head?: { sha?: string } };
+  };
+  const met = await writeOutputs(
+    context.octokit as unknown as GitHubRequest,
+    outputs,
+    config,
+    {
+      repository: repositoryName(context),
+      ref: subject.ref,
+      isPullRequest: subject.isPullRequest,
+      nodeId: payload.pull_request?.node_id ?? payload.issue?.node_id,
+      labels: subject.labels,
+      headSha: payload.pull_request?.head?.sha,
+    },
+    outcome.report,
+    {
+      log,
+      apiBaseUrl: apiBaseUrl(context.octokit),
+      markdown: body,
+      learnedLabelNames: deps.learnedLabelNames,
+    },
+  );
+  for (const d of met)
+    if (!diagnostics.some((x) => x.key === d.key && x.message === d.message)) diagnostics.push(d);
   await tellMaintainer();
 }

@@ -11,6 +11,7 @@ import { repositoryName } from "./backlog-app.js";
 import { QueueFullError, type Job, type JobQueue } from "./job-queue.js";
 import type { BackfillRunner } from "../backlog/backfill-runner.js";
 import type { BacklogStore } from "../backlog/backlog-store.js";
+import type { LearnedLabelNames } from "../github/kind-labels.js";
 
 export interface AppBacklog {
   store: BacklogStore;
@@ -30,6 +31,8 @@ export interface AppDeps {
   metering?: AppMetering;
   /** With a database: the backlog (every open issue's latest report) and its silent backfill. */
   backlog?: AppBacklog;
+  /** The repository's own kind label names, once learned (`output: [labels]`); optional. */
+  learnedLabelNames?: LearnedLabelNames;
 }
 
 /**

@@ -9,6 +9,8 @@ export interface ListedIssue {
   title: string;
   body?: string | null;
   html_url: string;
+  /** GraphQL node id (for `output: [project]`). */
+  node_id?: string;
   labels?: unknown;
   created_at?: string;
   updated_at?: string;
@@ -38,8 +40,16 @@ export interface BackfillDeps {
   /** An installation's client; the App's own (JWT) client when `installationId` is undefined. */
   github(installationId: number | undefined): Promise<BacklogGitHub>;
   settings(github: BacklogGitHub, owner: string, repo: string): Promise<BacklogRepoSettings>;
-  /** Score one issue and store its report (the same path as a new issue's, without any GitHub write). */
-  score(repository: string, issue: ListedIssue, contentHash: string): Promise<ScoreReport>;
+  /**
+   * Score one issue and store its report. Never a comment; the repository's `output` labels and board are
+   * written through `github`, whose every call keeps to GitHub's limits like the listing's.
+   */
+  score(
+    repository: string,
+    issue: ListedIssue,
+    contentHash: string,
+    github: BacklogGitHub,
+  ): Promise<ScoreReport>;
   contentHash(title: string, body: string): string;
   /** Whether a report costs a model call (the daily budget applies); the offline judge costs microseconds. */
   usesModel: boolean;
@@ -184,7 +194,7 @@ export class BackfillRunner {
         if (this.stopping) throw new Pause(undefined, "instance stopping");
         const page = await this.page(github, url, etags[url]);
         const issues = page.issues;
-        if (issues) await this.scoreAll(name, installationId, settings, issues);
+        if (issues) await this.scoreAll(name, installationId, settings, issues, github);
         else await store.markSeen(name, page.numbers);
         etags[url] = {
           etag: page.etag ?? "",
@@ -310,7 +320,11 @@ export class BackfillRunner {
     installationId: number,
     settings: BacklogRepoSettings,
     issues: ListedIssue[],
+    github: BacklogGitHub,
   ): Promise<void> {
+    // Writes (labels, a board) go through the same limits as reads: a pause stops the run before the issue's
+    // report is stored, so the issue is scored and written again when the run resumes.
+    const paced: BacklogGitHub = { request: (route, params) => this.call(github, route, params ?? {}) };
     const { store } = this.deps;
     const stored = await store.hashes(
       repository,
@@ -338,7 +352,7 @@ export class BackfillRunner {
           );
         }
       }
-      await this.deps.score(repository, issue, hash);
+      await this.deps.score(repository, issue, hash, paced);
       if (Date.now() - renewed > this.leaseMs / 3) {
         if (!(await store.renew(repository, this.instance, this.leaseMs)))
           throw new Pause(undefined, "lease lost");

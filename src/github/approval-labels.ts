@@ -35,7 +35,23 @@ function status(error: unknown): number | undefined {
     : undefined;
 }
 
-async function ensureLabel(octokit: LabelsOctokit, ref: IssueRef, name: string, kind: keyof typeof COLORS) {
+async function ensureVerdictLabel(
+  octokit: LabelsOctokit,
+  ref: IssueRef,
+  name: string,
+  kind: keyof typeof COLORS,
+) {
+  await ensureLabel(octokit, ref, name, COLORS[kind], DESCRIPTIONS[kind]);
+}
+
+/** Make sure the repository has the label (created with this colour and description when it lacks it). */
+export async function ensureLabel(
+  octokit: LabelsOctokit,
+  ref: IssueRef,
+  name: string,
+  color: string,
+  description: string,
+) {
   try {
     await octokit.rest.issues.getLabel({ owner: ref.owner, repo: ref.repo, name });
   } catch (error) {
@@ -45,8 +61,8 @@ async function ensureLabel(octokit: LabelsOctokit, ref: IssueRef, name: string, 
         owner: ref.owner,
         repo: ref.repo,
         name,
-        color: COLORS[kind],
-        description: DESCRIPTIONS[kind],
+        color,
+        description,
       });
     } catch (createError) {
       // 422: someone created it in the meantime, which is what we wanted.
@@ -71,7 +87,7 @@ export async function applyApprovalLabels(
   const added: string[] = [];
   const removed: string[] = [];
   if (want && !current.includes(want)) {
-    await ensureLabel(octokit, ref, want, approved ? "approved" : "rejected");
+    await ensureVerdictLabel(octokit, ref, want, approved ? "approved" : "rejected");
     await octokit.rest.issues.addLabels({ ...ref, labels: [want] });
     added.push(want);
   }
@@ -99,7 +115,7 @@ export async function applyFlagLabel(
 ): Promise<"added" | "removed" | "unchanged"> {
   const has = current.includes(name);
   if (on && !has) {
-    await ensureLabel(octokit, ref, name, "needsHuman");
+    await ensureVerdictLabel(octokit, ref, name, "needsHuman");
     await octokit.rest.issues.addLabels({ ...ref, labels: [name] });
     return "added";
   }

@@ -47,6 +47,9 @@ export interface FakeIssue {
   pull_request?: boolean;
   created_at?: string;
   updated_at?: string;
+  /** Open unless said otherwise; closed issues are listed with `state=closed` (learning reads them). */
+  state?: "open" | "closed";
+  state_reason?: "completed" | "not_planned" | "duplicate" | null;
 }
 
 export interface FakeUser {
@@ -82,6 +85,11 @@ export class FakeGitHub {
   rateLimitReset = Math.floor(Date.UTC(2030, 0, 1) / 1000);
   /** Faults still to be served, matched in order. */
   readonly faults: Fault[] = [];
+  /** Projects v2 boards by "organization:login:number" or "user:login:number" (see addProject); GraphQL calls made. */
+  readonly projects = new Map<string, FakeProject>();
+  readonly graphqlCalls: { query: string; variables: Record<string, unknown> }[] = [];
+  /** Check runs created (POST /repos/{o}/{r}/check-runs), with the repository. */
+  readonly checkRuns: (Record<string, unknown> & { repository: string })[] = [];
   /** Delay every response by this many ms (benchmarks). */
   delayMs = 0;
   /**
@@ -133,6 +141,9 @@ export class FakeGitHub {
     this.repoLabels.clear();
     this.configFiles.clear();
     this.faults.length = 0;
+    this.projects.clear();
+    this.graphqlCalls.length = 0;
+    this.checkRuns.length = 0;
     this.repoIssues.clear();
     this.privateRepos.clear();
     this.roles.clear();
@@ -323,6 +334,10 @@ export class FakeGitHub {
       });
     }
 
+    // GraphQL (github.com /graphql, GHE /api/graphql): Projects v2 lookups and mutations.
+    if (method === "POST" && (pathname === "/graphql" || pathname === "/api/graphql"))
+      return send(200, this.graphql(body));
+
     const path = pathname.split("/").map(decodeURIComponent);
     // ["", "repos", owner, repo, ...rest]
     if (path[1] !== "repos" || !path[2] || !path[3]) return send(404, { message: "Not Found" });
@@ -342,7 +357,7 @@ export class FakeGitHub {
         JSON.stringify({
           full_name: repoKey,
           private: this.privateRepos.has(repoKey),
-          open_issues_count: issues.length,
+          open_issues_count: issues.filter((i) => (i.state ?? "open") === "open").length,
         }),
       );
       return;
@@ -364,16 +379,21 @@ export class FakeGitHub {
       if (fault) return fail(fault);
       const perPage = Math.min(100, Number(url.searchParams.get("per_page") ?? 30));
       const page = Number(url.searchParams.get("page") ?? 1);
-      const sorted = [...issues].sort((a, b) => b.number - a.number);
+      const wanted = url.searchParams.get("state") ?? "open";
+      const sorted = issues
+        .filter((i) => wanted === "all" || (i.state ?? "open") === wanted)
+        .sort((a, b) => b.number - a.number);
       const items = sorted.slice((page - 1) * perPage, page * perPage).map((i) => ({
         number: i.number,
         title: i.title,
         body: i.body,
         html_url: `https://github.com/${repoKey}/${i.pull_request ? "pull" : "issues"}/${i.number}`,
+        node_id: nodeIdOf(repoKey, i.number),
         labels: (i.labels ?? []).map((name) => ({ name })),
         created_at: i.created_at ?? "2026-01-01T00:00:00Z",
         updated_at: i.updated_at ?? "2026-01-02T00:00:00Z",
         ...(i.pull_request ? { pull_request: { url: "" } } : {}),
+        ...(i.state === "closed" ? { state: "closed", state_reason: i.state_reason ?? null } : {}),
       }));
       const json = JSON.stringify(items);
       const etag = `"${createHash("sha1").update(json).digest("hex")}"`;
@@ -395,6 +415,23 @@ export class FakeGitHub {
       res.writeHead(200, headers);
       res.end(json);
       return;
+    }
+
+    // A pull request (its head commit, for check runs) and check runs.
+    if (method === "GET" && rest[0] === "pulls" && rest.length === 2) {
+      const pr = issues?.find((i) => i.number === Number(rest[1]) && i.pull_request);
+      return pr
+        ? send(200, {
+            number: pr.number,
+            node_id: nodeIdOf(repoKey, pr.number),
+            head: { sha: headShaOf(pr.number) },
+          })
+        : send(404, { message: "Not Found" });
+    }
+    if (method === "POST" && rest[0] === "check-runs" && rest.length === 1) {
+      const run = { id: this.nextId++, ...input, repository: repoKey };
+      this.checkRuns.push(run);
+      return send(201, run);
     }
 
     // Repository files: only the App's config, when a test set one (served raw, as GitHub does).
@@ -474,6 +511,81 @@ export class FakeGitHub {
     return send(404, { message: "Not Found" });
   }
 
+  /** A board the App may reach; `fields` are its fields besides the built-in ones. */
+  addProject(
+    scope: "organization" | "user",
+    login: string,
+    number: number,
+    fields: { name: string; dataType: string }[] = [],
+  ): FakeProject {
+    const project: FakeProject = {
+      id: `PVT_${scope}_${login}_${number}`,
+      fields: [
+        { id: "PVTF_title", name: "Title", dataType: "TITLE" },
+        ...fields.map((f, i) => ({ id: `PVTF_${i}`, ...f })),
+      ],
+      items: new Map(),
+    };
+    this.projects.set(`${scope}:${login}:${number}`, project);
+    return project;
+  }
+
+  private graphql(body: unknown): unknown {
+    const { query = "", variables = {} } = (body ?? {}) as {
+      query?: string;
+      variables?: Record<string, unknown>;
+    };
+    this.graphqlCalls.push({ query, variables });
+    const byId = (id: unknown) => [...this.projects.values()].find((p) => p.id === id);
+    const notFound = (what: string) => ({
+      data: null,
+      errors: [{ type: "NOT_FOUND", message: `Could not resolve ${what}` }],
+    });
+    if (query.includes("createProjectV2Field")) {
+      const p = byId(variables.projectId);
+      if (!p) return notFound("to a node");
+      const field = { id: `PVTF_new_${this.nextId++}`, name: String(variables.name), dataType: "NUMBER" };
+      p.fields.push(field);
+      return { data: { createProjectV2Field: { projectV2Field: { id: field.id } } } };
+    }
+    if (query.includes("addProjectV2ItemById")) {
+      const p = byId(variables.projectId);
+      if (!p) return notFound("to a node");
+      const contentId = String(variables.contentId);
+      const item = p.items.get(contentId) ?? {
+        id: `PVTI_${this.nextId++}`,
+        values: new Map<string, number>(),
+      };
+      p.items.set(contentId, item);
+      return { data: { addProjectV2ItemById: { item: { id: item.id } } } };
+    }
+    if (query.includes("updateProjectV2ItemFieldValue")) {
+      const p = byId(variables.projectId);
+      const item = p && [...p.items.values()].find((i) => i.id === variables.itemId);
+      if (!p || !item || !p.fields.some((f) => f.id === variables.fieldId)) return notFound("to a node");
+      item.values.set(String(variables.fieldId), Number(variables.value));
+      return { data: { updateProjectV2ItemFieldValue: { projectV2Item: { id: item.id } } } };
+    }
+    const scope = /\b(organization|user)\(login/.exec(query)?.[1];
+    if (scope && query.includes("projectV2(number")) {
+      const p = this.projects.get(`${scope}:${String(variables.login)}:${String(variables.number)}`);
+      if (!p)
+        return {
+          data: { owner: { projectV2: null } },
+          errors: [
+            {
+              type: "NOT_FOUND",
+              message: `Could not resolve to a ProjectV2 with the number ${String(variables.number)}.`,
+            },
+          ],
+        };
+      return {
+        data: { owner: { projectV2: { id: p.id, fields: { nodes: p.fields.map((f) => ({ ...f })) } } } },
+      };
+    }
+    return { errors: [{ message: "unsupported query in the stand-in" }] };
+  }
+
   private chat(body: unknown, send: (status: number, data?: unknown) => void): void {
     if (this.llmFailStatus !== undefined) {
       return send(this.llmFailStatus, {
@@ -499,6 +611,23 @@ export class FakeGitHub {
       usage: { prompt_tokens: 300, completion_tokens: 40, total_tokens: 340 },
     });
   }
+}
+
+export interface FakeProject {
+  id: string;
+  fields: { id: string; name: string; dataType: string }[];
+  /** Items by content node id, with their number field values by field id. */
+  items: Map<string, { id: string; values: Map<string, number> }>;
+}
+
+/** The node id the stand-in gives an issue or pull request. */
+export function nodeIdOf(repoKey: string, number: number): string {
+  return `NODE_${repoKey}#${number}`;
+}
+
+/** The head commit the stand-in gives a pull request. */
+export function headShaOf(number: number): string {
+  return String(number).padStart(40, "a");
 }
 
 function publicComment(c: FakeComment) {

@@ -88,7 +88,14 @@ describeInChromium("registering the GitHub App in the browser (manifest flow)", 
       // Sign in with GitHub works right after registering: the App's OAuth callback, no OAuth on install.
       callback_urls: [`${base}/auth/github/callback`],
       request_oauth_on_install: false,
-      default_permissions: { issues: "write", pull_requests: "write", contents: "read", metadata: "read" },
+      default_permissions: {
+        issues: "write",
+        pull_requests: "write",
+        contents: "read",
+        metadata: "read",
+        checks: "write",
+        organization_projects: "write",
+      },
       default_events: ["issues", "issue_comment", "pull_request"],
     });
 

@@ -1,0 +1,202 @@
+/**
+ * The App's outputs beyond the comment (`output` in .github/task-scorer.yml): labels (verdict, needs-human,
+ * kind), a Projects v2 board, a check run on pull requests. Used by the job runner and by the silent backfill
+ * (which never comments). What GitHub refuses (no permission, no board) becomes a problem for maintainers:
+ * logged once, listed in the reply to `/score` and `/score help`, never written on a contributor's issue.
+ */
+import type { ScoreReport } from "../core/score-report.schema.js";
+import { needsHuman } from "../core/needs-human.js";
+import { applyApprovalLabels, applyFlagLabel } from "../github/approval-labels.js";
+import { createScoreCheckRun } from "../github/check-run.js";
+import {
+  httpStatus,
+  isPermissionStatus,
+  labelsClient,
+  type GitHubRequest,
+} from "../github/github-request.js";
+import {
+  applyKindLabel,
+  kindLabelNames,
+  type KindLabelNames,
+  type LearnedLabelNames,
+} from "../github/kind-labels.js";
+import { ProjectUnreachable, setProjectScore } from "../github/project-v2.js";
+import type { IssueRef } from "../github/report-comment.js";
+import type { ConfigDiagnostic, RepoConfig, ResolvedOutputs } from "./repo-config.schema.js";
+
+type Log = {
+  info: (obj: object, msg?: string) => void;
+  warn: (obj: object, msg?: string) => void;
+};
+
+/**
+ * Problems an output met, per repository ("owner/repo", lower case), kept in memory until that output works
+ * again: each is logged once, and maintainers read them with `/score` or `/score help`.
+ */
+const problems = new Map<string, Map<string, string>>();
+const PROBLEM_REPOS_MAX = 1000;
+
+export function outputProblems(repository: string): ConfigDiagnostic[] {
+  return [...(problems.get(repository.toLowerCase())?.entries() ?? [])].map(([key, message]) => ({
+    key,
+    message,
+  }));
+}
+
+/** For tests. */
+export function forgetOutputProblems(): void {
+  problems.clear();
+}
+
+function noteProblem(log: Log, repository: string, key: string, message: string): void {
+  const repo = repository.toLowerCase();
+  const mine = problems.get(repo) ?? new Map<string, string>();
+  if (mine.get(key) !== message) log.warn({ repository, output: key, problem: message }, "output problem");
+  mine.set(key, message);
+  if (!problems.has(repo) && problems.size >= PROBLEM_REPOS_MAX)
+    problems.delete(problems.keys().next().value!);
+  problems.set(repo, mine);
+}
+
+function clearProblem(repository: string, key: string): void {
+  problems.get(repository.toLowerCase())?.delete(key);
+}
+
+export interface OutputTarget {
+  /** "owner/repo" */
+  repository: string;
+  ref: IssueRef;
+  isPullRequest: boolean;
+  /** The issue's or pull request's GraphQL node id (for the board). */
+  nodeId: string | undefined;
+  /** The labels it carries now. */
+  labels: readonly string[];
+  /** A pull request's head commit (for the check run); looked up when unknown. */
+  headSha?: string | undefined;
+}
+
+export interface OutputOptions {
+  log: Log;
+  /** The REST base URL (GHE: https://HOST/api/v3), so GraphQL goes to the right place. */
+  apiBaseUrl?: string | undefined;
+  /** The rendered report, for the check run's summary. */
+  markdown?: string;
+  /** Names the repository's own labels have, once learned (see LearnedLabelNames). */
+  learnedLabelNames?: LearnedLabelNames | undefined;
+  /**
+   * Errors to pass on rather than note as a problem (the backfill's rate-limit pauses). By default only
+   * label errors other than a refusal are passed on, as before.
+   */
+  passOn?: (error: unknown) => boolean;
+}
+
+const KEYS = { labels: "labels", project: "project", check: "check" } as const;
+
+function describe(error: unknown): string {
+  if (error instanceof ProjectUnreachable) return error.message;
+  const status = httpStatus(error);
+  return status === undefined ? "GitHub could not be reached" : `GitHub answered ${status}`;
+}
+
+/**
+ * Write every output but the comment. Returns the problems met (also remembered for `/score help`).
+ * Label errors other than a refusal (401/403/404) are thrown, as they always were; the board and the check
+ * run never fail the job.
+ */
+export async function writeOutputs(
+  github: GitHubRequest,
+  outputs: ResolvedOutputs,
+  config: Pick<RepoConfig, "kind-labels">,
+  target: OutputTarget,
+  report: ScoreReport,
+  options: OutputOptions,
+): Promise<ConfigDiagnostic[]> {
+  const met: ConfigDiagnostic[] = [];
+  const { log } = options;
+  const { repository } = target;
+  const problem = (key: string, message: string) => {
+    noteProblem(log, repository, key, message);
+    met.push({ key, message });
+  };
+  const passOn = options.passOn ?? (() => false);
+
+  const labels = labelsClient(github);
+  if (outputs.approvalLabels || outputs.needsHumanLabel || outputs.kindLabels) {
+    try {
+      const current = [...target.labels];
+      if (outputs.approvalLabels)
+        await applyApprovalLabels(
+          labels,
+          target.ref,
+          outputs.approvalLabels,
+          report.consensus.approved,
+          current,
+        );
+      if (outputs.needsHumanLabel)
+        await applyFlagLabel(labels, target.ref, outputs.needsHumanLabel, needsHuman(report), current);
+      if (outputs.kindLabels) {
+        const learned = await options.learnedLabelNames?.(repository);
+        const names = kindLabelNames(config["kind-labels"] as KindLabelNames, learned);
+        const result = await applyKindLabel(labels, target.ref, names, report, current);
+        if (result.action === "added") log.info({ label: result.label }, "kind label added");
+      }
+      clearProblem(repository, KEYS.labels);
+    } catch (error) {
+      if (passOn(error) || !isPermissionStatus(httpStatus(error))) throw error;
+      problem(KEYS.labels, `labels could not be written (${describe(error)}): the App needs Issues: write`);
+    }
+  }
+
+  if (outputs.project) {
+    try {
+      if (!target.nodeId) throw new ProjectUnreachable("the item has no node id to add to the board");
+      const written = await setProjectScore(
+        github,
+        outputs.project,
+        target.nodeId,
+        report.consensus.avgScore,
+        {
+          baseUrl: options.apiBaseUrl,
+        },
+      );
+      log.info({ item: written.itemId, fieldCreated: written.fieldCreated }, "project item written");
+      clearProblem(repository, KEYS.project);
+    } catch (error) {
+      if (passOn(error)) throw error;
+      problem(KEYS.project, `\`project\`: ${describe(error)}`);
+    }
+  }
+
+  if (outputs.check && target.isPullRequest) {
+    try {
+      const headSha =
+        target.headSha ??
+        (
+          (
+            await github.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+              owner: target.ref.owner,
+              repo: target.ref.repo,
+              pull_number: target.ref.issue_number,
+            })
+          ).data as { head?: { sha?: string } }
+        ).head?.sha;
+      if (!headSha) throw new Error("the pull request has no head commit");
+      const run = await createScoreCheckRun(
+        github,
+        { owner: target.ref.owner, repo: target.ref.repo, headSha },
+        report,
+        options.markdown ?? "",
+      );
+      log.info({ checkRun: run.id, conclusion: run.conclusion }, "check run written");
+      clearProblem(repository, KEYS.check);
+    } catch (error) {
+      if (passOn(error)) throw error;
+      const status = httpStatus(error);
+      problem(
+        KEYS.check,
+        `the check run could not be written (${describe(error)})${status === 403 ? ": the App needs Checks: write (an owner accepts the new permission in the installation's settings)" : ""}`,
+      );
+    }
+  }
+  return met;
+}
