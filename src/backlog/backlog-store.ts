@@ -167,9 +167,10 @@ export class BacklogStore {
       const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       q = q.where(sql<boolean>`title ILIKE ${pattern}`);
     }
-    const { count } = await q.select(sql<string>`count(*)`.as("count")).executeTakeFirstOrThrow();
-    // The board's columns only: the stored report (kilobytes a row) is not read for a list.
+    // The board's columns only: the stored report (kilobytes a row) is not read for a list. The total
+    // comes with the page (a window count: one statement, one scan; PGlite answers one at a time).
     const rows = await q
+      .select(sql<string>`count(*) over ()`.as("total"))
       .select([
         "number",
         "title",
@@ -188,8 +189,15 @@ export class BacklogStore {
       .offset(offset)
       .execute();
     const more = rows.length > query.limit;
+    // Past the last row the page is empty and carries no total: count alone then.
+    const total =
+      rows.length > 0
+        ? Number(rows[0]!.total)
+        : offset === 0
+          ? 0
+          : Number((await q.select(sql<string>`count(*)`.as("n")).executeTakeFirstOrThrow()).n);
     return {
-      total: Number(count),
+      total,
       nextCursor: more ? encodeCursor(offset + query.limit) : null,
       tasks: rows.slice(0, query.limit).map((r) => ({
         number: r.number,
@@ -248,11 +256,16 @@ export class BacklogStore {
   async requestBackfill(
     fullName: string,
     facts: { installationId?: number | undefined; private?: boolean | undefined } = {},
+    options: { learn?: boolean } = {},
   ): Promise<"queued" | "running"> {
+    // Learning (issue 18) reads the closed issues before the next listing; a running backfill learns when it
+    // has finished (finish() queues it again).
+    const learn = options.learn === true;
     const row = await sql<{ state: string }>`
-      INSERT INTO backlog_repositories (repository, display_name, installation_id, private, state)
-      VALUES (${repositoryKey(fullName)}, ${fullName}, ${facts.installationId ?? null}, ${facts.private ?? null}, 'queued')
+      INSERT INTO backlog_repositories (repository, display_name, installation_id, private, state, learn_requested)
+      VALUES (${repositoryKey(fullName)}, ${fullName}, ${facts.installationId ?? null}, ${facts.private ?? null}, 'queued', ${learn})
       ON CONFLICT (repository) DO UPDATE SET
+        learn_requested = backlog_repositories.learn_requested OR excluded.learn_requested,
         display_name = excluded.display_name,
         installation_id = COALESCE(excluded.installation_id, backlog_repositories.installation_id),
         private = COALESCE(excluded.private, backlog_repositories.private),
@@ -345,7 +358,8 @@ export class BacklogStore {
     await this.db
       .updateTable("backlog_repositories")
       .set({
-        state: "done",
+        // Learning asked for while this run went on: run again, learning first.
+        state: sql`CASE WHEN learn_requested THEN 'queued' ELSE 'done' END`,
         lease_owner: null,
         lease_until: null,
         not_before: null,
@@ -358,6 +372,49 @@ export class BacklogStore {
       .where("repository", "=", repositoryKey(repository))
       .where("lease_owner", "=", owner)
       .execute();
+  }
+
+  /**
+   * Learning is done (issue 18): clear the request, and forget the stored content hashes so that the run that
+   * follows scores every open issue again with what was learned, changed or not.
+   */
+  async learned(repository: string): Promise<void> {
+    const key = repositoryKey(repository);
+    await this.db
+      .updateTable("backlog_repositories")
+      .set({ learn_requested: false, etags: "{}" })
+      .where("repository", "=", key)
+      .execute();
+    await this.db
+      .updateTable("backlog_tasks")
+      .set({ content_hash: "" })
+      .where("repository", "=", key)
+      .execute();
+  }
+
+  /**
+   * Weekly re-learning: every repository backfilled before whose last learning is older than `olderThanMs`
+   * (or that never learned) is queued to learn and re-score. Returns how many were queued.
+   */
+  async requestStaleLearning(olderThanMs: number): Promise<number> {
+    const r = await sql`
+      UPDATE backlog_repositories SET learn_requested = true, state = 'queued', next_url = NULL, done = 0,
+        requested_at = now(), last_error = NULL
+      WHERE state = 'done' AND finished_at IS NOT NULL AND last_error IS NULL AND NOT learn_requested
+        AND NOT EXISTS (SELECT 1 FROM repository_calibrations c
+          WHERE c.repository = backlog_repositories.repository
+            AND c.learned_at > now() - (${olderThanMs}::bigint * interval '1 millisecond'))`.execute(this.db);
+    return Number(r.numAffectedRows ?? 0);
+  }
+
+  /** The tasks API's `calibration`: closed issues learned from (0 until learned), and whether it is used. */
+  async calibrationSummary(repository: string): Promise<{ closedIssues: number; used: boolean }> {
+    const r = await this.db
+      .selectFrom("repository_calibrations")
+      .select(["closed_issues", "used"])
+      .where("repository", "=", repositoryKey(repository))
+      .executeTakeFirst();
+    return r ? { closedIssues: r.closed_issues, used: r.used } : { closedIssues: 0, used: false };
   }
 
   /** Give up on a repository for a reason a maintainer can act on (the App is not installed there...). */
