@@ -29,8 +29,18 @@ function httpStatus(error: unknown): number | undefined {
  * Map an error from a GitHub API call (Octokit's RequestError carries `status`) to a sentence a
  * person can act on. `what` names the write, e.g. "write comments".
  */
-export function githubError(error: unknown, what: "write comments" | "set labels"): ActionError {
+export function githubError(
+  error: unknown,
+  what: "write comments" | "set labels" | "create check runs",
+): ActionError {
   const status = httpStatus(error);
+  if (status === 403 && what === "create check runs") {
+    return new ActionError(
+      "permission_denied",
+      "The token cannot create check runs: add `permissions: checks: write` to the workflow (or leave `check` out of `output`).",
+      { cause: error },
+    );
+  }
   if (status === 403) {
     return new ActionError(
       "permission_denied",

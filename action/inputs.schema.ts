@@ -3,6 +3,7 @@ import { ApprovalPolicySchema, type ApprovalPolicy } from "../src/core/approval.
 import { DESCRIPTION_MAX_CHARS, TASK_MAX_CHARS, codePointLength } from "../src/core/task-request.schema.js";
 import type { ScorerSettings } from "../src/llm/create-scorer.js";
 import { ActionError } from "./errors.js";
+import { OUTPUTS, type Output } from "../src/app/repo-config.schema.js";
 
 /**
  * Every input of the Action, by the name `action.yml` gives it. The runner passes each one as the
@@ -14,6 +15,7 @@ export const INPUT_NAMES = [
   "description",
   "github-token",
   "comment",
+  "output",
   "label-approved",
   "label-rejected",
   "fail-on-reject",
@@ -48,6 +50,18 @@ function boolean(defaultValue: boolean) {
       return z.NEVER;
     });
 }
+
+/** Empty means "not set" (undefined), so the repository's file can decide; else as `boolean`. */
+const optionalBoolean = z
+  .string()
+  .default("")
+  .transform((s, ctx) => {
+    if (s === "") return undefined;
+    if (["true", "True", "TRUE"].includes(s)) return true;
+    if (["false", "False", "FALSE"].includes(s)) return false;
+    ctx.addIssue({ code: "custom", message: `must be \`true\` or \`false\`, got "${s}"` });
+    return z.NEVER;
+  });
 
 /** Empty means absent (the core's default applies); anything else must be a finite number. */
 const number = z
@@ -86,7 +100,24 @@ export const ActionInputsSchema = z
       message: `must be at most ${DESCRIPTION_MAX_CHARS} characters (GitHub's limit for an issue body)`,
     }),
     "github-token": optional,
-    comment: boolean(true),
+    comment: optionalBoolean,
+    output: z
+      .string()
+      .default("")
+      .transform((s, ctx) => {
+        if (s === "") return undefined;
+        const words = s.split(/[\s,]+/).filter(Boolean);
+        if (words.length === 1 && words[0] === "none") return [] as Output[];
+        const bad = words.filter((w) => !(OUTPUTS as readonly string[]).includes(w));
+        if (bad.length > 0 || words.length === 0) {
+          ctx.addIssue({
+            code: "custom",
+            message: `must list ${OUTPUTS.join(", ")} (separated by commas or spaces), or be \`none\`; got "${s}"`,
+          });
+          return z.NEVER;
+        }
+        return [...new Set(words)] as Output[];
+      }),
     "label-approved": label,
     "label-rejected": label,
     "fail-on-reject": boolean(false),
@@ -140,7 +171,10 @@ export const ActionInputsSchema = z
       task: raw.task,
       description: raw.description,
       githubToken: raw["github-token"],
-      comment: raw.comment,
+      comment: raw.comment ?? true,
+      /** Set explicitly in the step (not empty): wins over the repository's file. */
+      commentInput: raw.comment,
+      output: raw.output,
       labels: { approved: raw["label-approved"], rejected: raw["label-rejected"] },
       failOnReject: raw["fail-on-reject"],
       policy,

@@ -3,7 +3,13 @@ import { REPORT_MARKER, renderReport } from "../src/core/render-comment.js";
 import type { ScoreReport } from "../src/core/score-report.schema.js";
 import { scoreTask } from "../src/core/score-task.js";
 import type { LlmLogger } from "../src/llm/openai-scorer.js";
-import { applyApprovalLabels, type LabelsOctokit } from "../src/github/approval-labels.js";
+import { applyApprovalLabels, applyFlagLabel, type LabelsOctokit } from "../src/github/approval-labels.js";
+import { createScoreCheckRun } from "../src/github/check-run.js";
+import type { GitHubRequest } from "../src/github/github-request.js";
+import { applyKindLabel, kindLabelNames, type KindLabelNames } from "../src/github/kind-labels.js";
+import { needsHuman } from "../src/core/needs-human.js";
+import type { ResolvedOutputs } from "../src/app/repo-config.schema.js";
+import { actionOutputs, readRepoFile, type ExplicitInputs } from "./repo-file.js";
 import {
   upsertReportComment,
   type IssueCommentsOctokit,
@@ -28,7 +34,7 @@ export interface ActionCore {
 }
 
 /** The slice of an Octokit from `@actions/github`'s `getOctokit` the Action uses. */
-export type ActionOctokit = IssueCommentsOctokit & LabelsOctokit;
+export type ActionOctokit = IssueCommentsOctokit & LabelsOctokit & GitHubRequest;
 
 export interface ActionDeps {
   core: ActionCore;
@@ -75,10 +81,6 @@ function isOwnReportComment(context: EventContext): boolean {
   return typeof body === "string" && body.includes(REPORT_MARKER);
 }
 
-function wantsLabels(inputs: ActionInputs): boolean {
-  return Boolean(inputs.labels.approved || inputs.labels.rejected);
-}
-
 async function writeSummary(deps: ActionDeps, markdown: string): Promise<void> {
   if (!deps.env.GITHUB_STEP_SUMMARY) {
     deps.core.debug("GITHUB_STEP_SUMMARY is not set: no job summary written.");
@@ -101,36 +103,74 @@ async function currentLabels(octokit: ActionOctokit, ref: IssueRef): Promise<str
   return labels.map((l) => l.name).filter((n): n is string => typeof n === "string");
 }
 
+/** The outputs the step's own inputs ask for, before the repository's file is read. */
+function explicitInputs(inputs: ActionInputs): ExplicitInputs {
+  return { output: inputs.output, comment: inputs.commentInput, labels: inputs.labels };
+}
+
+function describeWrites(outputs: ResolvedOutputs, item: EventItem | undefined): string {
+  return [
+    outputs.comment && "the report comment",
+    outputs.needsHumanLabel || outputs.kindLabels
+      ? "the labels"
+      : outputs.approvalLabels && "the approval labels",
+    outputs.check && (!item || item.kind === "pull_request") && "the check run",
+  ]
+    .filter(Boolean)
+    .join(" and ");
+}
+
+/** A workflow token has no access to Projects v2; said in the log and in the job summary. */
+export const PROJECT_SKIPPED =
+  "A workflow token cannot reach Projects v2 boards, so `project` was skipped: the GitHub App writes the board (with its Organization projects permission).";
+
+async function headSha(deps: ActionDeps, octokit: ActionOctokit, ref: IssueRef): Promise<string> {
+  const pr = deps.context.payload.pull_request as { head?: { sha?: unknown } } | undefined;
+  if (typeof pr?.head?.sha === "string") return pr.head.sha;
+  const { data } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+    owner: ref.owner,
+    repo: ref.repo,
+    pull_number: ref.issue_number,
+  });
+  const sha = (data as { head?: { sha?: string } }).head?.sha;
+  if (!sha) throw new Error("the pull request has no head commit");
+  return sha;
+}
+
 async function writeToGitHub(
   deps: ActionDeps,
   inputs: ActionInputs,
   item: EventItem | undefined,
   markdown: string,
-  approved: boolean,
+  report: ScoreReport,
 ): Promise<UpsertResult | undefined> {
   const { core } = deps;
-  const what = [inputs.comment && "the report comment", wantsLabels(inputs) && "the approval labels"]
-    .filter(Boolean)
-    .join(" and ");
-  if (!what) return undefined;
+  const asked = actionOutputs(explicitInputs(inputs), undefined);
   if (!item) {
-    core.notice(
-      `Skipped ${what}: ${deps.context.eventName ? `this \`${deps.context.eventName}\` event` : "this run"} has no issue or pull request. The report is in the step's outputs and job summary.`,
-    );
+    const what = describeWrites(asked, item);
+    if (what)
+      core.notice(
+        `Skipped ${what}: ${deps.context.eventName ? `this \`${deps.context.eventName}\` event` : "this run"} has no issue or pull request. The report is in the step's outputs and job summary.`,
+      );
     return undefined;
   }
   if (!inputs.githubToken) {
+    const what = describeWrites(asked, item);
+    if (!what) return undefined;
     throw new ActionError(
       "missing_token",
       `The \`github-token\` input is empty, so ${what} cannot be written: leave it unset (it defaults to \`\${{ github.token }}\`), or set \`comment: false\` and leave the label inputs empty.`,
     );
   }
   const octokit = deps.getOctokit(inputs.githubToken);
+  const file = await readRepoFile(octokit, item.owner, item.repo);
+  for (const warning of file.warnings) core.warning(warning);
+  const outputs = actionOutputs(explicitInputs(inputs), file.config);
   const ref: IssueRef = { owner: item.owner, repo: item.repo, issue_number: item.number };
   const where = `${item.kind === "issue" ? "issue" : "pull request"} #${item.number}`;
 
   let comment: UpsertResult | undefined;
-  if (inputs.comment) {
+  if (outputs.comment) {
     try {
       comment = await upsertReportComment(octokit, ref, markdown);
     } catch (error) {
@@ -141,16 +181,60 @@ async function writeToGitHub(
       `Report comment ${comment.action} on ${where}${comment.url ? `: ${comment.url}` : ""}${removed}.`,
     );
   }
-  if (wantsLabels(inputs)) {
+  if (outputs.approvalLabels || outputs.needsHumanLabel || outputs.kindLabels) {
     try {
       const current = await currentLabels(octokit, ref);
-      const { added, removed } = await applyApprovalLabels(octokit, ref, inputs.labels, approved, current);
+      const added: string[] = [];
+      const removed: string[] = [];
+      if (outputs.approvalLabels) {
+        const r = await applyApprovalLabels(
+          octokit,
+          ref,
+          outputs.approvalLabels,
+          report.consensus.approved,
+          current,
+        );
+        added.push(...r.added);
+        removed.push(...r.removed);
+      }
+      if (outputs.needsHumanLabel) {
+        const r = await applyFlagLabel(octokit, ref, outputs.needsHumanLabel, needsHuman(report), current);
+        if (r === "added") added.push(outputs.needsHumanLabel);
+        if (r === "removed") removed.push(outputs.needsHumanLabel);
+      }
+      if (outputs.kindLabels) {
+        const names = kindLabelNames((file.config?.["kind-labels"] ?? {}) as KindLabelNames);
+        const r = await applyKindLabel(octokit, ref, names, report, current);
+        if (r.action === "added") added.push(r.label);
+      }
       core.info(
         `Labels on ${where}: ${added.length ? `added ${added.join(", ")}` : "none added"}; ${removed.length ? `removed ${removed.join(", ")}` : "none removed"}.`,
       );
     } catch (error) {
       throw githubError(error, "set labels");
     }
+  }
+  if (outputs.check) {
+    if (item.kind !== "pull_request")
+      core.info(`No check run on ${where}: check runs are for pull requests.`);
+    else {
+      try {
+        const sha = await headSha(deps, octokit, ref);
+        const run = await createScoreCheckRun(
+          octokit,
+          { owner: item.owner, repo: item.repo, headSha: sha },
+          report,
+          markdown,
+        );
+        core.info(`Check run "task-scorer" (${run.conclusion}) written on ${sha.slice(0, 7)}.`);
+      } catch (error) {
+        throw githubError(error, "create check runs");
+      }
+    }
+  }
+  if (outputs.project) {
+    core.notice(PROJECT_SKIPPED);
+    await writeSummary(deps, `\n> ℹ️ ${PROJECT_SKIPPED}\n`);
   }
   return comment;
 }
@@ -203,7 +287,7 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
 
     const markdown = renderReport(report, approval, { scorer: description, notes: task.warnings });
     await writeSummary(deps, markdown);
-    const comment = await writeToGitHub(deps, inputs, item, markdown, consensus.approved);
+    const comment = await writeToGitHub(deps, inputs, item, markdown, report);
     if (comment) result.comment = comment;
 
     if (inputs.failOnReject && !consensus.approved) {

@@ -52,7 +52,12 @@ describe("action.yml and the inputs schema", () => {
     expect(Number(defaultOf("support-score"))).toBe(DEFAULT_APPROVAL_POLICY.supportScore);
     expect(defaultOf("github-token")).toBe("${{ github.token }}");
     const parsed = inputs();
-    expect(String(parsed.comment)).toBe(defaultOf("comment"));
+    // Empty in action.yml so that the repository's file can decide; the comment is on unless it says otherwise.
+    expect(defaultOf("comment")).toBe("");
+    expect(parsed.comment).toBe(true);
+    expect(parsed.commentInput).toBeUndefined();
+    expect(defaultOf("output")).toBe("");
+    expect(parsed.output).toBeUndefined();
     expect(String(parsed.failOnReject)).toBe(defaultOf("fail-on-reject"));
     expect(parsed.scorer.scorer).toBe(defaultOf("scorer"));
   });
@@ -96,6 +101,8 @@ describe("parseInputs", () => {
       description: "Let free users upgrade",
       githubToken: "ghs_fake",
       comment: false,
+      commentInput: false,
+      output: undefined,
       labels: { approved: "approved", rejected: "needs work" },
       failOnReject: true,
       policy: { minAverage: 6.5, minScore: 3, minSupporters: 2, supportScore: 8 },
@@ -110,6 +117,7 @@ describe("parseInputs", () => {
 
   it.each([
     [{ comment: "yes" }, '`comment` must be `true` or `false`, got "yes"'],
+    [{ output: "comment, tweet" }, '`output` must list comment, labels, project, check'],
     [{ "fail-on-reject": "1" }, "`fail-on-reject` must be `true` or `false`"],
     [{ "min-average": "seven" }, '`min-average` must be a number, got "seven"'],
     [{ "min-average": "11" }, "`min-average` must be at most 10 (got 11)"],

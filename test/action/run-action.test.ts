@@ -335,3 +335,98 @@ describe("runAction: comment and labels", () => {
     expect(github.requests).toEqual([]);
   });
 });
+
+describe("runAction: .github/task-scorer.yml", () => {
+  const REPO = "Codertocat/Hello-World";
+  const BUG_BODY =
+    "Steps to reproduce:\n1. Open a document\n2. Press save\n\nExpected: saved. Actual: the app crashes with TypeError: cannot read properties of undefined.";
+  function pullRequestEvent(number = 2) {
+    return {
+      eventName: "pull_request",
+      payload: examplePayload("pull_request", "opened", (p) => {
+        p.pull_request.number = number;
+        p.pull_request.title = "Crash when saving file";
+        p.pull_request.body = BUG_BODY;
+        p.pull_request.labels = [];
+      }),
+    };
+  }
+
+  it("honours `output` from the file: labels and a check run on a pull request, no comment", async () => {
+    github.configFiles.set(REPO, "output: [labels, check]\nkind-labels:\n  bug: 'Type: Bug'\n");
+    setInputs({ "github-token": TOKEN });
+    const event = pullRequestEvent();
+    const result = await runAction(deps({ context: event }));
+    expect(result.ok).toBe(true);
+    expect(github.comments).toEqual([]);
+    expect(github.issueLabels.get(`${REPO}#2`)).toEqual(["Type: Bug"]);
+    expect(github.checkRuns).toHaveLength(1);
+    expect(github.checkRuns[0]).toMatchObject({
+      name: "task-scorer",
+      head_sha: event.payload.pull_request.head.sha,
+      status: "completed",
+      output: { title: expect.stringMatching(/^Task score .* \/ 10 · (meets|below) the approval bar$/) },
+    });
+    expect(["success", "neutral"]).toContain(github.checkRuns[0]!.conclusion);
+    // Read from the default branch through the contents API, with the workflow's token.
+    const read = github.requests.find((r) =>
+      decodeURIComponent(r.path).endsWith("/contents/.github/task-scorer.yml"),
+    )!;
+    expect(read.authorization).toBe(`token ${TOKEN}`);
+  });
+
+  it("explicit inputs win over the file: `comment: false` and `output`", async () => {
+    github.configFiles.set(REPO, "output: [comment, labels]\n");
+    setInputs({ "github-token": TOKEN, comment: "false" });
+    await runAction(deps({ context: pullRequestEvent() }));
+    expect(github.comments).toEqual([]);
+    expect(github.issueLabels.get(`${REPO}#2`)).toEqual(["bug"]);
+
+    github.reset();
+    inputValues.clear();
+    github.configFiles.set(REPO, "output: [labels]\n");
+    setInputs({ "github-token": TOKEN, output: "comment" });
+    await runAction(deps({ context: pullRequestEvent() }));
+    expect(github.commentsOn(`${REPO}#2`)).toHaveLength(1);
+    expect(github.issueLabels.get(`${REPO}#2`)).toBeUndefined();
+  });
+
+  it("`project` is skipped: a workflow token cannot reach Projects v2, and the step summary says so", async () => {
+    github.configFiles.set(REPO, "output: [project]\nproject: https://github.com/orgs/acme/projects/3\n");
+    github.addProject("organization", "acme", 3);
+    setInputs({ "github-token": TOKEN });
+    const result = await runAction(deps({ context: pullRequestEvent() }));
+    expect(result.ok).toBe(true);
+    expect(core.notice).toHaveBeenCalledWith(
+      expect.stringContaining("A workflow token cannot reach Projects v2"),
+    );
+    expect(summaries.join("\n")).toContain("A workflow token cannot reach Projects v2");
+    expect(github.graphqlCalls).toEqual([]);
+    expect(github.requests.filter((r) => r.method !== "GET")).toEqual([]);
+  });
+
+  it("`output: none` in the file writes nothing on GitHub", async () => {
+    github.configFiles.set(REPO, "output: none\nlabels:\n  approved: ok\n  rejected: nope\n");
+    setInputs({ "github-token": TOKEN });
+    const result = await runAction(deps({ context: pullRequestEvent() }));
+    expect(result.ok).toBe(true);
+    expect(github.requests.filter((r) => r.method !== "GET")).toEqual([]);
+  });
+
+  it("a check run the token may not create fails the step with the permission to add", async () => {
+    github.configFiles.set(REPO, "output: [check]\n");
+    github.failWith("POST", /\/check-runs$/, 403);
+    setInputs({ "github-token": TOKEN });
+    const result = await runAction(deps({ context: pullRequestEvent() }));
+    expect(result.ok).toBe(false);
+    expect(result.message).toMatch(/add `permissions: checks: write`/);
+  });
+
+  it("without a file, the inputs work as before (the comment, the verdict labels)", async () => {
+    setInputs({ "github-token": TOKEN, "label-approved": "ok", "label-rejected": "nope" });
+    await runAction(deps({ context: pullRequestEvent() }));
+    expect(github.commentsOn(`${REPO}#2`)).toHaveLength(1);
+    expect(github.issueLabels.get(`${REPO}#2`)).toHaveLength(1);
+    expect(github.checkRuns).toEqual([]);
+  });
+});
