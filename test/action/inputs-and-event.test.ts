@@ -117,7 +117,7 @@ describe("parseInputs", () => {
 
   it.each([
     [{ comment: "yes" }, '`comment` must be `true` or `false`, got "yes"'],
-    [{ output: "comment, tweet" }, '`output` must list comment, labels, project, check'],
+    [{ output: "comment, tweet" }, "`output` must list comment, labels, project, check"],
     [{ "fail-on-reject": "1" }, "`fail-on-reject` must be `true` or `false`"],
     [{ "min-average": "seven" }, '`min-average` must be a number, got "seven"'],
     [{ "min-average": "11" }, "`min-average` must be at most 10 (got 11)"],
