@@ -52,7 +52,7 @@ export const BacklogTaskSchema = z
     approved: z.boolean(),
     needsHuman: z.boolean().meta({
       description:
-        "The report is unsure enough that a person should decide: the personas disagree, the average is at the approval bar, or the reader is unsure of the kind.",
+        "A person should decide: the five personas are 4 or more points apart, or the reader gave the kind less than even odds.",
     }),
     kind: z.enum(TASK_KINDS),
     personas: z.object({
