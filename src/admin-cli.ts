@@ -11,6 +11,7 @@
  *   npm run admin -- keys revoke KEY_ID
  *   npm run admin -- usage ACCOUNT_ID
  *   npm run admin -- backlog OWNER/REPO
+ *   npm run admin -- learn OWNER/REPO
  */
 import { runAdmin } from "./accounts/admin-commands.js";
 import { isTaskScorerError, UsageError } from "./core/errors.js";

@@ -32,6 +32,8 @@ import { sharedScoreCache } from "./fleet/shared-score-cache.js";
 import { BackfillRunner } from "./backlog/backfill-runner.js";
 import { BacklogStore } from "./backlog/backlog-store.js";
 import { appBackfillDeps } from "./app/backlog-app.js";
+import { learnFromClosedIssues, RELEARN_MS } from "./app/learning-app.js";
+import { CalibrationStore } from "./learning/calibration-store.js";
 import { SessionCookies } from "./http/session-cookie.js";
 import { UserRepoAccess } from "./github/user-repo-access.js";
 
@@ -123,6 +125,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
 
   // The backlog (every open issue's latest report) lives wherever the service stores things.
   const backlogStore = database ? new BacklogStore(database.db) : undefined;
+  const calibrations = database ? new CalibrationStore(database.db) : undefined;
   let backfill: BackfillRunner | undefined;
 
   const appSettings = appConfig.credentials;
@@ -171,7 +174,18 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
     if (backlogStore) {
       backfill = new BackfillRunner({
         store: backlogStore,
-        ...appBackfillDeps({ probot, store: backlogStore, scorer, policy, clock: options.clock }),
+        ...appBackfillDeps({
+          probot,
+          store: backlogStore,
+          scorer,
+          policy,
+          clock: options.clock,
+          calibrations,
+        }),
+        // Learning from each repository's own closed issues (issue 18): on install, /score learn, weekly.
+        ...(calibrations
+          ? { learn: learnFromClosedIssues(calibrations, logger), relearnMs: RELEARN_MS }
+          : {}),
         usesModel: created.scorer.name !== "offline",
         logger,
         ...(options.clock ? { clock: options.clock } : {}),
@@ -199,6 +213,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
                 store: backlogStore,
                 runner: backfill,
                 boardUrl: (repository: string) => `${boardBase}/board/${repository}`,
+                calibrations,
               },
             }
           : {}),

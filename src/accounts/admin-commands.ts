@@ -18,6 +18,7 @@ const USAGE = `Usage: task-scorer-admin <command>
   usage ACCOUNT_ID
   backlog OWNER/REPO   queue a silent backfill of the repository's open issues (a running server with the
                        GitHub App picks it up within 10 s; with the embedded database, at its next start)
+  learn OWNER/REPO     learn from the repository's closed issues, then backfill it again (picked up likewise)
 Uses DATABASE_URL (PostgreSQL), or the embedded PGlite in DATA_DIR (default ./data).`;
 
 export async function runAdmin(argv: string[], env: Record<string, string | undefined>, out = console.log) {
@@ -42,7 +43,8 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
   const database = await openDatabase({ url: storage.databaseUrl, dataDir: storage.dataDir });
   const store = new AccountStore(database.db);
   try {
-    const key = `${group} ${group === "usage" || group === "backlog" ? "" : (action ?? "")}`.trim();
+    const key =
+      `${group} ${group === "usage" || group === "backlog" || group === "learn" ? "" : (action ?? "")}`.trim();
     switch (key) {
       case "accounts create": {
         if (!values.name) throw new UsageError("accounts create needs --name.");
@@ -103,11 +105,21 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
         );
         return;
       }
+      case "learn":
       case "backlog": {
+        const learn = group === "learn";
         if (!action || !/^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/.test(action))
-          throw new UsageError("backlog needs OWNER/REPO, e.g. backlog octo-org/widgets.");
+          throw new UsageError(`${group} needs OWNER/REPO, e.g. ${group} octo-org/widgets.`);
         const backlog = new BacklogStore(database.db);
-        const state = await backlog.requestBackfill(action);
+        const state = await backlog.requestBackfill(action, {}, { learn });
+        if (learn) {
+          out(
+            state === "running"
+              ? `Learning from ${action}'s closed issues is queued after the backfill that is running.`
+              : `Queued learning from ${action}'s closed issues: a running task-scorer with the GitHub App reads them, keeps what beats the shipped model, and scores the open issues again.`,
+          );
+          return;
+        }
         const row = await backlog.repository(action);
         out(
           state === "running"

@@ -26,6 +26,7 @@ import { ProjectUnreachable } from "../github/project-v2.js";
 import { writeOutputs } from "./outputs.js";
 import { clip, hashText } from "./task-text.js";
 import { labelsOf, skippedBy } from "./skip-rules.js";
+import type { CalibrationStore } from "../learning/calibration-store.js";
 
 export interface BacklogAppDeps {
   probot: Probot;
@@ -35,6 +36,8 @@ export interface BacklogAppDeps {
   clock?: (() => Date) | undefined;
   /** The repository's own kind label names, once learned (`output: [labels]`); optional. */
   learnedLabelNames?: LearnedLabelNames | undefined;
+  /** What was learned from each repository's closed issues (issue 18, src/learning); optional. */
+  calibrations?: CalibrationStore | undefined;
 }
 
 /** A Probot context for one repository outside any webhook, so the backfill reads `.github/task-scorer.yml` as jobs do. */
@@ -89,9 +92,10 @@ export function appBackfillDeps(
         task: clip(issue.title, TASK_MAX_CHARS),
         description: clip(issue.body ?? "", DESCRIPTION_MAX_CHARS),
       });
+      const calibration = await deps.calibrations?.get(repository);
       const { report } = await scoreTask(
         input,
-        { scorer: deps.scorer, policy, ...(deps.clock ? { clock: deps.clock } : {}) },
+        { scorer: deps.scorer, policy, calibration, ...(deps.clock ? { clock: deps.clock } : {}) },
         { timeoutMs: 60_000 },
       );
       const asked = writes.get(repository.toLowerCase());

@@ -15,6 +15,7 @@ import { upsertReportComment, type IssueCommentsOctokit } from "../github/report
 import { subjectKey } from "./delivery-handler.js";
 import { clip, hashText } from "./task-text.js";
 import { askBackfill, repositoryName } from "./backlog-app.js";
+import { askLearning } from "./learning-app.js";
 import { taskRecord } from "../backlog/task-record.js";
 import { repoApprovalPolicy, resolveOutputs } from "./repo-config.schema.js";
 
@@ -52,6 +53,7 @@ export async function runJob(
   let scoreAsked = false;
   let helpAsked = false;
   let backlogAsked = false;
+  let learnAsked = false;
   for (const t of triggers) {
     if (t.kind !== "command") continue;
     if (!(await canCommand(context, subject.ref, t.commenter))) {
@@ -62,10 +64,11 @@ export async function runJob(
     await react(context, subject.ref, t.commentId, "eyes");
     if (t.command === "help") helpAsked = true;
     else if (t.command === "backlog") backlogAsked = true;
+    else if (t.command === "learn") learnAsked = true;
     else scoreAsked = true;
   }
   const reasons = triggers.filter((t) => t.kind !== "command" || (t.command === "score" && scoreAsked));
-  if (reasons.length === 0 && !helpAsked && !backlogAsked) return;
+  if (reasons.length === 0 && !helpAsked && !backlogAsked && !learnAsked) return;
 
   const loaded = await loadConfig(context, log);
   const { config } = loaded;
@@ -74,6 +77,7 @@ export async function runJob(
   const outputs = resolveOutputs(config);
   if (helpAsked) await reply(context, subject.ref, helpText({ ...loaded, diagnostics }));
   if (backlogAsked) await reply(context, subject.ref, await askBackfill(context, deps, subject));
+  if (learnAsked) await reply(context, subject.ref, await askLearning(context, deps, subject));
   // Configuration problems are for maintainers: they go with the answer to a maintainer's `/score`,
   // never into the report on a contributor's issue.
   const tellMaintainer = async () => {
@@ -120,7 +124,12 @@ export async function runJob(
   try {
     outcome = await scoreTask(
       input,
-      { scorer: deps.scorer, policy, ...(deps.clock ? { clock: deps.clock } : {}) },
+      {
+        scorer: deps.scorer,
+        policy,
+        calibration: await deps.backlog?.calibrations?.get(repositoryName(context)),
+        ...(deps.clock ? { clock: deps.clock } : {}),
+      },
       { signal, timeoutMs },
     );
   } catch (error) {

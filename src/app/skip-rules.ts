@@ -11,7 +11,12 @@ export type Trigger =
   | { kind: "pull-requests"; action: "opened" | "reopened" | "ready_for_review" | "edited" }
   | { kind: "label-added"; label: string }
   | { kind: "label-removed"; label: string }
-  | { kind: "command"; command: "score" | "help" | "backlog"; commenter: string; commentId: number };
+  | {
+      kind: "command";
+      command: "score" | "help" | "backlog" | "learn";
+      commenter: string;
+      commentId: number;
+    };
 
 export interface Subject {
   ref: IssueRef;

@@ -12,12 +12,15 @@ import { QueueFullError, type Job, type JobQueue } from "./job-queue.js";
 import type { BackfillRunner } from "../backlog/backfill-runner.js";
 import type { BacklogStore } from "../backlog/backlog-store.js";
 import type { LearnedLabelNames } from "../github/kind-labels.js";
+import type { CalibrationStore } from "../learning/calibration-store.js";
 
 export interface AppBacklog {
   store: BacklogStore;
   runner: Pick<BackfillRunner, "wake">;
   /** Where the repository's board is, for the reply to `/score backlog`. */
   boardUrl(repository: string): string;
+  /** What was learned from each repository's closed issues (issue 18): new issues' reports use it too. */
+  calibrations?: Pick<CalibrationStore, "get"> | undefined;
 }
 
 export interface AppDeps {
@@ -146,7 +149,12 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
     ) => {
       if (!deps.backlog) return;
       for (const r of repos)
-        await deps.backlog.store.requestBackfill(r.full_name, { installationId, private: r.private });
+        await deps.backlog.store.requestBackfill(
+          r.full_name,
+          { installationId, private: r.private },
+          // Installing learns from the repository's closed issues first (issue 18).
+          { learn: !!deps.backlog.calibrations },
+        );
       if (repos.length > 0) deps.backlog.runner.wake();
     };
     app.on("installation.created", async (context) => {
@@ -173,7 +181,13 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
         {
           kind: "command",
           command:
-            match[1] === undefined ? "score" : match[1].toLowerCase() === "backlog" ? "backlog" : "help",
+            match[1] === undefined
+              ? "score"
+              : match[1].toLowerCase() === "backlog"
+                ? "backlog"
+                : match[1].toLowerCase() === "learn"
+                  ? "learn"
+                  : "help",
           commenter,
           commentId: payload.comment.id,
         },

@@ -15,6 +15,8 @@ export interface ListedIssue {
   created_at?: string;
   updated_at?: string;
   pull_request?: unknown;
+  /** Closed issues only: "completed", "not_planned", "duplicate", "reopened" or null. */
+  state_reason?: string | null;
 }
 
 /** What the runner needs of GitHub, for one installation (an Octokit's `request`, narrowed). */
@@ -61,10 +63,21 @@ export interface BackfillDeps {
   pollMs?: number;
   /** Keep this many requests of GitHub's hourly allowance for the App's own work (comments on new issues). */
   rateLimitReserve?: number;
+  /**
+   * Learn from the repository's closed issues (issue 18), when a run was asked to learn first (install,
+   * `/score learn`, the admin CLI, the weekly re-learning). Absent: no learning.
+   */
+  learn?(repository: string, closedIssues: ListedIssue[]): Promise<void>;
+  /** Re-learn each backfilled repository when its last learning is older than this (weekly). */
+  relearnMs?: number;
 }
 
 export const BACKLOG_PAGE_SIZE = 100;
 export const DEFAULT_BACKLOG_BUDGET = 200;
+/** Learning reads at most the last 1,000 closed issues (pull requests left out), in at most 30 pages. */
+export const LEARN_MAX_ISSUES = 1000;
+const LEARN_MAX_PAGES = 30;
+const RELEARN_CHECK_MS = 3_600_000;
 
 /** Stop this run for now; the repository is resumed after `until` by whichever instance is free. */
 class Pause extends Error {
@@ -105,6 +118,7 @@ export class BackfillRunner {
   private running: Promise<void> | undefined;
   private stopping = false;
   private again = false;
+  private relearnCheckedAt = 0;
 
   constructor(readonly deps: BackfillDeps) {
     this.leaseMs = deps.leaseMs ?? 60_000;
@@ -153,6 +167,12 @@ export class BackfillRunner {
   }
 
   private async drain(): Promise<void> {
+    const { learn, relearnMs } = this.deps;
+    if (learn && relearnMs && this.now().getTime() - this.relearnCheckedAt >= RELEARN_CHECK_MS) {
+      this.relearnCheckedAt = this.now().getTime();
+      const queued = await this.deps.store.requestStaleLearning(relearnMs);
+      if (queued > 0) this.deps.logger.info({ repositories: queued }, "learning: weekly re-learning queued");
+    }
     for (;;) {
       if (this.stopping) return;
       const row = await this.deps.store.claim(this.instance, this.leaseMs);
@@ -173,6 +193,7 @@ export class BackfillRunner {
       const settings = await this.deps.settings(github, owner, repo);
       if (!settings.enabled)
         throw new GiveUp(`the App is turned off in ${name}'s .github/task-scorer.yml (enabled: false)`);
+      let relisted = false;
       let total = row.total;
       let url = row.next_url;
       if (url === null) {
@@ -185,9 +206,15 @@ export class BackfillRunner {
           ...(info.private === undefined ? {} : { private: info.private }),
         });
         total = info.open_issues_count ?? 0;
+        // Asked to learn first (issue 18): from the closed issues, then every open issue is scored again.
+        if (row.learn_requested && this.deps.learn) {
+          await this.learnFrom(github, owner, repo, name, log);
+          relisted = true;
+        }
         url = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues?state=open&per_page=${BACKLOG_PAGE_SIZE}`;
       }
-      const etags = JSON.parse(row.etags || "{}") as Record<string, PageMemo>;
+      // After learning every page is fetched again (no ETag): each open issue is scored with what was learned.
+      const etags = (relisted ? {} : JSON.parse(row.etags || "{}")) as Record<string, PageMemo>;
       let done = row.done;
       log.info({ from: url, done }, "backfill: running");
       while (url !== null) {
@@ -232,6 +259,36 @@ export class BackfillRunner {
         log.warn({ err: error }, "backfill: failed; retrying in a minute from where it stopped");
       }
     }
+  }
+
+  /**
+   * Learning (issue 18): the repository's closed issues, newest first (at most the last 1,000, pull requests
+   * left out), through the same calls as the backfill (its rate-limit pauses, under its lease); then the
+   * stored reports' hashes are forgotten, so the listing that follows re-scores every open issue.
+   */
+  private async learnFrom(github: BacklogGitHub, owner: string, repo: string, name: string, log: Logger) {
+    const closed: ListedIssue[] = [];
+    let url: string | null =
+      `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues?state=closed&sort=updated&direction=desc&per_page=${BACKLOG_PAGE_SIZE}`;
+    for (
+      let pages = 0;
+      url !== null && pages < LEARN_MAX_PAGES && closed.length < LEARN_MAX_ISSUES;
+      pages++
+    ) {
+      if (this.stopping) throw new Pause(undefined, "instance stopping");
+      const page = await this.page(github, url, undefined);
+      closed.push(...(page.issues ?? []));
+      url = page.next;
+      if (!(await this.deps.store.renew(name, this.instance, this.leaseMs)))
+        throw new Pause(undefined, "lease lost");
+    }
+    const started = Date.now();
+    await this.deps.learn!(name, closed.slice(0, LEARN_MAX_ISSUES));
+    await this.deps.store.learned(name);
+    log.info(
+      { closedIssues: Math.min(closed.length, LEARN_MAX_ISSUES), ms: Date.now() - started },
+      "learning: done",
+    );
   }
 
   private async findInstallation(owner: string, repo: string): Promise<number> {

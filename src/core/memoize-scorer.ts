@@ -1,3 +1,4 @@
+import { calibrationKey } from "./offline/calibration.js";
 import type { PersonaVerdict, Scorer } from "./scorer.js";
 import type { TaskInput } from "./task-request.schema.js";
 
@@ -36,7 +37,7 @@ export function memoizeScorer(
     async score(input: TaskInput, scoreOptions) {
       if (input.task.length + input.description.length > options.maxKeyChars)
         return scorer.score(input, scoreOptions);
-      const key = `${input.task}\u0000${input.description}`;
+      const key = `${input.task}\u0000${input.description}\u0000${calibrationKey(scoreOptions?.calibration)}`;
       const hit = memo.get(key);
       if (hit) {
         stats.hits++;

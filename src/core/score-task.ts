@@ -11,12 +11,16 @@ import { SCORE_MAX, SCORE_MIN, type ScoreReport } from "./score-report.schema.js
 import type { PersonaVerdict, ScoreOptions, Scorer } from "./scorer.js";
 import type { TaskInput } from "./task-request.schema.js";
 import { readingOf } from "./offline/reading-memo.js";
+import { calibrationUsed, type RepositoryCalibration } from "./offline/calibration.js";
+import { readReading } from "./offline/read-reading.js";
 
 export interface ScoreTaskDeps {
   scorer: Scorer;
   /** Injected so reports are reproducible in tests. */
   clock?: () => Date;
   policy?: ApprovalPolicy;
+  /** What was learned from the task's repository's own closed issues, if anything (see ScoreOptions). */
+  calibration?: RepositoryCalibration | undefined;
 }
 
 export interface ScoreOutcome {
@@ -58,6 +62,7 @@ export function buildReport(
   verdicts: readonly PersonaVerdict[],
   now: Date,
   policy: ApprovalPolicy = DEFAULT_APPROVAL_POLICY,
+  calibration?: RepositoryCalibration,
 ): { report: ScoreReport; approval: ApprovalResult } {
   const scores = verdicts.map((v) => v.score);
   const stats = computeStats(scores);
@@ -71,7 +76,9 @@ export function buildReport(
       return { expert: persona.expert, icon: persona.icon, score: v.score, reasoning: v.reasoning };
     }),
     // The same reader under every scorer: it costs microseconds and needs no model.
-    reading: readingOf(input.task, input.description),
+    reading: calibrationUsed(calibration)
+      ? readReading(input.task, input.description, undefined, undefined, calibration)
+      : readingOf(input.task, input.description),
   };
   return { report, approval };
 }
@@ -82,9 +89,12 @@ export async function scoreTask(
   deps: ScoreTaskDeps,
   options?: ScoreOptions,
 ): Promise<ScoreOutcome> {
-  const raw = await deps.scorer.score(input, options);
+  const raw = await deps.scorer.score(
+    input,
+    deps.calibration ? { ...options, calibration: deps.calibration } : options,
+  );
   const verdicts = orderVerdicts(raw, deps.scorer.name);
   const now = (deps.clock ?? (() => new Date()))();
-  const { report, approval } = buildReport(input, verdicts, now, deps.policy);
+  const { report, approval } = buildReport(input, verdicts, now, deps.policy, deps.calibration);
   return { report, approval, verdicts, scorer: deps.scorer.name };
 }

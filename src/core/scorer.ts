@@ -1,4 +1,5 @@
 import type { PersonaId } from "./personas.js";
+import type { RepositoryCalibration } from "./offline/calibration.js";
 import type { TaskInput } from "./task-request.schema.js";
 
 /** One persona's judgement, as a scorer produces it. */
@@ -20,6 +21,11 @@ export interface ScoreOptions {
    * scorer's own default. Scorers that answer at once (offline) ignore it.
    */
   timeoutMs?: number;
+  /**
+   * What was learned from the task's repository's own closed issues (src/learning), if anything: the offline
+   * judge reads the kind and the chance of acceptance through it. Model scorers ignore it.
+   */
+  calibration?: RepositoryCalibration | undefined;
 }
 
 /**

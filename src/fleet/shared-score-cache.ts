@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { calibrationKey } from "../core/offline/calibration.js";
 import type { PersonaVerdict, ScoreOptions, Scorer } from "../core/scorer.js";
 import { ScoreCacheStore } from "../storage/score-cache-store.js";
 import type { Db } from "../storage/tables.js";
@@ -50,7 +51,14 @@ export function sharedScoreCacheOn(
     name: inner.name,
     async score(input, scoreOptions?: ScoreOptions): Promise<readonly PersonaVerdict[]> {
       const key = createHash("sha256")
-        .update(JSON.stringify([inner.name, input.task, input.description]))
+        .update(
+          JSON.stringify([
+            inner.name,
+            input.task,
+            input.description,
+            ...(calibrationKey(scoreOptions?.calibration) ? [calibrationKey(scoreOptions?.calibration)] : []),
+          ]),
+        )
         .digest("hex");
       const deadline = Date.now() + (scoreOptions?.timeoutMs ?? 30_000);
       for (;;) {

@@ -1,3 +1,4 @@
+import { calibrationKey } from "../core/offline/calibration.js";
 import type { PersonaVerdict, ScoreOptions, Scorer } from "../core/scorer.js";
 import type { TaskInput } from "../core/task-request.schema.js";
 
@@ -21,7 +22,7 @@ export function singleFlightScorer<S extends Scorer>(scorer: S): Scorer {
   return {
     name: scorer.name,
     score(input: TaskInput, options: ScoreOptions = {}): Promise<readonly PersonaVerdict[]> {
-      const key = `${input.task}\u0000${input.description}`;
+      const key = `${input.task}\u0000${input.description}\u0000${calibrationKey(options.calibration)}`;
       let flight = flights.get(key);
       if (!flight) {
         const controller = new AbortController();
@@ -30,6 +31,7 @@ export function singleFlightScorer<S extends Scorer>(scorer: S): Scorer {
           .score(input, {
             signal: controller.signal,
             ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+            ...(options.calibration ? { calibration: options.calibration } : {}),
           })
           .finally(() => flights.delete(key));
         flights.set(key, made);

@@ -95,6 +95,21 @@ export interface Tables {
     requested_at: Generated<Date>;
     started_at: Date | null;
     finished_at: Date | null;
+    /** migrations/009: learn from the closed issues before the next listing. */
+    learn_requested: Generated<boolean>;
+  };
+  /** What was learned from each repository's closed issues (migrations/009). */
+  repository_calibrations: {
+    repository: string;
+    display_name: string;
+    version: Generated<number>;
+    closed_issues: number;
+    labelled: number;
+    decided: number;
+    used: boolean;
+    calibration: string;
+    decisions: string;
+    learned_at: Generated<Date>;
   };
   backlog_budget: { installation_id: string | number; day: string; used: Generated<number> };
   score_cache: {

@@ -135,9 +135,9 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
 
       // Silent: nothing was written on GitHub (only the installation token was asked for).
       expect(writes().filter((r) => !r.path.endsWith("/access_tokens"))).toEqual([]);
-      // Listed through REST, 100 a page, following Link.
+      // Listed through REST, 100 a page, following Link (after one page of closed issues to learn from).
       const pages = github.requests.filter((r) => r.path === "/repos/acme/widgets/issues");
-      expect(pages).toHaveLength(3);
+      expect(pages).toHaveLength(4);
 
       // The rest of the pages through the cursor: every issue exactly once.
       const seen = new Set<number>(list.tasks.map((t: { number: number }) => t.number));

@@ -5,6 +5,7 @@
  * requests; a model fitted on real, labelled issues (`npm run fit`) reads the whole text. Pure and
  * deterministic: the weights are data (kind-model.data.ts), the features a fixed hash.
  */
+import { kindAdjustmentLogits, type KindAdjustment } from "./calibration.js";
 import { readStructure } from "./read-structure.js";
 
 export const KIND_CLASSES = ["bug", "feature", "question"] as const;
@@ -120,9 +121,8 @@ function weightsOf(model: KindModel): Int8Array {
   return w;
 }
 
-/** Probability of each kind, in KIND_CLASSES order. */
-export function predictKind(model: KindModel, title: string, description: string): number[] {
-  const x = kindFeatures(title, description, model.buckets);
+/** The model's logit of each kind for hashed features `x`, in KIND_CLASSES order. */
+export function kindLogits(model: KindModel, x: ReadonlyMap<number, number>): number[] {
   const w = weightsOf(model);
   const z = model.bias.slice();
   for (let c = 0; c < z.length; c++) {
@@ -131,6 +131,26 @@ export function predictKind(model: KindModel, title: string, description: string
     for (const [k, v] of x) s += w[base + k]! * v;
     z[c]! += s * model.scale;
   }
+  return z;
+}
+
+/** Probability of each kind, in KIND_CLASSES order; with a repository's adjustment when one is given. */
+export function predictKind(
+  model: KindModel,
+  title: string,
+  description: string,
+  adjustment?: KindAdjustment,
+): number[] {
+  const x = kindFeatures(title, description, model.buckets);
+  const z = kindLogits(model, x);
+  if (adjustment) {
+    const d = kindAdjustmentLogits(model, adjustment, x);
+    for (let c = 0; c < z.length; c++) z[c]! += d[c]!;
+  }
+  return softmax(z);
+}
+
+export function softmax(z: readonly number[]): number[] {
   const max = Math.max(...z);
   const e = z.map((v) => Math.exp(v - max));
   const sum = e.reduce((a, b) => a + b, 0);

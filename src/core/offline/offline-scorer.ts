@@ -11,6 +11,7 @@ import type { Reading } from "../reading.schema.js";
 import type { Evidence, EvidenceType } from "./read-evidence.js";
 import { isAdvertising, readReading } from "./read-reading.js";
 import { rememberReading } from "./reading-memo.js";
+import { adjustJudgeModel, calibrationUsed, type RepositoryCalibration } from "./calibration.js";
 
 export { JUDGE_MODEL };
 /** Themes that are the subject of a task; the others (defects, debt, claims) are read from structure. */
@@ -71,7 +72,11 @@ export interface TaskReading {
   features: number[];
 }
 
-export function readTask(task: string, description: string): TaskReading {
+export function readTask(
+  task: string,
+  description: string,
+  calibration?: RepositoryCalibration,
+): TaskReading {
   const analysis = analyzeTask(task, description);
   const spam = isAdvertising(analysis.spam, `${task}\n${description}`);
   const structure = readStructure(task, description, { spam, trackerNote: analysis.meta.length > 0 });
@@ -86,8 +91,9 @@ export function readTask(task: string, description: string): TaskReading {
     analysis.stuffing || !opening
       ? []
       : analyzeTask(opening, "").concepts.filter((h) => THEMES.has(h.concept.id) && !seen.has(h.concept.id));
-  const reading = readReading(task, description, structure);
-  rememberReading(task, description, reading);
+  const reading = readReading(task, description, structure, undefined, calibration);
+  // The memo is keyed by text alone: only a reading that no repository's calibration changed is kept.
+  if (!calibrationUsed(calibration)) rememberReading(task, description, reading);
   return {
     analysis,
     structure,
@@ -336,8 +342,13 @@ export function scorePersonas(task: string, description: string, model: JudgeMod
  * template, evidence), a fitted model turns that into a consensus, and each persona leans from it by its
  * own angle, saying what it found in the task's own terms.
  */
-export function scoreOffline(input: TaskInput, model: JudgeModel = JUDGE_MODEL): PersonaVerdict[] {
-  const r = readTask(input.task, input.description);
+export function scoreOffline(
+  input: TaskInput,
+  model: JudgeModel = JUDGE_MODEL,
+  calibration?: RepositoryCalibration,
+): PersonaVerdict[] {
+  const r = readTask(input.task, input.description, calibration);
+  model = adjustJudgeModel(model, calibration?.acceptance);
   const c = consensus(r, model);
   const lean = leanings(r);
   return PERSONAS.map((p) => {
@@ -359,7 +370,7 @@ export function scoreOffline(input: TaskInput, model: JudgeModel = JUDGE_MODEL):
 
 export const offlineScorer: Scorer = {
   name: "offline",
-  async score(input) {
-    return scoreOffline(input);
+  async score(input, options) {
+    return scoreOffline(input, JUDGE_MODEL, options?.calibration);
   },
 };

@@ -1,5 +1,6 @@
 import type { Reading } from "../reading.schema.js";
 import { analyzeTask } from "./analyze-task.js";
+import { calibrationUsed, type RepositoryCalibration } from "./calibration.js";
 import { KIND_MODEL } from "./kind-model.data.js";
 import { KIND_CLASSES, predictKind, type KindModel } from "./kind-model.js";
 import { readEvidence } from "./read-evidence.js";
@@ -95,6 +96,7 @@ export function readReading(
   description: string,
   structure?: TaskStructure,
   model: KindModel = KIND_MODEL,
+  calibration?: RepositoryCalibration,
 ): Reading {
   let s = structure;
   if (!s) {
@@ -104,7 +106,7 @@ export function readReading(
       trackerNote: analysis.meta.length > 0,
     });
   }
-  const probs = predictKind(model, task, description);
+  const probs = predictKind(model, task, description, calibration?.kind);
   let best = 0;
   for (let i = 1; i < probs.length; i++) if (probs[i]! > probs[best]!) best = i;
   let kind: Reading["kind"] = KIND_CLASSES[best]!;
@@ -122,6 +124,8 @@ export function readReading(
     ...(kind === "bug" && s.severity ? { severity: s.severity } : {}),
     evidence: readEvidence(task, description),
     language: language(`${task}\n${description}`),
-    calibration: null,
+    calibration: calibrationUsed(calibration)
+      ? { repository: calibration.repository, closedIssues: calibration.closedIssues }
+      : null,
   };
 }

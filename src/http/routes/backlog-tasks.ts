@@ -163,7 +163,7 @@ export function backlogTasksRoute(app: FastifyInstance, options: BacklogRouteOpt
         repository: row.display_name,
         total: page.total,
         backfill: BacklogStore.progress(row),
-        calibration: { closedIssues: 0, used: false },
+        calibration: await store.calibrationSummary(name),
         tasks: page.tasks,
         nextCursor: page.nextCursor,
       };

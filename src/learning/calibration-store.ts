@@ -1,0 +1,114 @@
+import { sql } from "kysely";
+import type { RepositoryCalibration } from "../core/offline/calibration.js";
+import { repositoryKey } from "../backlog/backlog-store.js";
+import type { Db } from "../storage/tables.js";
+import type { LearningResult } from "./fit-calibration.js";
+
+/** How long an instance trusts its cached calibration before asking the database for the version again. */
+const CHECK_MS = 2_000;
+
+interface Cached {
+  version: number;
+  checkedAt: number;
+  calibration: RepositoryCalibration | undefined;
+}
+
+/**
+ * What was learned from each repository's closed issues (migrations/009), shared by every instance of a fleet
+ * through the database. Each instance keeps the calibrations it uses in memory and reloads one when its
+ * version changes (checked at most every 2 s per repository: one indexed read of an integer).
+ */
+export class CalibrationStore {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Store a learning run's result; returns the new version. */
+  async save(displayName: string, result: LearningResult): Promise<number> {
+    const used = !!(result.calibration.kind || result.calibration.acceptance);
+    const row = await sql<{ version: number }>`
+      INSERT INTO repository_calibrations
+        (repository, display_name, version, closed_issues, labelled, decided, used, calibration, decisions, learned_at)
+      VALUES (${repositoryKey(displayName)}, ${displayName}, 1, ${result.calibration.closedIssues},
+        ${result.labelled}, ${result.decided}, ${used}, ${JSON.stringify(result.calibration)},
+        ${JSON.stringify({ kind: result.kind, acceptance: result.acceptance })}, now())
+      ON CONFLICT (repository) DO UPDATE SET
+        display_name = excluded.display_name,
+        version = repository_calibrations.version + 1,
+        closed_issues = excluded.closed_issues,
+        labelled = excluded.labelled,
+        decided = excluded.decided,
+        used = excluded.used,
+        calibration = excluded.calibration,
+        decisions = excluded.decisions,
+        learned_at = now()
+      RETURNING version`.execute(this.db);
+    this.cache.delete(repositoryKey(displayName));
+    return Number(row.rows[0]!.version);
+  }
+
+  /** The calibration to score this repository's issues with: undefined when none was learned or none won. */
+  async get(repository: string): Promise<RepositoryCalibration | undefined> {
+    const key = repositoryKey(repository);
+    const cached = this.cache.get(key);
+    const now = this.now();
+    if (cached && now - cached.checkedAt < CHECK_MS) return cached.calibration;
+    const v = await this.db
+      .selectFrom("repository_calibrations")
+      .select(["version"])
+      .where("repository", "=", key)
+      .executeTakeFirst();
+    if (!v) {
+      this.cache.set(key, { version: 0, checkedAt: now, calibration: undefined });
+      return undefined;
+    }
+    const version = Number(v.version);
+    if (cached && cached.version === version) {
+      cached.checkedAt = now;
+      return cached.calibration;
+    }
+    const row = await this.db
+      .selectFrom("repository_calibrations")
+      .select(["version", "used", "calibration"])
+      .where("repository", "=", key)
+      .executeTakeFirstOrThrow();
+    const calibration = row.used
+      ? { ...(JSON.parse(row.calibration) as RepositoryCalibration), version: Number(row.version) }
+      : undefined;
+    this.cache.set(key, { version: Number(row.version), checkedAt: now, calibration });
+    return calibration;
+  }
+
+  /** What the last learning run decided, for the admin CLI and logs. */
+  async describe(repository: string): Promise<
+    | {
+        closedIssues: number;
+        labelled: number;
+        decided: number;
+        used: boolean;
+        version: number;
+        learnedAt: Date;
+        decisions: unknown;
+      }
+    | undefined
+  > {
+    const r = await this.db
+      .selectFrom("repository_calibrations")
+      .selectAll()
+      .where("repository", "=", repositoryKey(repository))
+      .executeTakeFirst();
+    if (!r) return undefined;
+    return {
+      closedIssues: r.closed_issues,
+      labelled: r.labelled,
+      decided: r.decided,
+      used: r.used,
+      version: Number(r.version),
+      learnedAt: new Date(r.learned_at),
+      decisions: JSON.parse(r.decisions) as unknown,
+    };
+  }
+}
