@@ -33725,6 +33725,62 @@ function isTaskScorerError(error63) {
   return error63 instanceof TaskScorerError;
 }
 
+// src/core/offline/calibration.ts
+function calibrationUsed(c) {
+  return !!c && (!!c.kind || !!c.acceptance);
+}
+function calibrationKey(c) {
+  return calibrationUsed(c) ? `${c.repository.toLowerCase()}@${c.version ?? 0}:${c.closedIssues}` : "";
+}
+var decodedKind = /* @__PURE__ */ new WeakMap();
+function bytesOf(base643) {
+  return new Uint8Array(Buffer.from(base643, "base64"));
+}
+function kindAdjustmentArrays(a) {
+  let d = decodedKind.get(a);
+  if (!d) {
+    d = { index: new Uint32Array(bytesOf(a.index).buffer), value: new Float32Array(bytesOf(a.value).buffer) };
+    decodedKind.set(a, d);
+  }
+  return d;
+}
+var lookups = /* @__PURE__ */ new WeakMap();
+function lookupOf(a) {
+  let m = lookups.get(a);
+  if (!m) {
+    const { index, value } = kindAdjustmentArrays(a);
+    m = /* @__PURE__ */ new Map();
+    for (let i = 0; i < index.length; i++) m.set(index[i], value[i]);
+    lookups.set(a, m);
+  }
+  return m;
+}
+function kindAdjustmentLogits(model, a, x) {
+  const w = lookupOf(a);
+  return a.bias.map((b2, c) => {
+    let s = b2;
+    const base = c * model.buckets;
+    for (const [k, v] of x) s += (w.get(base + k) ?? 0) * v;
+    return s;
+  });
+}
+var adjustedJudges = /* @__PURE__ */ new WeakMap();
+function adjustJudgeModel(model, a) {
+  if (!a) return model;
+  let byModel = adjustedJudges.get(a);
+  if (!byModel) adjustedJudges.set(a, byModel = /* @__PURE__ */ new WeakMap());
+  let m = byModel.get(model);
+  if (!m) {
+    m = {
+      ...model,
+      intercept: model.intercept + a.intercept,
+      weights: model.weights.map((w, i) => w + (a.weights[i] ?? 0))
+    };
+    byModel.set(model, m);
+  }
+  return m;
+}
+
 // src/core/memoize-scorer.ts
 function memoizeScorer(scorer, options = { maxEntries: 2e3, maxKeyChars: 8192 }) {
   const memo2 = /* @__PURE__ */ new Map();
@@ -33740,7 +33796,7 @@ function memoizeScorer(scorer, options = { maxEntries: 2e3, maxKeyChars: 8192 })
     async score(input2, scoreOptions) {
       if (input2.task.length + input2.description.length > options.maxKeyChars)
         return scorer.score(input2, scoreOptions);
-      const key = `${input2.task}\0${input2.description}`;
+      const key = `${input2.task}\0${input2.description}\0${calibrationKey(scoreOptions?.calibration)}`;
       const hit = memo2.get(key);
       if (hit) {
         stats.hits++;
@@ -36873,8 +36929,7 @@ function weightsOf(model) {
   }
   return w;
 }
-function predictKind(model, title, description) {
-  const x = kindFeatures(title, description, model.buckets);
+function kindLogits(model, x) {
   const w = weightsOf(model);
   const z2 = model.bias.slice();
   for (let c = 0; c < z2.length; c++) {
@@ -36883,6 +36938,18 @@ function predictKind(model, title, description) {
     for (const [k, v] of x) s += w[base + k] * v;
     z2[c] += s * model.scale;
   }
+  return z2;
+}
+function predictKind(model, title, description, adjustment) {
+  const x = kindFeatures(title, description, model.buckets);
+  const z2 = kindLogits(model, x);
+  if (adjustment) {
+    const d = kindAdjustmentLogits(model, adjustment, x);
+    for (let c = 0; c < z2.length; c++) z2[c] += d[c];
+  }
+  return softmax(z2);
+}
+function softmax(z2) {
   const max = Math.max(...z2);
   const e = z2.map((v) => Math.exp(v - max));
   const sum = e.reduce((a, b2) => a + b2, 0);
@@ -37093,7 +37160,7 @@ function language(text2) {
   for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
   return scores[best] > 0 ? STOP_WORDS[best][0] : "en";
 }
-function readReading(task, description, structure, model = KIND_MODEL) {
+function readReading(task, description, structure, model = KIND_MODEL, calibration) {
   let s = structure;
   if (!s) {
     const analysis = analyzeTask(task, description);
@@ -37103,7 +37170,7 @@ ${description}`),
       trackerNote: analysis.meta.length > 0
     });
   }
-  const probs = predictKind(model, task, description);
+  const probs = predictKind(model, task, description, calibration?.kind);
   let best = 0;
   for (let i = 1; i < probs.length; i++) if (probs[i] > probs[best]) best = i;
   let kind = KIND_CLASSES[best];
@@ -37122,7 +37189,7 @@ ${description}`),
     evidence: readEvidence(task, description),
     language: language(`${task}
 ${description}`),
-    calibration: null
+    calibration: calibrationUsed(calibration) ? { repository: calibration.repository, closedIssues: calibration.closedIssues } : null
   };
 }
 
@@ -37183,7 +37250,7 @@ function firstSentence(description) {
   const m = /^[\s\S]{0,200}?[.!?](?:\s|$)/.exec(text2);
   return (m ? m[0] : text2.slice(0, 200)).trim();
 }
-function readTask(task, description) {
+function readTask(task, description, calibration) {
   const analysis = analyzeTask(task, description);
   const spam = isAdvertising(analysis.spam, `${task}
 ${description}`);
@@ -37193,8 +37260,8 @@ ${description}`);
   const opening = firstSentence(description);
   const seen = new Set(themes.map((h) => h.concept.id));
   const openingThemes = analysis.stuffing || !opening ? [] : analyzeTask(opening, "").concepts.filter((h) => THEMES.has(h.concept.id) && !seen.has(h.concept.id));
-  const reading = readReading(task, description, structure);
-  rememberReading(task, description, reading);
+  const reading = readReading(task, description, structure, void 0, calibration);
+  if (!calibrationUsed(calibration)) rememberReading(task, description, reading);
   return {
     analysis,
     structure,
@@ -37367,8 +37434,9 @@ function personaVerdict(r, persona, c, lean, model) {
     );
   return { score: clamp(c.center + lean), sentences };
 }
-function scoreOffline(input2, model = JUDGE_MODEL) {
-  const r = readTask(input2.task, input2.description);
+function scoreOffline(input2, model = JUDGE_MODEL, calibration) {
+  const r = readTask(input2.task, input2.description, calibration);
+  model = adjustJudgeModel(model, calibration?.acceptance);
   const c = consensus(r, model);
   const lean = leanings(r);
   return PERSONAS.map((p) => {
@@ -37389,8 +37457,8 @@ function scoreOffline(input2, model = JUDGE_MODEL) {
 }
 var offlineScorer = {
   name: "offline",
-  async score(input2) {
-    return scoreOffline(input2);
+  async score(input2, options) {
+    return scoreOffline(input2, JUDGE_MODEL, options?.calibration);
   }
 };
 
@@ -68972,14 +69040,15 @@ function singleFlightScorer(scorer) {
   return {
     name: scorer.name,
     score(input2, options = {}) {
-      const key = `${input2.task}\0${input2.description}`;
+      const key = `${input2.task}\0${input2.description}\0${calibrationKey(options.calibration)}`;
       let flight = flights.get(key);
       if (!flight) {
         const controller = new AbortController();
         const made = { controller, cancellable: 0, pinned: false, promise: Promise.resolve([]) };
         made.promise = scorer.score(input2, {
           signal: controller.signal,
-          ...options.timeoutMs !== void 0 ? { timeoutMs: options.timeoutMs } : {}
+          ...options.timeoutMs !== void 0 ? { timeoutMs: options.timeoutMs } : {},
+          ...options.calibration ? { calibration: options.calibration } : {}
         }).finally(() => flights.delete(key));
         flights.set(key, made);
         flight = made;
@@ -69423,7 +69492,7 @@ function orderVerdicts(verdicts, scorerName) {
     return verdict;
   });
 }
-function buildReport(input2, verdicts, now, policy = DEFAULT_APPROVAL_POLICY) {
+function buildReport(input2, verdicts, now, policy = DEFAULT_APPROVAL_POLICY, calibration) {
   const scores = verdicts.map((v) => v.score);
   const stats = computeStats(scores);
   const approval = evaluateApproval(scores, policy);
@@ -69436,15 +69505,18 @@ function buildReport(input2, verdicts, now, policy = DEFAULT_APPROVAL_POLICY) {
       return { expert: persona.expert, icon: persona.icon, score: v.score, reasoning: v.reasoning };
     }),
     // The same reader under every scorer: it costs microseconds and needs no model.
-    reading: readingOf(input2.task, input2.description)
+    reading: calibrationUsed(calibration) ? readReading(input2.task, input2.description, void 0, void 0, calibration) : readingOf(input2.task, input2.description)
   };
   return { report, approval };
 }
 async function scoreTask(input2, deps, options) {
-  const raw = await deps.scorer.score(input2, options);
+  const raw = await deps.scorer.score(
+    input2,
+    deps.calibration ? { ...options, calibration: deps.calibration } : options
+  );
   const verdicts = orderVerdicts(raw, deps.scorer.name);
   const now = (deps.clock ?? (() => /* @__PURE__ */ new Date()))();
-  const { report, approval } = buildReport(input2, verdicts, now, deps.policy);
+  const { report, approval } = buildReport(input2, verdicts, now, deps.policy, deps.calibration);
   return { report, approval, verdicts, scorer: deps.scorer.name };
 }
 
