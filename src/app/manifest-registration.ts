@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { packageRoot } from "../config/package-info.js";
 import { updateEnvFile } from "../config/write-env-file.js";
-import { escapeHtml, sendHtml } from "../http/routes/web-page.js";
+import { escapeHtml, htmlPage, sendHtml } from "../http/routes/web-page.js";
 
 /**
  * Registering the App through GitHub's manifest flow, from the start page: the manifest (built from
@@ -90,28 +90,8 @@ function hasSessionSecret(envFile: string): boolean {
   }
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${escapeHtml(title)} · task-scorer</title>
-    <link rel="stylesheet" href="/assets/try-it.css" />
-  </head>
-  <body>
-    <main>
-      <h1>${escapeHtml(title)}</h1>
-${body}
-      <p><a href="/">Back to the start page</a></p>
-    </main>
-  </body>
-</html>
-`;
-}
-
 function problem(reply: FastifyReply, status: number, title: string, message: string) {
-  return sendHtml(reply, page(title, `      <p role="alert">${escapeHtml(message)}</p>`), status);
+  return sendHtml(reply, htmlPage(title, `      <p role="alert">${escapeHtml(message)}</p>`), status);
 }
 
 /** Where the target's "New GitHub App" form lives: a personal account, an organisation, on github.com or GHES. */
@@ -214,7 +194,7 @@ export async function registrationPlugin(options: RegistrationOptions) {
           }`,
         );
         const owner = organization ? `the organisation ${organization}` : "your personal account";
-        const html = page(
+        const html = htmlPage(
           "Continue on GitHub",
           `      <p>GitHub will ask you to confirm the new App for ${escapeHtml(owner)} on ${escapeHtml(registrationTarget(options.ghe))}.
       Its webhooks will go to <code>${escapeHtml(options.webhookProxyUrl ?? `${baseUrl}${options.webhookPath}`)}</code>.</p>
@@ -292,7 +272,7 @@ export async function registrationPlugin(options: RegistrationOptions) {
         const install = `${htmlUrl}/installations/new`;
         return sendHtml(
           reply,
-          page(
+          htmlPage(
             "GitHub App registered",
             `      <p>The App's ID, private key and webhook secret, its OAuth client ID and secret (for "Sign in with
       GitHub" on private repositories' boards) and a session secret are in <code>${escapeHtml(options.envFile)}</code>

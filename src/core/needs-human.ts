@@ -1,3 +1,4 @@
+import { KIND_WORDS } from "./kind-words.js";
 import { PERSONAS, type PersonaId } from "./personas.js";
 import type { ScoreReport } from "./score-report.schema.js";
 
@@ -8,16 +9,6 @@ import type { ScoreReport } from "./score-report.schema.js";
  * the labelled corpus, with the offline judge, they mark 43 and 19 issues (about a fifth in all).
  */
 export const NEEDS_HUMAN = { spread: 4, kindConfidence: 0.5 } as const;
-
-const KIND_NAMES: Record<string, string> = {
-  bug: "a bug report",
-  feature: "a feature request",
-  question: "a question",
-  docs: "documentation work",
-  refactor: "a refactor",
-  chore: "maintenance work",
-  junk: "junk",
-};
 
 /** Why a person should look, one short clause per reason; empty when the report can be acted on. */
 export function needsHumanReasons(report: ScoreReport): string[] {
@@ -33,7 +24,7 @@ export function needsHumanReasons(report: ScoreReport): string[] {
   const { kind, kindConfidence } = report.reading;
   if (kindConfidence < NEEDS_HUMAN.kindConfidence)
     reasons.push(
-      `the reader is only ${Math.round(kindConfidence * 100)}% sure this is ${KIND_NAMES[kind] ?? kind}`,
+      `the reader is only ${Math.round(kindConfidence * 100)}% sure this is ${KIND_WORDS[kind] ?? kind}`,
     );
   return reasons;
 }

@@ -2,6 +2,7 @@ import type { ApprovalResult } from "./approval.js";
 import type { ScoreReport } from "./score-report.schema.js";
 import { findTaskGaps, type TaskGap } from "./task-gaps.js";
 import { renderNeedsHuman } from "./needs-human.js";
+import { KIND_WORDS } from "./kind-words.js";
 
 /**
  * The hidden marker that identifies the one report comment on an issue or pull request. The App and
@@ -78,15 +79,6 @@ function fmt(n: number): string {
  * summary. It is posted on other people's issues, so the heading is neutral (where the score stands
  * against the approval bar, not a red cross) and the first thing after it is what would raise it.
  */
-const KIND_WORDS: Record<string, string> = {
-  bug: "a bug report",
-  feature: "a feature request",
-  question: "a question",
-  docs: "documentation work",
-  refactor: "a refactor",
-  chore: "maintenance work",
-  junk: "not a task (junk)",
-};
 const EVIDENCE_WORDS: Record<string, string> = {
   demand: "Demand",
   acceptance: "Acceptance",

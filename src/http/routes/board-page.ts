@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { packageRoot } from "../../config/package-info.js";
 import { OWNER_RE, REPO_RE } from "./backlog-tasks.js";
-import { escapeHtml, sendHtml } from "./web-page.js";
+import { escapeHtml, htmlPage, sendHtml } from "./web-page.js";
 
 export interface BoardPageOptions {
   /** Where the repositories live, for the heading's link: https://github.com, or an Enterprise host. */
@@ -14,10 +14,7 @@ export interface BoardPageOptions {
 
 /** A plain page for a request the board cannot serve (a name GitHub would not accept). */
 function problemPage(title: string, message: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
-<link rel="icon" href="/assets/favicon.svg" type="image/svg+xml">
-<link rel="stylesheet" href="/assets/try-it.css"></head><body><h1>${escapeHtml(title)}</h1>
-<p>${escapeHtml(message)}</p><p><a href="/">Back to task-scorer</a></p></body></html>`;
+  return htmlPage(title, `      <p role="alert">${escapeHtml(message)}</p>`);
 }
 
 /**

@@ -14,7 +14,7 @@ import {
   STATE_TTL_SECONDS,
   type SessionCookies,
 } from "../session-cookie.js";
-import { escapeHtml, sendHtml } from "./web-page.js";
+import { escapeHtml, htmlPage, sendHtml } from "./web-page.js";
 
 /**
  * "Sign in with GitHub" (the App's own OAuth web flow, a user-to-server token) for private repositories'
@@ -61,31 +61,11 @@ export function safeReturnTo(value: unknown): string {
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
-function page(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${escapeHtml(title)} · task-scorer</title>
-    <link rel="stylesheet" href="/assets/try-it.css" />
-  </head>
-  <body>
-    <main>
-      <h1>${escapeHtml(title)}</h1>
-${body}
-      <p><a href="/">Back to the start page</a></p>
-    </main>
-  </body>
-</html>
-`;
-}
-
 function problem(reply: FastifyReply, status: number, title: string, message: string, retry?: string) {
   const again = retry
     ? `\n      <p><a href="${escapeHtml(`/auth/github/login?return_to=${encodeURIComponent(retry)}`)}">Sign in with GitHub again</a></p>`
     : "";
-  return sendHtml(reply, page(title, `      <p role="alert">${escapeHtml(message)}</p>${again}`), status);
+  return sendHtml(reply, htmlPage(title, `      <p role="alert">${escapeHtml(message)}</p>${again}`), status);
 }
 
 function sameString(a: string, b: string): boolean {
@@ -118,7 +98,7 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
   const notConfigured = (request: FastifyRequest, reply: FastifyReply) =>
     sendHtml(
       reply,
-      page(
+      htmlPage(
         "Sign-in is not configured",
         `      <p role="alert">Sign in with GitHub is not configured on this server, so private repositories' boards cannot be shown here. Public repositories' boards need no sign-in.</p>
       <p>To turn it on, the operator sets, and then restarts the server:</p>

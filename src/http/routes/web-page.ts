@@ -33,6 +33,28 @@ export function sendHtml(reply: FastifyReply, html: string, status = 200, formAc
     .send(html);
 }
 
+/** A plain page of this server's (sign-in, registration, a refused board): a heading, trusted HTML, a way back. */
+export function htmlPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>${escapeHtml(title)} · task-scorer</title>
+    <link rel="icon" href="/assets/favicon.svg" type="image/svg+xml" />
+    <link rel="stylesheet" href="/assets/try-it.css" />
+  </head>
+  <body>
+    <main>
+      <h1>${escapeHtml(title)}</h1>
+${body}
+      <p><a href="/">Back to the start page</a></p>
+    </main>
+  </body>
+</html>
+`;
+}
+
 export function escapeHtml(text: string): string {
   return text.replace(
     /[&<>"']/g,
