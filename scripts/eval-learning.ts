@@ -5,12 +5,16 @@
  * learning is the service's own (learnCalibration, the reader with the calibration); macro-F1 per repository
  * before (shipped model) and after. `--choose` runs the cross-validation on the training split that chose the
  * settings (scripts/eval/learning-cv.ts); the test split is read only without it, once.
+ * `--through-app` runs the benchmark through the App (install, learn, backfill, the tasks API; see
+ * scripts/eval/learning-through-app.ts), then a repository the shipped model never saw (a base model fitted on
+ * the other four repositories, then learning on the repository's own training issues).
  */
 import { learnCalibration } from "../src/learning/fit-calibration.js";
 import { macroF1, predictKinds } from "../src/learning/fit-calibration.js";
 import type { ModelKind } from "../src/core/offline/kind-model.js";
 import { loadNlbse } from "./eval/nlbse.js";
 import { chooseLearning } from "./eval/learning-cv.js";
+import { looLearning, throughApp } from "./eval/learning-through-app.js";
 
 /** How each repository names the three kinds on GitHub (checked on each tracker's label list). */
 export const LABEL_NAMES: Record<string, Record<ModelKind, string>> = {
@@ -23,6 +27,15 @@ export const LABEL_NAMES: Record<string, Record<ModelKind, string>> = {
 
 if (process.argv.includes("--choose")) {
   chooseLearning();
+} else if (process.argv.includes("--through-app")) {
+  const train = loadNlbse("train");
+  const test = loadNlbse("test");
+  if (!train || !test) {
+    console.error("eval:learning: ../shared/benchmarks/nlbse24 not found.");
+    process.exit(1);
+  }
+  await throughApp(train, test, LABEL_NAMES);
+  looLearning(train, test, LABEL_NAMES);
 } else {
   const train = loadNlbse("train");
   const test = loadNlbse("test");
