@@ -39,23 +39,23 @@ const SIZES: Record<"smoke" | "full", Sizes> = {
 };
 
 /** The server as `npm start` runs it (compiled JavaScript, the same heap cap), from .bench/. */
-const compiledMain = () => compileForNode(new URL("../src/main.ts", import.meta.url), "main.mjs");
+export const compiledMain = () => compileForNode(new URL("../src/main.ts", import.meta.url), "main.mjs");
 
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux; 100 clock ticks a second). */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-function rssMb(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
+export function rssMb(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
 }
 
-const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+export const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** A small deterministic PRNG (mulberry32): the same made-up backlog on every run. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -121,7 +121,7 @@ function openItems(issues: number, pulls: number): StandInIssue[] {
   return out;
 }
 
-interface Main {
+export interface Main {
   child: ChildProcess;
   url: string;
   /** Resolves with the first JSON log line whose `msg` matches. */
@@ -130,7 +130,7 @@ interface Main {
 }
 
 /** `node build/src/main.js` as `npm start` runs it, with `env`, in `cwd` (no stray .env is read). */
-async function startMain(main: string, env: Record<string, string>, cwd: string): Promise<Main> {
+export async function startMain(main: string, env: Record<string, string>, cwd: string): Promise<Main> {
   const child = spawn(process.execPath, ["--max-old-space-size=256", main], {
     env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     cwd,
@@ -144,7 +144,12 @@ async function startMain(main: string, env: Record<string, string>, cwd: string)
     partial = lines.pop()!;
     for (const text of lines) {
       // Only the lines a waiter may ask for are parsed: the access lines are many.
-      if (!text.includes('"msg":"backfill') && !text.includes("listening on")) continue;
+      if (
+        !text.includes('"msg":"backfill') &&
+        !text.includes('"msg":"learning') &&
+        !text.includes("listening on")
+      )
+        continue;
       const line = JSON.parse(text) as Record<string, unknown>;
       seen.push(line);
       for (const w of [...waiters])
@@ -268,7 +273,10 @@ async function backfill(main: string, where: Where, sizes: Sizes): Promise<Recor
       backfill: { done: number };
     };
     const calls = github.requests;
-    const listCalls = calls.filter((r) => r.method === "GET" && r.path === `/repos/${repo}/issues`).length;
+    // The open issues' listing (learning's listing of the closed ones is bench/learning-bench.ts's row).
+    const listCalls = calls.filter(
+      (r) => r.method === "GET" && r.path === `/repos/${repo}/issues` && !r.query.includes("state=closed"),
+    ).length;
     const perIssue = calls.filter((r) => /^\/repos\/[^/]+\/[^/]+\/(issues|pulls)\/\d+$/.test(r.path)).length;
     const writes = calls.filter((r) => r.method !== "GET" && !r.path.endsWith("/access_tokens")).length;
     // GitHub's latency, waited for one request at a time (the backfill never has two in flight).
@@ -426,7 +434,7 @@ async function board(main: string, where: Where, sizes: Sizes): Promise<Record<s
 }
 
 /** Where the service keeps the backlog: its own PostgreSQL database, or PGlite in a temporary folder. */
-interface Where {
+export interface Where {
   open: { url: string } | { dataDir: string };
   env: Record<string, string>;
   cwd: string;

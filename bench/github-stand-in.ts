@@ -1,8 +1,9 @@
-// A stand-in for the part of GitHub's REST API that the backlog's backfill uses, answering as GitHub does:
-// issue objects of GitHub's own shape and size, pages of at most 100 with `Link` (next, last) and `ETag`,
-// and the rate-limit headers on every answer (`x-ratelimit-limit`, `-remaining` counting down, `-used`,
-// `-reset`, `-resource`). Every request is recorded, and each answer waits `delayMs` first (GitHub's own
-// latency, which the benchmark does not count as the service's time).
+// A stand-in for the part of GitHub's REST API that the backlog's backfill and learning (its closed issues, with
+// `state_reason` and labels) use, answering as GitHub does: issue objects of GitHub's own shape and size, pages
+// of at most 100 with `Link` (next, last) and `ETag`, and the rate-limit headers on every answer
+// (`x-ratelimit-limit`, `-remaining` counting down, `-used`, `-reset`, `-resource`). Every request is
+// recorded, and each answer waits `delayMs` first (GitHub's own latency, which the benchmark does not count as
+// the service's time).
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,6 +16,11 @@ export interface StandInIssue {
   pullRequest: boolean;
   createdAt: string;
   updatedAt: string;
+  /** Open unless said otherwise; closed ones are listed with `state=closed` (learning reads them). */
+  state?: "open" | "closed";
+  /** Closed ones: "completed", "not_planned", "duplicate" or null, as GitHub's `state_reason`. */
+  stateReason?: "completed" | "not_planned" | "duplicate" | null;
+  closedAt?: string;
 }
 
 export interface StandInRequest {
@@ -72,7 +78,7 @@ function issueJson(repo: string, i: StandInIssue) {
       default: k === 0,
       description: `Label ${name}`,
     })),
-    state: "open",
+    state: i.state ?? "open",
     locked: false,
     assignee: i.number % 4 === 0 ? author : null,
     assignees: i.number % 4 === 0 ? [author] : [],
@@ -80,13 +86,13 @@ function issueJson(repo: string, i: StandInIssue) {
     comments: i.number % 7,
     created_at: i.createdAt,
     updated_at: i.updatedAt,
-    closed_at: null,
+    closed_at: i.state === "closed" ? (i.closedAt ?? i.updatedAt) : null,
     author_association: "CONTRIBUTOR",
     type: null,
     active_lock_reason: null,
     sub_issues_summary: { total: 0, completed: 0, percent_completed: 0 },
     body: i.body,
-    closed_by: null,
+    closed_by: i.state === "closed" ? user("maintainer", 42) : null,
     reactions: {
       url: `${api}/reactions`,
       total_count: i.number % 5,
@@ -101,7 +107,7 @@ function issueJson(repo: string, i: StandInIssue) {
     },
     timeline_url: `${api}/timeline`,
     performed_via_github_app: null,
-    state_reason: null,
+    state_reason: i.state === "closed" ? (i.stateReason ?? null) : null,
     ...(i.pullRequest
       ? {
           draft: false,
@@ -119,7 +125,7 @@ function issueJson(repo: string, i: StandInIssue) {
 
 export class GitHubStandIn {
   readonly requests: StandInRequest[] = [];
-  /** Open issues and pull requests of each repository, by "owner/repo". */
+  /** Issues and pull requests of each repository (open unless marked closed), by "owner/repo". */
   readonly repos = new Map<string, StandInIssue[]>();
   /** GitHub's latency, before every answer. */
   delayMs = 0;
@@ -203,7 +209,7 @@ export class GitHubStandIn {
           name: key.split("/")[1],
           full_name: key,
           private: false,
-          open_issues_count: issues.length,
+          open_issues_count: issues.filter((i) => (i.state ?? "open") === "open").length,
         },
         this.limits(),
       );
@@ -211,7 +217,11 @@ export class GitHubStandIn {
     if (rest === "/issues") {
       const perPage = Math.min(100, Number(url.searchParams.get("per_page") ?? 30));
       const page = Math.max(1, Number(url.searchParams.get("page") ?? 1));
-      const sorted = [...issues].sort((a, b) => b.number - a.number); // newest first, as GitHub's default
+      // `state`: open by default, as GitHub's; closed, or all.
+      const wanted = url.searchParams.get("state") ?? "open";
+      const sorted = issues
+        .filter((i) => wanted === "all" || (i.state ?? "open") === wanted)
+        .sort((a, b) => b.number - a.number); // newest first, by number (for any `sort` asked)
       const items = sorted.slice((page - 1) * perPage, page * perPage).map((i) => issueJson(key, i));
       const body = JSON.stringify(items);
       const etag = `W/"${createHash("sha256").update(body).digest("hex")}"`;

@@ -7,6 +7,7 @@ import { runActionBench } from "./action-bench.js";
 import { runBacklogBench } from "./backlog-bench.js";
 import { runHttpPathBench } from "./http-path-bench.js";
 import { runKeysBench } from "./keys-bench.js";
+import { runLearningBench } from "./learning-bench.js";
 import { runLlmBench } from "./llm-bench.js";
 import { runPgliteMemoryBench } from "./pglite-memory-bench.js";
 import { runRestBench } from "./rest-bench.js";
@@ -14,7 +15,18 @@ import { runScorerBench } from "./scorer-bench.js";
 import { runWebhookBench } from "./webhook-bench.js";
 
 const smoke = process.argv.includes("--smoke");
-const PARTS = ["scorer", "rest", "http", "keys", "pglite", "llm", "webhook", "backlog", "action"] as const;
+const PARTS = [
+  "scorer",
+  "rest",
+  "http",
+  "keys",
+  "pglite",
+  "llm",
+  "webhook",
+  "backlog",
+  "learning",
+  "action",
+] as const;
 const onlyArg = process.argv.find((a, i) => a.startsWith("--only=") || process.argv[i - 1] === "--only");
 const only =
   onlyArg !== undefined || process.argv.includes("--only")
@@ -136,6 +148,23 @@ if (want("backlog")) {
     rows.push([
       "backlog.backfill.unscored_errors",
       issues - Number(backlog["backlog.backfill_1000.scored"]),
+      "",
+    ]);
+}
+
+if (want("learning")) {
+  // Learning from 1,000 closed issues on install (issue 18): no target was set; the listing must stay about
+  // ten pages, and the learning must read the closed issues it was given.
+  const learning = await runLearningBench({ smoke });
+  add(learning, {
+    "learning.closed_1000.list_calls": atMost(11, "<= 11 (about 10)"),
+    "learning.closed_1000.github_writes": atMost(0, "0 (silent)"),
+  });
+  const wanted = smoke ? 150 : 1000;
+  if (learning["learning.closed_1000.closed_issues"] !== wanted)
+    rows.push([
+      "learning.closed_1000.closed_issues_errors",
+      `read ${String(learning["learning.closed_1000.closed_issues"])} of ${wanted}`,
       "",
     ]);
 }
