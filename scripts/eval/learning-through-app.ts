@@ -52,7 +52,7 @@ interface RepoFigures {
   seconds: number;
 }
 
-const KIND_LABEL_TIMEOUT_MS = 300_000;
+const BACKFILL_TIMEOUT_MS = 300_000;
 
 async function tasksOf(service: Service, repo: string) {
   const out: { number: number; kind: string }[] = [];
@@ -133,7 +133,7 @@ async function runThroughApp(
       const truth = truthOf.get(repo)!;
       const closedWanted = withHistory ? train.filter((r) => r.repo === repo).length : 0;
       let read: Awaited<ReturnType<typeof tasksOf>> | undefined;
-      for (const deadline = Date.now() + KIND_LABEL_TIMEOUT_MS; Date.now() < deadline;) {
+      for (const deadline = Date.now() + BACKFILL_TIMEOUT_MS; Date.now() < deadline;) {
         const res = await service.server.inject({ method: "GET", url: `/api/repos/${repo}/tasks?limit=1` });
         const body =
           res.statusCode === 200 ? res.json<{ backfill: { state: string } } & object>() : undefined;
@@ -145,7 +145,7 @@ async function runThroughApp(
         await new Promise((r) => setTimeout(r, 100));
       }
       if (!read)
-        throw new Error(`the backfill of ${repo} did not finish in ${KIND_LABEL_TIMEOUT_MS / 1000} s`);
+        throw new Error(`the backfill of ${repo} did not finish in ${BACKFILL_TIMEOUT_MS / 1000} s`);
       const numbers = [...truth.keys()];
       const byNumber = new Map(read.tasks.map((t) => [t.number, t.kind]));
       const t = numbers.map((n) => truth.get(n)!);
