@@ -144,8 +144,7 @@ async function runThroughApp(
         }
         await new Promise((r) => setTimeout(r, 100));
       }
-      if (!read)
-        throw new Error(`the backfill of ${repo} did not finish in ${BACKFILL_TIMEOUT_MS / 1000} s`);
+      if (!read) throw new Error(`the backfill of ${repo} did not finish in ${BACKFILL_TIMEOUT_MS / 1000} s`);
       const numbers = [...truth.keys()];
       const byNumber = new Map(read.tasks.map((t) => [t.number, t.kind]));
       const t = numbers.map((n) => truth.get(n)!);
