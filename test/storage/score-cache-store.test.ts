@@ -37,14 +37,15 @@ describe("ScoreCacheStore (PGlite in memory)", () => {
   });
 
   it("expired verdicts and stale claims are taken over", async () => {
-    const store = new ScoreCacheStore(database.db, { ttlMs: 50, staleClaimMs: 50 });
+    // Margins of a second and a half: a loaded CI machine may take a few hundred ms between two statements.
+    const store = new ScoreCacheStore(database.db, { ttlMs: 1500, staleClaimMs: 1500 });
     await store.claim("k3");
     expect(await store.claim("k3")).toBe(false);
-    await pause(80);
+    await pause(1700);
     expect(await store.claim("k3")).toBe(true); // the holder died
     await store.fill("k3", VERDICTS);
     expect(await store.fresh("k3")).toEqual(VERDICTS);
-    await pause(80);
+    await pause(1700);
     expect(await store.fresh("k3")).toBeUndefined();
     expect(await store.claim("k3")).toBe(true);
   });
