@@ -181,6 +181,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
           policy,
           clock: options.clock,
           calibrations,
+          ...(calibrations ? { learnedLabelNames: (r: string) => calibrations.labelNames(r) } : {}),
         }),
         // Learning from each repository's own closed issues (issue 18): on install, /score learn, weekly.
         ...(calibrations
@@ -203,6 +204,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
         scorerDescription: description,
         policy,
         queue,
+        ...(calibrations ? { learnedLabelNames: (r: string) => calibrations.labelNames(r) } : {}),
         // Plans are part of the keyed service: with AUTH=keys the App meters each GitHub account too.
         ...(database && keys.auth === "keys"
           ? { metering: new AppMetering(new AccountStore(database.db), options.clock) }

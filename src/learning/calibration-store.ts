@@ -3,6 +3,7 @@ import type { RepositoryCalibration } from "../core/offline/calibration.js";
 import { repositoryKey } from "../backlog/backlog-store.js";
 import type { Db } from "../storage/tables.js";
 import type { LearningResult } from "./fit-calibration.js";
+import type { KindLabelNames } from "../github/kind-labels.js";
 
 /** How long an instance trusts its cached calibration before asking the database for the version again. */
 const CHECK_MS = 2_000;
@@ -11,6 +12,8 @@ interface Cached {
   version: number;
   checkedAt: number;
   calibration: RepositoryCalibration | undefined;
+  /** The repository's own label name per kind, learned from its closed issues (for kind labels). */
+  labelNames: KindLabelNames | undefined;
 }
 
 /**
@@ -34,7 +37,7 @@ export class CalibrationStore {
         (repository, display_name, version, closed_issues, labelled, decided, used, calibration, decisions, learned_at)
       VALUES (${repositoryKey(displayName)}, ${displayName}, 1, ${result.calibration.closedIssues},
         ${result.labelled}, ${result.decided}, ${used}, ${JSON.stringify(result.calibration)},
-        ${JSON.stringify({ kind: result.kind, acceptance: result.acceptance })}, now())
+        ${JSON.stringify({ kind: result.kind, acceptance: result.acceptance, labelNames: result.labelNames })}, now())
       ON CONFLICT (repository) DO UPDATE SET
         display_name = excluded.display_name,
         version = repository_calibrations.version + 1,
@@ -52,34 +55,54 @@ export class CalibrationStore {
 
   /** The calibration to score this repository's issues with: undefined when none was learned or none won. */
   async get(repository: string): Promise<RepositoryCalibration | undefined> {
+    return (await this.entry(repository)).calibration;
+  }
+
+  /**
+   * The repository's own label names per kind ("Type: Bug" for bug), once learned, whether or not an
+   * adjustment won: kind labels then use the names its maintainers already use.
+   */
+  async labelNames(repository: string): Promise<KindLabelNames | undefined> {
+    return (await this.entry(repository)).labelNames;
+  }
+
+  private async entry(repository: string): Promise<Cached> {
     const key = repositoryKey(repository);
     const cached = this.cache.get(key);
     const now = this.now();
-    if (cached && now - cached.checkedAt < CHECK_MS) return cached.calibration;
+    if (cached && now - cached.checkedAt < CHECK_MS) return cached;
     const v = await this.db
       .selectFrom("repository_calibrations")
       .select(["version"])
       .where("repository", "=", key)
       .executeTakeFirst();
     if (!v) {
-      this.cache.set(key, { version: 0, checkedAt: now, calibration: undefined });
-      return undefined;
+      const none = { version: 0, checkedAt: now, calibration: undefined, labelNames: undefined };
+      this.cache.set(key, none);
+      return none;
     }
     const version = Number(v.version);
     if (cached && cached.version === version) {
       cached.checkedAt = now;
-      return cached.calibration;
+      return cached;
     }
     const row = await this.db
       .selectFrom("repository_calibrations")
-      .select(["version", "used", "calibration"])
+      .select(["version", "used", "calibration", "decisions"])
       .where("repository", "=", key)
       .executeTakeFirstOrThrow();
     const calibration = row.used
       ? { ...(JSON.parse(row.calibration) as RepositoryCalibration), version: Number(row.version) }
       : undefined;
-    this.cache.set(key, { version: Number(row.version), checkedAt: now, calibration });
-    return calibration;
+    const learned = (JSON.parse(row.decisions) as { labelNames?: KindLabelNames }).labelNames;
+    const entry = {
+      version: Number(row.version),
+      checkedAt: now,
+      calibration,
+      labelNames: learned && Object.keys(learned).length > 0 ? learned : undefined,
+    };
+    this.cache.set(key, entry);
+    return entry;
   }
 
   /** What the last learning run decided, for the admin CLI and logs. */

@@ -24,7 +24,7 @@ import {
   type ModelKind,
 } from "../core/offline/kind-model.js";
 import { readTask } from "../core/offline/offline-scorer.js";
-import { kindOfLabels } from "./label-kinds.js";
+import { kindOfLabel, kindOfLabels } from "./label-kinds.js";
 
 /** One closed issue as learning reads it. */
 export interface ClosedIssue {
@@ -68,6 +68,8 @@ export const LEARNING: LearningOptions = {
 /** What one learning run found: the calibration to use, and the figures behind each decision. */
 export interface LearningResult {
   calibration: RepositoryCalibration;
+  /** The repository's own label name for each kind (the one its closed issues carry most), for kind labels. */
+  labelNames: Partial<Record<ModelKind, string>>;
   labelled: number;
   decided: number;
   kind: AdjustmentDecision;
@@ -397,6 +399,30 @@ export function learnAcceptance(
   };
 }
 
+/**
+ * The label a repository's maintainers use for each kind: of the names that read as that kind, the one on the
+ * most closed issues (ties: the first in alphabetical order, so that a re-run gives the same name).
+ */
+export function ownLabelNames(issues: readonly ClosedIssue[]): Partial<Record<ModelKind, string>> {
+  const counts = new Map<string, { kind: ModelKind; n: number }>();
+  for (const issue of issues)
+    for (const name of new Set(issue.labels)) {
+      const kind = kindOfLabel(name);
+      if (!kind) continue;
+      const c = counts.get(name) ?? { kind, n: 0 };
+      c.n++;
+      counts.set(name, c);
+    }
+  const best: Partial<Record<ModelKind, { name: string; n: number }>> = {};
+  for (const [name, { kind, n }] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const current = best[kind];
+    if (!current || n > current.n) best[kind] = { name, n };
+  }
+  const out: Partial<Record<ModelKind, string>> = {};
+  for (const [kind, b] of Object.entries(best)) out[kind as ModelKind] = b.name;
+  return out;
+}
+
 /** Learn both adjustments from a repository's closed issues (at most the last 1,000, pull requests left out). */
 export function learnCalibration(
   repository: string,
@@ -413,6 +439,7 @@ export function learnCalibration(
     (i) => i.stateReason === "completed" || i.stateReason === "not_planned",
   ).length;
   return {
+    labelNames: ownLabelNames(issues),
     calibration: {
       repository,
       closedIssues: issues.length,

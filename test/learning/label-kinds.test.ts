@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { kindOfLabel, kindOfLabels, labelNames, normaliseLabel } from "../../src/learning/label-kinds.js";
+import { ownLabelNames } from "../../src/learning/fit-calibration.js";
 
 describe("a repository's label names, read as kinds", () => {
   it.each([
@@ -48,5 +49,27 @@ describe("a repository's label names, read as kinds", () => {
     expect(kindOfLabels(["bug", "enhancement"])).toBeUndefined();
     expect(kindOfLabels([])).toBeUndefined();
     expect(labelNames([{ name: "bug" }, "feature", { id: 3 }])).toEqual(["bug", "feature"]);
+  });
+});
+
+describe("the repository's own label names", () => {
+  it("names each kind by the label most of its closed issues carry, ties in alphabetical order", () => {
+    const closed = (labels: string[]) => ({
+      number: 1,
+      title: "t",
+      body: "",
+      labels,
+      stateReason: "completed" as const,
+    });
+    expect(
+      ownLabelNames([
+        closed(["Type: Bug", "priority: high"]),
+        closed(["Type: Bug"]),
+        closed(["bug"]),
+        closed(["feature-request"]),
+        closed(["enhancement"]),
+        closed(["good first issue"]),
+      ]),
+    ).toEqual({ bug: "Type: Bug", feature: "enhancement" });
   });
 });

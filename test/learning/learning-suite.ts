@@ -141,6 +141,26 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
       );
     });
 
+    it("kind labels take the names the repository's own closed issues use (output: labels)", async () => {
+      github.repoIssues.set("acme/gizmo", history(60, 30));
+      github.configFiles.set("acme/gizmo", "output: [labels]\n");
+      service = await start();
+      await deliver(service, "installation", installed([{ full_name: "acme/gizmo", private: false }]));
+      await untilDone("acme/gizmo", 60);
+      // The open issues (62 to 91) carry the label this repository uses for their kind, not GitHub's default.
+      const own = { bug: "Type: Bug", feature: "feature-request", question: "type:support" };
+      const labelled = [...github.issueLabels].filter(([key]) => key.startsWith("acme/gizmo#"));
+      expect(labelled.length).toBeGreaterThan(20);
+      for (const [key, labels] of labelled) {
+        const n = Number(key.split("#")[1]);
+        expect(labels).toContain(own[truth(n)]);
+        expect(labels).not.toEqual(expect.arrayContaining(["bug"]));
+        expect(labels).not.toEqual(expect.arrayContaining(["enhancement"]));
+      }
+      // Silent still: labels, never a comment.
+      expect(github.comments).toEqual([]);
+    });
+
     it("the shipped model alone reads the project's own words worse (before learning)", async () => {
       github.repoIssues.set("acme/gizmo", history(60, 30));
       // The same open issues, but no history to learn from.
