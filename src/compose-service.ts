@@ -129,6 +129,11 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
   let backfill: BackfillRunner | undefined;
 
   const appSettings = appConfig.credentials;
+  // Said at start, and by the board and the tasks API (503 storage_required): the backlog needs storage.
+  if (!backlogStore)
+    logger[appSettings ? "warn" : "info"](
+      "the backlog (backfill on install, /score backlog, the board at /board/OWNER/REPO) needs storage: set DATA_DIR or DATABASE_URL",
+    );
   let intake: DeliveryIntake | undefined;
   let queue: JobQueue | undefined;
   const plugins: ((app: FastifyInstance) => Promise<void>)[] = [];
@@ -191,10 +196,6 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
         logger,
         ...(options.clock ? { clock: options.clock } : {}),
       });
-    } else {
-      logger.warn(
-        "the backlog (backfill on install, /score backlog, the board) needs storage: set DATA_DIR or DATABASE_URL",
-      );
     }
     const boardBase = serverConfig.publicUrl?.replace(/\/+$/, "") ?? "";
     const host = await probotHost(
