@@ -17,7 +17,7 @@ import { clip, hashText } from "./task-text.js";
 import { askBackfill, repositoryName } from "./backlog-app.js";
 import { askLearning } from "./learning-app.js";
 import { taskRecord } from "../backlog/task-record.js";
-import { repoApprovalPolicy, resolveOutputs } from "./repo-config.schema.js";
+import { repoApprovalPolicy, resolveOutputs, type ResolvedOutputs } from "./repo-config.schema.js";
 
 /**
  * Time kept back from a job's limit for the GitHub writes after scoring (the comment, the labels,
@@ -38,6 +38,15 @@ export function reportDeadlineForJob(jobTimeoutMs: number): number {
 function issueState(context: Context): string | undefined {
   return (context.payload as { issue?: { state?: string } }).issue?.state;
 }
+
+const NO_OUTPUTS: ResolvedOutputs = {
+  comment: false,
+  approvalLabels: undefined,
+  needsHumanLabel: undefined,
+  kindLabels: false,
+  project: undefined,
+  check: false,
+};
 
 export async function runJob(
   context: Context,
@@ -74,7 +83,11 @@ export async function runJob(
   const { config } = loaded;
   // What an output met earlier (a board it cannot reach) is told to maintainers with the file's problems.
   const diagnostics = [...loaded.diagnostics, ...outputProblems(repositoryName(context))];
-  const outputs = resolveOutputs(config);
+  // New commits on a pull request move only its check run to the new head: the text, and so the report, are
+  // the ones already published (and already counted), so nothing else is written or charged.
+  const pushOnly = reasons.length > 0 && reasons.every((t) => t.kind === "head-pushed");
+  const resolved = resolveOutputs(config);
+  const outputs = pushOnly ? { ...NO_OUTPUTS, check: resolved.check } : resolved;
   if (helpAsked) await reply(context, subject.ref, helpText({ ...loaded, diagnostics }));
   if (backlogAsked) await reply(context, subject.ref, await askBackfill(context, deps, subject));
   if (learnAsked) await reply(context, subject.ref, await askLearning(context, deps, subject));
@@ -155,6 +168,7 @@ export async function runJob(
   // by another instance between the check above and here, and then this one gets the note too.
   if (
     deps.metering &&
+    !pushOnly &&
     (await deps.metering.charge(subject.ref.owner, context.id, outcome.report)) === "over_allowance"
   )
     return allowanceNote();

@@ -3,7 +3,7 @@
  * shapes the App's handlers pass around.
  */
 import type { IssueRef } from "../github/report-comment.js";
-import { compileTitlePattern, type RepoConfig } from "./repo-config.schema.js";
+import { compileTitlePattern, resolveOutputs, type RepoConfig } from "./repo-config.schema.js";
 
 /** Why a job looks at a subject. A job can carry several (a newer event absorbs a pending one's). */
 export type Trigger =
@@ -11,6 +11,8 @@ export type Trigger =
   | { kind: "pull-requests"; action: "opened" | "reopened" | "ready_for_review" | "edited" }
   | { kind: "label-added"; label: string }
   | { kind: "label-removed"; label: string }
+  /** New commits on a pull request: only its check run follows them (the text, and so the report, is unchanged). */
+  | { kind: "head-pushed" }
   | {
       kind: "command";
       command: "score" | "help" | "backlog" | "learn";
@@ -48,6 +50,11 @@ export function skipReason(config: RepoConfig, trigger: Trigger, subject: Subjec
     case "label-added":
       if (config.trigger !== "label" || trigger.label !== config["trigger-label"])
         return `label ${trigger.label} does not ask for a score`;
+      break;
+    case "head-pushed":
+      if (!resolveOutputs(config).check) return "no check output";
+      if (config.trigger === "command") return "trigger mode command";
+      if (config.trigger === "label" && !hasTriggerLabel) return "trigger label absent";
       break;
     case "label-removed":
       if (!config["skip-labels"].includes(trigger.label)) return `label ${trigger.label} is not a skip label`;

@@ -51,9 +51,13 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
         subject: subjectKey(subject.ref),
         deliveryId: context.id,
         contentHash: hashText(subject.title, subject.body),
-        // A person asked, or a label changed: the text may be the same, the answer may not.
+        // A person asked, or a label changed: the text may be the same, the answer may not. New commits:
+        // the text is the same, but the new head commit has no check run yet.
         force:
-          trigger.kind === "command" || trigger.kind === "label-added" || trigger.kind === "label-removed",
+          trigger.kind === "command" ||
+          trigger.kind === "label-added" ||
+          trigger.kind === "label-removed" ||
+          trigger.kind === "head-pushed",
         installation: String((context.payload as { installation?: { id?: number } }).installation?.id ?? ""),
         // A pending job for the same subject is replaced by this newer one: keep its reasons too, so a
         // `labeled` event right after `opened` does not drop the `opened`.
@@ -126,6 +130,17 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
         );
       },
     );
+
+    // New commits: the check run (when `output` has `check`) moves to the new head commit.
+    app.on("pull_request.synchronize", async (context) => {
+      if (fromBot(context)) return;
+      const pr = context.payload.pull_request;
+      enqueue(
+        context,
+        { kind: "head-pushed" },
+        subjectOf(context, pr, { isPullRequest: true, draft: pr.draft }),
+      );
+    });
 
     app.on(["pull_request.labeled", "pull_request.unlabeled"], async (context) => {
       const { payload } = context;

@@ -243,6 +243,49 @@ describe("output in .github/task-scorer.yml", () => {
     expect(github.comments).toHaveLength(0);
   });
 
+  it("check: new commits on the pull request get the check run too; nothing else is written again", async () => {
+    github.configFiles.set(REPO, "output: [comment, check]\n");
+    service = await start();
+    const pr = (action: string, sha: string) =>
+      payload("pull_request", action, (p) => {
+        inRepo(p);
+        p.pull_request.number = 43;
+        p.pull_request.title = "Add CSV export to the reports page";
+        p.pull_request.body = "Users copy tables by hand. Adds an Export CSV button.";
+        p.pull_request.draft = false;
+        p.pull_request.head.sha = sha;
+        p.sender.type = "User";
+      });
+    await deliver(service, "pull_request", pr("opened", headShaOf(43)));
+    await settle();
+    expect(github.comments).toHaveLength(1);
+    const pushed = "0123456789abcdef0123456789abcdef01234567";
+    await deliver(service, "pull_request", pr("synchronize", pushed));
+    await settle();
+    expect((github.checkRuns as any[]).map((r) => r.head_sha)).toEqual([headShaOf(43), pushed]);
+    expect((github.checkRuns[1] as any).output.title).toBe((github.checkRuns[0] as any).output.title);
+    // The comment was not written again (no edit, no second comment).
+    expect(github.comments).toHaveLength(1);
+    expect(writes().filter((r) => r.method === "PATCH")).toEqual([]);
+  });
+
+  it("check: without `check` in output, new commits write nothing", async () => {
+    github.configFiles.set(REPO, "output: [comment]\n");
+    service = await start();
+    await deliver(
+      service,
+      "pull_request",
+      payload("pull_request", "synchronize", (p) => {
+        inRepo(p);
+        p.pull_request.number = 44;
+        p.pull_request.draft = false;
+        p.sender.type = "User";
+      }),
+    );
+    await settle();
+    expect(writes()).toEqual([]);
+  });
+
   it("check: on `/score` under a pull request, the head commit is looked up", async () => {
     github.configFiles.set(REPO, "output: [check]\n");
     github.repoIssues.set(REPO, [{ number: 42, title: "Add CSV export", body: "", pull_request: true }]);
