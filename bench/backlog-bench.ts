@@ -202,12 +202,20 @@ export async function startMain(main: string, env: Record<string, string>, cwd: 
  * `installation.created` delivery to the backfill's "done", the service's CPU time and memory, and what it asked
  * of GitHub.
  */
-async function backfill(main: string, where: Where, sizes: Sizes): Promise<Record<string, number>> {
+/**
+ * A stand-in GitHub holding one repository's issues (answering after `delayMs`), and the service as npm start
+ * runs it, with the App's test credentials and the offline scorer, pointed at it.
+ */
+export async function startAppOnStandIn(
+  main: string,
+  where: Where,
+  repo: string,
+  items: StandInIssue[],
+  delayMs: number,
+): Promise<{ github: GitHubStandIn; server: Main }> {
   const github = await new GitHubStandIn().start();
-  const repo = "acme/widgets";
-  const items = openItems(sizes.issues, sizes.pulls);
   github.repos.set(repo, items);
-  github.delayMs = sizes.githubDelayMs;
+  github.delayMs = delayMs;
   const server = await startMain(
     main,
     {
@@ -221,6 +229,13 @@ async function backfill(main: string, where: Where, sizes: Sizes): Promise<Recor
     },
     where.cwd,
   );
+  return { github, server };
+}
+
+async function backfill(main: string, where: Where, sizes: Sizes): Promise<Record<string, number>> {
+  const repo = "acme/widgets";
+  const items = openItems(sizes.issues, sizes.pulls);
+  const { github, server } = await startAppOnStandIn(main, where, repo, items, sizes.githubDelayMs);
   const pid = server.child.pid!;
   try {
     // Memory: sampled through the run, and as each page of issues is asked for (all earlier pages are scored

@@ -9,10 +9,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { INSTALLATION_ID, PRIVATE_KEY, WEBHOOK_SECRET, payload, sign } from "../test/helpers/app-harness.js";
+import { INSTALLATION_ID, payload, sign } from "../test/helpers/app-harness.js";
 import { freshDatabase } from "../test/helpers/postgres.js";
-import { compiledMain, cpuSeconds, random, round, rssMb, startMain, type Where } from "./backlog-bench.js";
-import { GitHubStandIn, type StandInIssue } from "./github-stand-in.js";
+import {
+  compiledMain,
+  cpuSeconds,
+  random,
+  round,
+  rssMb,
+  startAppOnStandIn,
+  type Where,
+} from "./backlog-bench.js";
+import type { StandInIssue } from "./github-stand-in.js";
 
 export interface LearningBenchOptions {
   smoke: boolean;
@@ -163,24 +171,9 @@ interface Decision {
 }
 
 async function learn(main: string, where: Where, sizes: Sizes): Promise<Record<string, number | string>> {
-  const github = await new GitHubStandIn().start();
   const repo = "acme/gadgets";
   const items = history(sizes);
-  github.repos.set(repo, items);
-  github.delayMs = sizes.githubDelayMs;
-  const server = await startMain(
-    main,
-    {
-      APP_ID: "123",
-      PRIVATE_KEY,
-      WEBHOOK_SECRET,
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-      SCORER: "offline",
-      ...where.env,
-    },
-    where.cwd,
-  );
+  const { github, server } = await startAppOnStandIn(main, where, repo, items, sizes.githubDelayMs);
   const pid = server.child.pid!;
   try {
     let peak = 0;
