@@ -48613,8 +48613,8 @@ var ConcurrencyLimit = class {
 };
 
 // src/llm/offline-fallback.ts
-function fillWithOfflineVerdicts(input2, results, failures, log) {
-  const offline = scoreOffline(input2);
+function fillWithOfflineVerdicts(input2, results, failures, log, calibration) {
+  const offline = scoreOffline(input2, void 0, calibration);
   const verdicts = PERSONAS.map((p, i) => {
     const done = results[i];
     if (done) return done.verdict;
@@ -48792,7 +48792,7 @@ var JuryScorer = class {
       this.logReport(stats, started, results, "llm scoring failed", failures);
       throw reportError(failures);
     }
-    const verdicts = failures.length > 0 ? fillWithOfflineVerdicts(input2, results, failures, log) : results.map((r) => r.verdict);
+    const verdicts = failures.length > 0 ? fillWithOfflineVerdicts(input2, results, failures, log, options.calibration) : results.map((r) => r.verdict);
     this.logReport(stats, started, results, "llm scoring finished", failures);
     return verdicts;
   }

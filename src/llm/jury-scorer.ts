@@ -118,7 +118,7 @@ export class JuryScorer implements Scorer {
     }
     const verdicts =
       failures.length > 0
-        ? fillWithOfflineVerdicts(input, results, failures, log)
+        ? fillWithOfflineVerdicts(input, results, failures, log, options.calibration)
         : results.map((r) => r!.verdict);
     this.logReport(stats, started, results, "llm scoring finished", failures);
     return verdicts;

@@ -1,3 +1,4 @@
+import type { RepositoryCalibration } from "../core/offline/calibration.js";
 import { scoreOffline } from "../core/offline/offline-scorer.js";
 import { PERSONAS } from "../core/personas.js";
 import type { PersonaVerdict } from "../core/scorer.js";
@@ -18,8 +19,10 @@ export function fillWithOfflineVerdicts(
   results: readonly (PersonaResult | undefined)[],
   failures: readonly PersonaFailure[],
   log: LlmLogger,
+  calibration?: RepositoryCalibration,
 ): PersonaVerdict[] {
-  const offline = scoreOffline(input);
+  // The repository's learned calibration, when there is one, as the offline scorer would use it.
+  const offline = scoreOffline(input, undefined, calibration);
   const verdicts = PERSONAS.map((p, i) => {
     const done = results[i];
     if (done) return done.verdict;

@@ -1,4 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
+import { FEATURES } from "../../src/core/offline/judge-model.js";
+import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
+import { fillWithOfflineVerdicts } from "../../src/llm/offline-fallback.js";
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { PERSONAS } from "../../src/core/personas.js";
 import { ConcurrencyLimit } from "../../src/llm/concurrency-limit.js";
@@ -242,5 +245,36 @@ describe("retry policy", () => {
     abort.abort();
     await expect(sleeping).rejects.toBeInstanceOf(CallCancelledError);
     await expect(abortableSleep(0)).resolves.toBeUndefined();
+  });
+});
+
+describe("the offline fallback under a repository's calibration", () => {
+  it("scores the failed personas as the offline scorer would for that repository", () => {
+    const input = { task: "Add CSV export of reports", description: "Twelve customers asked for it." };
+    // A learned acceptance adjustment that says this repository rarely does such work.
+    const calibration = {
+      repository: "acme/widgets",
+      closedIssues: 200,
+      acceptance: { intercept: -3, weights: FEATURES.map(() => 0) },
+    };
+    const failures = PERSONAS.map((persona) => ({ persona, failure: { what: "the model timed out" } }));
+    const log = { warn: () => {}, info: () => {}, error: () => {}, debug: () => {} };
+    const plain = fillWithOfflineVerdicts(
+      input,
+      PERSONAS.map(() => undefined),
+      failures as never,
+      log as never,
+    );
+    const calibrated = fillWithOfflineVerdicts(
+      input,
+      PERSONAS.map(() => undefined),
+      failures as never,
+      log as never,
+      calibration,
+    );
+    expect(calibrated.map((v) => v.score)).toEqual(
+      scoreOffline(input, undefined, calibration).map((v) => v.score),
+    );
+    expect(calibrated.map((v) => v.score)).not.toEqual(plain.map((v) => v.score));
   });
 });
