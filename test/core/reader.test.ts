@@ -49,7 +49,7 @@ describe("evidence the old reader missed", () => {
     ["- [ ] export button\n- [ ] one row per task", "acceptance"],
     ["```\npanic: runtime error: slice bounds [9:4] reversed\n```", "trace"],
     ["thread 'main' panicked at 'index out of bounds', src/lib.rs:10:5", "trace"],
-    ['  File "tool.py", line 12, in main\n    run()\nKeyError: \'rows\'', "trace"],
+    ["  File \"tool.py\", line 12, in main\n    run()\nKeyError: 'rows'", "trace"],
     ["Steps to reproduce\n1. Open settings\n2. Click save", "steps"],
     ["Expected: the file is saved\nActual: nothing happens", "expected_actual"],
     ["Running on Node 20.11 with pnpm 9.1", "versions"],
