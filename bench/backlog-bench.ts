@@ -13,7 +13,13 @@ import { buildReport } from "../src/core/score-task.js";
 import { BacklogStore, type TaskRecord } from "../src/backlog/backlog-store.js";
 import { TASK_KINDS } from "../src/backlog/task-list.schema.js";
 import { openDatabase } from "../src/storage/database.js";
-import { INSTALLATION_ID, PRIVATE_KEY, WEBHOOK_SECRET, payload, sign } from "../test/helpers/app-harness.js";
+import {
+  INSTALLATION_ID,
+  PRIVATE_KEY,
+  WEBHOOK_SECRET,
+  sign,
+  installationCreated,
+} from "../test/helpers/app-harness.js";
 import { loadCorpus } from "../test/helpers/corpus.js";
 import { freshDatabase } from "../test/helpers/postgres.js";
 import { compileForNode } from "./compile-for-node.js";
@@ -256,12 +262,7 @@ async function backfill(main: string, where: Where, sizes: Sizes): Promise<Recor
     const rssStart = rssMb(pid);
     const cpuStart = cpuSeconds(pid);
     const t0 = performance.now();
-    const body = JSON.stringify(
-      payload("installation", "created", (p) => {
-        p.installation = { ...p.installation, id: INSTALLATION_ID };
-        p.repositories = [{ id: 1, name: "widgets", full_name: repo, private: false }];
-      }),
-    );
+    const body = JSON.stringify(installationCreated([repo]));
     const done = server.logged(/^backfill: (done|paused|stopped|failed)/, 600_000);
     const res = await fetch(`${server.url}/api/github/webhooks`, {
       method: "POST",

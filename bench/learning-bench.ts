@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { INSTALLATION_ID, payload, sign } from "../test/helpers/app-harness.js";
+import { sign, installationCreated } from "../test/helpers/app-harness.js";
 import { freshDatabase } from "../test/helpers/postgres.js";
 import {
   compiledMain,
@@ -183,12 +183,7 @@ async function learn(main: string, where: Where, sizes: Sizes): Promise<Record<s
     const t0 = performance.now();
     const learned = server.logged(/^learning: learned from/, 600_000);
     const done = server.logged(/^learning: done/, 600_000);
-    const body = JSON.stringify(
-      payload("installation", "created", (p) => {
-        p.installation = { ...p.installation, id: INSTALLATION_ID };
-        p.repositories = [{ id: 1, name: "gadgets", full_name: repo, private: false }];
-      }),
-    );
+    const body = JSON.stringify(installationCreated([repo]));
     const res = await fetch(`${server.url}/api/github/webhooks`, {
       method: "POST",
       headers: {

@@ -17,7 +17,7 @@ import type { Service } from "../../src/compose-service.js";
 import { KIND_CLASSES, type ModelKind } from "../../src/core/offline/kind-model.js";
 import { LEARNING, learnKind, predictKinds } from "../../src/learning/fit-calibration.js";
 import { kindOfLabels } from "../../src/learning/label-kinds.js";
-import { deliver, INSTALLATION_ID, payload, startService } from "../../test/helpers/app-harness.js";
+import { deliver, startService, installationCreated } from "../../test/helpers/app-harness.js";
 import { startFakeGitHub, type FakeGitHub, type FakeIssue } from "../../test/helpers/fake-github.js";
 import { fitKind } from "./fit-kind.js";
 import type { NlbseIssue } from "./nlbse.js";
@@ -117,15 +117,7 @@ async function runThroughApp(
   );
   try {
     const started = performance.now();
-    const install = payload("installation", "created", (p) => {
-      p.installation = { ...p.installation, id: INSTALLATION_ID };
-      p.repositories = repos.map((full_name, i) => ({
-        id: i + 1,
-        name: full_name.split("/")[1],
-        full_name,
-        private: false,
-      }));
-    });
+    const install = installationCreated(repos);
     const res = await deliver(service, "installation", install);
     if (res.statusCode !== 200) throw new Error(`installation.created answered ${res.statusCode}`);
     const figures: RepoFigures[] = [];

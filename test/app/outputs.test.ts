@@ -6,7 +6,13 @@ import { parseRepoConfig, resolveOutputs } from "../../src/app/repo-config.schem
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { forgetProjects } from "../../src/github/project-v2.js";
 import { headShaOf, nodeIdOf, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { capturingLogger, deliver, INSTALLATION_ID, payload, startService } from "../helpers/app-harness.js";
+import {
+  capturingLogger,
+  deliver,
+  payload,
+  startService,
+  installationCreated,
+} from "../helpers/app-harness.js";
 
 /**
  * `output` in .github/task-scorer.yml, end to end: the App (and its silent backfill) against the stand-in
@@ -329,11 +335,7 @@ describe("output in .github/task-scorer.yml", () => {
 });
 
 describe("outputs in the silent backfill", () => {
-  const installed = () =>
-    payload("installation", "created", (p) => {
-      p.installation = { ...p.installation, id: INSTALLATION_ID };
-      p.repositories = [{ id: 1, name: "widgets", full_name: REPO, private: false }];
-    });
+  const installed = () => installationCreated([REPO]);
 
   it("applies labels and the board to old issues, never a comment or a check run", async () => {
     github.configFiles.set(

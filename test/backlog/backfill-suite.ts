@@ -3,7 +3,13 @@ import type { Service } from "../../src/compose-service.js";
 import { BacklogStore } from "../../src/backlog/backlog-store.js";
 import { BackfillRunner } from "../../src/backlog/backfill-runner.js";
 import { startFakeGitHub, type FakeGitHub, type FakeIssue } from "../helpers/fake-github.js";
-import { deliver, INSTALLATION_ID, payload, startService } from "../helpers/app-harness.js";
+import {
+  deliver,
+  INSTALLATION_ID,
+  payload,
+  startService,
+  installationCreated,
+} from "../helpers/app-harness.js";
 import { REPLY_MARKER } from "../../src/app/commands.js";
 import { freshDatabase } from "../helpers/postgres.js";
 
@@ -70,12 +76,6 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
     return out;
   }
 
-  const installed = (repos: { full_name: string; private?: boolean }[]) =>
-    payload("installation", "created", (p) => {
-      p.installation = { ...p.installation, id: INSTALLATION_ID };
-      p.repositories = repos.map((r, i) => ({ id: i + 1, name: r.full_name.split("/")[1], ...r }));
-    });
-
   async function tasks(query = "", repo = "acme/widgets") {
     const r = await service!.server.inject({ method: "GET", url: `/api/repos/${repo}/tasks${query}` });
     return r;
@@ -99,7 +99,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
       const res = await deliver(
         service,
         "installation",
-        installed([{ full_name: "acme/widgets", private: false }]),
+        installationCreated([{ full_name: "acme/widgets", private: false }]),
       );
       expect(res.statusCode).toBe(200);
       const list = await untilDone();
@@ -153,7 +153,11 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
     it("filters, sorts, searches and downloads CSV", async () => {
       github.repoIssues.set("acme/widgets", backlog(30));
       service = await start();
-      await deliver(service, "installation", installed([{ full_name: "acme/widgets", private: false }]));
+      await deliver(
+        service,
+        "installation",
+        installationCreated([{ full_name: "acme/widgets", private: false }]),
+      );
       await untilDone();
 
       const bugs = (await tasks("?kind=bug")).json();
@@ -199,7 +203,11 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
     it("answers bad queries with 400 and the parameter named, unknown repositories with 401/404", async () => {
       github.repoIssues.set("acme/widgets", backlog(3));
       service = await start();
-      await deliver(service, "installation", installed([{ full_name: "acme/widgets", private: false }]));
+      await deliver(
+        service,
+        "installation",
+        installationCreated([{ full_name: "acme/widgets", private: false }]),
+      );
       await untilDone();
       for (const [query, word] of [
         ["?sort=popularity", "sort"],
@@ -228,7 +236,11 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
       github.repoIssues.set("acme/secret", backlog(3));
       github.privateRepos.add("acme/secret");
       service = await start();
-      await deliver(service, "installation", installed([{ full_name: "acme/secret", private: true }]));
+      await deliver(
+        service,
+        "installation",
+        installationCreated([{ full_name: "acme/secret", private: true }]),
+      );
       const store = service.backlogStore!;
       for (
         let i = 0;
@@ -246,7 +258,11 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
     it("a closed issue leaves the board; an edited open one is re-scored and listed with its new title", async () => {
       github.repoIssues.set("acme/widgets", backlog(6));
       service = await start();
-      await deliver(service, "installation", installed([{ full_name: "acme/widgets", private: false }]));
+      await deliver(
+        service,
+        "installation",
+        installationCreated([{ full_name: "acme/widgets", private: false }]),
+      );
       await untilDone();
       const event = (action: string, patch: (p: any) => void = () => {}) =>
         // The examples have no `closed` issue: a `reopened` one with its action changed is the same shape.
@@ -314,7 +330,11 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
     it("a re-run sends the stored ETags: unchanged pages answer 304 and nothing is scored again", async () => {
       github.repoIssues.set("acme/widgets", backlog(150));
       service = await start();
-      await deliver(service, "installation", installed([{ full_name: "acme/widgets", private: false }]));
+      await deliver(
+        service,
+        "installation",
+        installationCreated([{ full_name: "acme/widgets", private: false }]),
+      );
       const first = await untilDone();
       const runner = service.backfill!;
       const store = service.backlogStore!;
@@ -336,7 +356,11 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
       const store = service.backlogStore!;
       github.rateLimitRemaining = 400; // under the runner's reserve of 500
       github.rateLimitReset = Math.floor(Date.now() / 1000) + 1;
-      await deliver(service, "installation", installed([{ full_name: "acme/widgets", private: false }]));
+      await deliver(
+        service,
+        "installation",
+        installationCreated([{ full_name: "acme/widgets", private: false }]),
+      );
       let row = await store.repository("acme/widgets");
       for (let i = 0; i < 400 && !row?.not_before; i++) {
         await new Promise((r) => setTimeout(r, 25));
@@ -366,7 +390,11 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
       service = await start();
       const store = service.backlogStore!;
       const before = Date.now();
-      await deliver(service, "installation", installed([{ full_name: "acme/widgets", private: false }]));
+      await deliver(
+        service,
+        "installation",
+        installationCreated([{ full_name: "acme/widgets", private: false }]),
+      );
       let row = await store.repository("acme/widgets");
       for (let i = 0; i < 400 && !row?.not_before; i++) {
         await new Promise((r) => setTimeout(r, 25));

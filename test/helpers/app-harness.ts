@@ -42,6 +42,19 @@ export function payload(
   return copy;
 }
 
+/** `installation.created` for the test installation, with these repositories ("owner/name", public unless said). */
+export function installationCreated(
+  repos: readonly (string | { full_name: string; private?: boolean })[],
+): Record<string, any> {
+  return payload("installation", "created", (p) => {
+    p.installation = { ...p.installation, id: INSTALLATION_ID };
+    p.repositories = repos.map((r, i) => {
+      const repo = typeof r === "string" ? { full_name: r, private: false } : r;
+      return { id: i + 1, name: repo.full_name.split("/")[1], ...repo };
+    });
+  });
+}
+
 export function sign(body: string): string {
   return "sha256=" + createHmac("sha256", WEBHOOK_SECRET).update(body).digest("hex");
 }

@@ -7,7 +7,7 @@ import { UserRepoAccess } from "../../src/github/user-repo-access.js";
 import { safeReturnTo } from "../../src/http/routes/sign-in.js";
 import { SESSION_COOKIE, SessionCookies } from "../../src/http/session-cookie.js";
 import { startFakeGitHub, type FakeGitHub, type FakeUser } from "../helpers/fake-github.js";
-import { capturingLogger, deliver, INSTALLATION_ID, payload, startService } from "../helpers/app-harness.js";
+import { capturingLogger, deliver, startService, installationCreated } from "../helpers/app-harness.js";
 
 /**
  * "Sign in with GitHub" for private repositories' boards, through the composed service (embedded database in
@@ -51,12 +51,6 @@ async function start(env: Record<string, string> = signInEnv(), logger = capturi
   return service;
 }
 
-const installed = (repos: { full_name: string; private: boolean }[]) =>
-  payload("installation", "created", (p) => {
-    p.installation = { ...p.installation, id: INSTALLATION_ID };
-    p.repositories = repos.map((r, i) => ({ id: i + 1, name: r.full_name.split("/")[1], ...r }));
-  });
-
 /** Install the App on a repository with three issues and wait for its silent backfill. */
 async function backfilled(repo: string, isPrivate: boolean) {
   github.repoIssues.set(repo, [
@@ -65,7 +59,7 @@ async function backfilled(repo: string, isPrivate: boolean) {
     { number: 3, title: "question about setup", body: "How do I configure this?" },
   ]);
   if (isPrivate) github.privateRepos.add(repo);
-  await deliver(service!, "installation", installed([{ full_name: repo, private: isPrivate }]));
+  await deliver(service!, "installation", installationCreated([{ full_name: repo, private: isPrivate }]));
   const store = service!.backlogStore!;
   for (let i = 0; i < 400; i++) {
     const row = await store.repository(repo);

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/glob
 import type { Service } from "../../src/compose-service.js";
 import { REPLY_MARKER } from "../../src/app/commands.js";
 import { startFakeGitHub, type FakeGitHub, type FakeIssue } from "../helpers/fake-github.js";
-import { deliver, INSTALLATION_ID, payload, startService } from "../helpers/app-harness.js";
+import { deliver, payload, startService, installationCreated } from "../helpers/app-harness.js";
 import { freshDatabase } from "../helpers/postgres.js";
 import type { Db } from "../../src/storage/tables.js";
 
@@ -84,12 +84,6 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
     return out;
   }
 
-  const installed = (repos: { full_name: string; private?: boolean }[]) =>
-    payload("installation", "created", (p) => {
-      p.installation = { ...p.installation, id: INSTALLATION_ID };
-      p.repositories = repos.map((r, i) => ({ id: i + 1, name: r.full_name.split("/")[1], ...r }));
-    });
-
   async function tasks(query = "", repo = "acme/gizmo") {
     return service!.server.inject({ method: "GET", url: `/api/repos/${repo}/tasks${query}` });
   }
@@ -114,7 +108,11 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
     it("on install: reads the closed issues, learns, and the board's kinds and the API say so", async () => {
       github.repoIssues.set("acme/gizmo", history(60, 30));
       service = await start();
-      await deliver(service, "installation", installed([{ full_name: "acme/gizmo", private: false }]));
+      await deliver(
+        service,
+        "installation",
+        installationCreated([{ full_name: "acme/gizmo", private: false }]),
+      );
       const list = await untilDone("acme/gizmo", 60);
 
       // 60 closed issues (the pull request left out), of which the labels name a kind for all 60.
@@ -145,7 +143,11 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
       github.repoIssues.set("acme/gizmo", history(60, 30));
       github.configFiles.set("acme/gizmo", "output: [labels]\n");
       service = await start();
-      await deliver(service, "installation", installed([{ full_name: "acme/gizmo", private: false }]));
+      await deliver(
+        service,
+        "installation",
+        installationCreated([{ full_name: "acme/gizmo", private: false }]),
+      );
       await untilDone("acme/gizmo", 60);
       // The open issues (62 to 91) carry the label this repository uses for their kind, not GitHub's default.
       const own = { bug: "Type: Bug", feature: "feature-request", question: "type:support" };
@@ -169,7 +171,11 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
         github.repoIssues.get("acme/gizmo")!.filter((i) => i.state !== "closed"),
       );
       service = await start();
-      await deliver(service, "installation", installed([{ full_name: "acme/gizmo", private: false }]));
+      await deliver(
+        service,
+        "installation",
+        installationCreated([{ full_name: "acme/gizmo", private: false }]),
+      );
       const list = await untilDone("acme/gizmo", 0);
       expect(list.calibration).toEqual({ closedIssues: 0, used: false });
       const right = [...kindsOf(list)].filter(([n, k]) => k === truth(n)).length;
@@ -179,7 +185,11 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
     it("too little history keeps the shipped model and says so (used: false, with the count)", async () => {
       github.repoIssues.set("acme/gizmo", history(12, 6));
       service = await start();
-      await deliver(service, "installation", installed([{ full_name: "acme/gizmo", private: false }]));
+      await deliver(
+        service,
+        "installation",
+        installationCreated([{ full_name: "acme/gizmo", private: false }]),
+      );
       const list = await untilDone("acme/gizmo", 12);
       expect(list.calibration).toEqual({ closedIssues: 12, used: false });
       const report = await service.server.inject({ method: "GET", url: "/board/acme/gizmo" });
@@ -193,7 +203,11 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
         history(60, 30).filter((i) => i.state !== "closed"),
       );
       service = await start();
-      await deliver(service, "installation", installed([{ full_name: "acme/gizmo", private: false }]));
+      await deliver(
+        service,
+        "installation",
+        installationCreated([{ full_name: "acme/gizmo", private: false }]),
+      );
       const before = await untilDone("acme/gizmo", 0);
       expect(before.calibration.used).toBe(false);
 

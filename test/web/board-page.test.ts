@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import type { Page } from "playwright-core";
 import type { Service } from "../../src/compose-service.js";
 import { startFakeGitHub, type FakeGitHub, type FakeIssue } from "../helpers/fake-github.js";
-import { deliver, INSTALLATION_ID, payload, startService } from "../helpers/app-harness.js";
+import { deliver, startService, installationCreated } from "../helpers/app-harness.js";
 import { describeInChromium, launchChromium } from "../helpers/chromium.js";
 
 /**
@@ -63,12 +63,6 @@ function backlogOf(n: number): FakeIssue[] {
   });
 }
 
-const installed = (repos: { full_name: string; private?: boolean }[]) =>
-  payload("installation", "created", (p) => {
-    p.installation = { ...p.installation, id: INSTALLATION_ID };
-    p.repositories = repos.map((r, i) => ({ id: i + 1, name: r.full_name.split("/")[1], ...r }));
-  });
-
 describeInChromium("the backlog board in a browser", () => {
   let github: FakeGitHub;
   let service: Service;
@@ -117,7 +111,7 @@ describeInChromium("the backlog board in a browser", () => {
     const res = await deliver(
       service,
       "installation",
-      installed([
+      installationCreated([
         { full_name: "acme/widgets", private: false },
         { full_name: "acme/secret", private: true },
       ]),

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import type { Page } from "playwright-core";
 import type { Service } from "../../src/compose-service.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { deliver, INSTALLATION_ID, payload, startService } from "../helpers/app-harness.js";
+import { deliver, startService, installationCreated } from "../helpers/app-harness.js";
 import { describeInChromium, launchChromium } from "../helpers/chromium.js";
 
 /**
@@ -43,10 +43,7 @@ describeInChromium("a private repository's board, signed in with GitHub", () => 
     await deliver(
       service,
       "installation",
-      payload("installation", "created", (p) => {
-        p.installation = { ...p.installation, id: INSTALLATION_ID };
-        p.repositories = [{ id: 1, name: "secret", full_name: "acme/secret", private: true }];
-      }),
+      installationCreated([{ full_name: "acme/secret", private: true }]),
     );
     browser = await launchChromium();
     page = await browser.context.newPage();
