@@ -9,11 +9,10 @@ import {
   REPO_CONFIG_FILE,
   formatDiagnostic,
   parseRepoConfig,
-  resolveOutputs,
   type Output,
   type RepoConfig,
-  type ResolvedOutputs,
 } from "../src/app/repo-config.schema.js";
+import { resolveOutputs, type ResolvedOutputs } from "../src/app/resolve-outputs.js";
 import { httpStatus, type GitHubRequest } from "../src/github/github-request.js";
 
 export interface RepoFile {

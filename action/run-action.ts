@@ -8,7 +8,7 @@ import { createScoreCheckRun } from "../src/github/check-run.js";
 import type { GitHubRequest } from "../src/github/github-request.js";
 import { applyKindLabel, kindLabelNames, type KindLabelNames } from "../src/github/kind-labels.js";
 import { needsHuman } from "../src/core/needs-human.js";
-import type { ResolvedOutputs } from "../src/app/repo-config.schema.js";
+import type { ResolvedOutputs } from "../src/app/resolve-outputs.js";
 import { actionOutputs, readRepoFile, type ExplicitInputs } from "./repo-file.js";
 import {
   upsertReportComment,

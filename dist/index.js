@@ -75566,6 +75566,12 @@ function outputDiagnostics(config2) {
     ];
   return [];
 }
+function formatDiagnostic(d) {
+  const where = d.line !== void 0 ? `line ${d.line}, column ${d.column ?? 1}: ` : "";
+  return `.github/${REPO_CONFIG_FILE} ${where}${d.message}.`;
+}
+
+// src/app/resolve-outputs.ts
 var DEFAULT_NEEDS_HUMAN_LABEL = "needs-human";
 function resolveOutputs(config2) {
   const named = config2.labels;
@@ -75590,10 +75596,6 @@ function resolveOutputs(config2) {
     project: has2("project") ? config2.project ?? void 0 : void 0,
     check: has2("check")
   };
-}
-function formatDiagnostic(d) {
-  const where = d.line !== void 0 ? `line ${d.line}, column ${d.column ?? 1}: ` : "";
-  return `.github/${REPO_CONFIG_FILE} ${where}${d.message}.`;
 }
 
 // src/github/github-request.ts

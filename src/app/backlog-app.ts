@@ -14,12 +14,8 @@ import type { BackfillDeps, BacklogGitHub, ListedIssue } from "../backlog/backfi
 import type { BacklogStore } from "../backlog/backlog-store.js";
 import { taskRecord } from "../backlog/task-record.js";
 import { loadConfig } from "./repo-config-loader.js";
-import {
-  repoApprovalPolicy,
-  resolveOutputs,
-  type RepoConfig,
-  type ResolvedOutputs,
-} from "./repo-config.schema.js";
+import { repoApprovalPolicy, type RepoConfig } from "./repo-config.schema.js";
+import { resolveOutputs, type ResolvedOutputs } from "./resolve-outputs.js";
 import { apiBaseUrl, httpStatus, type GitHubRequest } from "../github/github-request.js";
 import type { LearnedLabelNames } from "../github/kind-labels.js";
 import { ProjectUnreachable } from "../github/project-v2.js";

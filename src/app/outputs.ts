@@ -22,7 +22,8 @@ import {
 } from "../github/kind-labels.js";
 import { ProjectUnreachable, setProjectScore } from "../github/project-v2.js";
 import type { IssueRef } from "../github/report-comment.js";
-import type { ConfigDiagnostic, RepoConfig, ResolvedOutputs } from "./repo-config.schema.js";
+import type { ConfigDiagnostic, RepoConfig } from "./repo-config.schema.js";
+import type { ResolvedOutputs } from "./resolve-outputs.js";
 
 type Log = {
   info: (obj: object, msg?: string) => void;

@@ -355,61 +355,6 @@ function outputDiagnostics(config: RepoConfig): ConfigDiagnostic[] {
   return [];
 }
 
-/** What one scored issue or pull request writes on GitHub, from `output`, `comment` and `labels`. */
-export interface ResolvedOutputs {
-  comment: boolean;
-  /** The verdict labels (`labels.approved` / `labels.rejected`), when named. */
-  approvalLabels: { approved?: string | undefined; rejected?: string | undefined } | undefined;
-  /** The `needs-human` label's name, when it is written. */
-  needsHumanLabel: string | undefined;
-  /** Whether the kind label is written (names from `kind-labels`). */
-  kindLabels: boolean;
-  /** The Projects v2 board, when the issue is added to one. */
-  project: string | undefined;
-  /** A check run on pull requests. */
-  check: boolean;
-}
-
-export const DEFAULT_NEEDS_HUMAN_LABEL = "needs-human";
-
-/**
- * How `output` and the older keys combine. `output` unset: the comment unless `comment: false`, and the labels
- * named under `labels` (as before `output` existed). `output` set: only what it lists; `comment: false` still
- * means no comment; `labels` in the list writes the kind label, the `needs-human` label (named by
- * `labels.needs-human`, default needs-human) and the verdict labels when `labels` names them.
- */
-export function resolveOutputs(config: RepoConfig): ResolvedOutputs {
-  const named = config.labels;
-  const approval =
-    named.approved || named.rejected
-      ? { approved: named.approved ?? undefined, rejected: named.rejected ?? undefined }
-      : undefined;
-  if (config.output === undefined)
-    return {
-      comment: config.comment,
-      approvalLabels: approval,
-      needsHumanLabel: named["needs-human"] ?? undefined,
-      kindLabels: false,
-      project: undefined,
-      check: false,
-    };
-  const has = (o: Output) => config.output!.includes(o);
-  const labels = has("labels");
-  return {
-    comment: has("comment") && config.comment,
-    approvalLabels: labels ? approval : undefined,
-    // An explicit null under `labels` turns the needs-human label off even here.
-    needsHumanLabel: labels
-      ? named["needs-human"] === null
-        ? undefined
-        : (named["needs-human"] ?? DEFAULT_NEEDS_HUMAN_LABEL)
-      : undefined,
-    kindLabels: labels,
-    project: has("project") ? (config.project ?? undefined) : undefined,
-    check: has("check"),
-  };
-}
-
 /** "line 3, column 5: `enabled` could not be read (...)" */
 export function formatDiagnostic(d: ConfigDiagnostic): string {
   const where = d.line !== undefined ? `line ${d.line}, column ${d.column ?? 1}: ` : "";

@@ -17,7 +17,8 @@ import { clip, hashText } from "./task-text.js";
 import { askBackfill, repositoryName } from "./backlog-app.js";
 import { askLearning } from "./learning-app.js";
 import { taskRecord } from "../backlog/task-record.js";
-import { repoApprovalPolicy, resolveOutputs, type ResolvedOutputs } from "./repo-config.schema.js";
+import { repoApprovalPolicy } from "./repo-config.schema.js";
+import { NO_OUTPUTS, resolveOutputs } from "./resolve-outputs.js";
 
 /**
  * Time kept back from a job's limit for the GitHub writes after scoring (the comment, the labels,
@@ -38,15 +39,6 @@ export function reportDeadlineForJob(jobTimeoutMs: number): number {
 function issueState(context: Context): string | undefined {
   return (context.payload as { issue?: { state?: string } }).issue?.state;
 }
-
-const NO_OUTPUTS: ResolvedOutputs = {
-  comment: false,
-  approvalLabels: undefined,
-  needsHumanLabel: undefined,
-  kindLabels: false,
-  project: undefined,
-  check: false,
-};
 
 export async function runJob(
   context: Context,

@@ -3,7 +3,8 @@
  * shapes the App's handlers pass around.
  */
 import type { IssueRef } from "../github/report-comment.js";
-import { compileTitlePattern, resolveOutputs, type RepoConfig } from "./repo-config.schema.js";
+import { compileTitlePattern, type RepoConfig } from "./repo-config.schema.js";
+import { resolveOutputs } from "./resolve-outputs.js";
 
 /** Why a job looks at a subject. A job can carry several (a newer event absorbs a pending one's). */
 export type Trigger =
