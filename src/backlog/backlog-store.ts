@@ -215,6 +215,28 @@ export class BacklogStore {
     };
   }
 
+  /**
+   * The repository's row and, for the tasks API, its `calibration` (closed issues learned from, 0 until
+   * learned, and whether it is used), read in the same statement.
+   */
+  async repositoryWithCalibration(
+    repository: string,
+  ): Promise<(RepositoryRow & { calibration: { closedIssues: number; used: boolean } }) | undefined> {
+    const row = await this.db
+      .selectFrom("backlog_repositories as r")
+      .leftJoin("repository_calibrations as c", "c.repository", "r.repository")
+      .selectAll("r")
+      .select(["c.closed_issues", "c.used"])
+      .where("r.repository", "=", repositoryKey(repository))
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { closed_issues, used, ...rest } = row;
+    return {
+      ...(rest as RepositoryRow),
+      calibration: { closedIssues: closed_issues ?? 0, used: used ?? false },
+    };
+  }
+
   async repository(repository: string): Promise<RepositoryRow | undefined> {
     return (await this.db
       .selectFrom("backlog_repositories")
@@ -405,16 +427,6 @@ export class BacklogStore {
           WHERE c.repository = backlog_repositories.repository
             AND c.learned_at > now() - (${olderThanMs}::bigint * interval '1 millisecond'))`.execute(this.db);
     return Number(r.numAffectedRows ?? 0);
-  }
-
-  /** The tasks API's `calibration`: closed issues learned from (0 until learned), and whether it is used. */
-  async calibrationSummary(repository: string): Promise<{ closedIssues: number; used: boolean }> {
-    const r = await this.db
-      .selectFrom("repository_calibrations")
-      .select(["closed_issues", "used"])
-      .where("repository", "=", repositoryKey(repository))
-      .executeTakeFirst();
-    return r ? { closedIssues: r.closed_issues, used: r.used } : { closedIssues: 0, used: false };
   }
 
   /** Give up on a repository for a reason a maintainer can act on (the App is not installed there...). */

@@ -122,7 +122,7 @@ export function backlogTasksRoute(app: FastifyInstance, options: BacklogRouteOpt
       if (!store) throw new TaskScorerError("storage_required", STORAGE_REQUIRED);
       const { owner, repo } = request.params;
       const name = `${owner}/${repo}`;
-      const row = await store.repository(name);
+      const row = await store.repositoryWithCalibration(name);
       const notFound = new TaskScorerError(
         "not_found",
         `task-scorer has no backlog for ${name}. Install the GitHub App on it, or ask a maintainer to comment \`/score backlog\` on one of its issues.`,
@@ -163,7 +163,7 @@ export function backlogTasksRoute(app: FastifyInstance, options: BacklogRouteOpt
         repository: row.display_name,
         total: page.total,
         backfill: BacklogStore.progress(row),
-        calibration: await store.calibrationSummary(name),
+        calibration: row.calibration,
         tasks: page.tasks,
         nextCursor: page.nextCursor,
       };
