@@ -1,4 +1,5 @@
 import { isTaskScorerError } from "../src/core/errors.js";
+import { httpStatus } from "../src/github/github-request.js";
 
 export type ActionErrorCode =
   | "missing_task"
@@ -17,12 +18,6 @@ export class ActionError extends Error {
     this.name = "ActionError";
     this.code = code;
   }
-}
-
-function httpStatus(error: unknown): number | undefined {
-  if (typeof error !== "object" || error === null || !("status" in error)) return undefined;
-  const n = Number((error as { status: unknown }).status);
-  return Number.isFinite(n) ? n : undefined;
 }
 
 /**

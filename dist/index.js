@@ -12422,21 +12422,21 @@ var require_response = __commonJS({
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
-      static redirect(url2, status2 = 302) {
+      static redirect(url2, status = 302) {
         webidl.argumentLengthCheck(arguments, 1, "Response.redirect");
         url2 = webidl.converters.USVString(url2);
-        status2 = webidl.converters["unsigned short"](status2);
+        status = webidl.converters["unsigned short"](status);
         let parsedURL;
         try {
           parsedURL = new URL(url2, relevantRealm.settingsObject.baseUrl);
         } catch (err) {
           throw new TypeError(`Failed to parse URL from ${url2}`, { cause: err });
         }
-        if (!redirectStatusSet.has(status2)) {
-          throw new RangeError(`Invalid status code ${status2}`);
+        if (!redirectStatusSet.has(status)) {
+          throw new RangeError(`Invalid status code ${status}`);
         }
         const responseObject = fromInnerResponse(makeResponse({}), "immutable");
-        responseObject[kState].status = status2;
+        responseObject[kState].status = status;
         const value = isomorphicEncode(URLSerializer(parsedURL));
         responseObject[kState].headersList.append("location", value, true);
         return responseObject;
@@ -14328,13 +14328,13 @@ var require_fetch = __commonJS({
         })();
       }
       try {
-        const { body, status: status2, statusText, headersList, socket } = await dispatch({ body: requestBody });
+        const { body, status, statusText, headersList, socket } = await dispatch({ body: requestBody });
         if (socket) {
-          response = makeResponse({ status: status2, statusText, headersList, socket });
+          response = makeResponse({ status, statusText, headersList, socket });
         } else {
           const iterator2 = body[Symbol.asyncIterator]();
           fetchParams.controller.next = () => iterator2.next();
-          response = makeResponse({ status: status2, statusText, headersList });
+          response = makeResponse({ status, statusText, headersList });
         }
       } catch (err) {
         if (err.name === "AbortError") {
@@ -14458,8 +14458,8 @@ var require_fetch = __commonJS({
             onResponseStarted() {
               timingInfo.finalNetworkResponseStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
             },
-            onHeaders(status2, rawHeaders, resume, statusText) {
-              if (status2 < 200) {
+            onHeaders(status, rawHeaders, resume, statusText) {
+              if (status < 200) {
                 return;
               }
               let location = "";
@@ -14469,8 +14469,8 @@ var require_fetch = __commonJS({
               }
               location = headersList.get("location", true);
               const decoders = [];
-              const willFollow = location && request2.redirect === "follow" && redirectStatusSet.has(status2);
-              if (request2.method !== "HEAD" && request2.method !== "CONNECT" && !nullBodyStatus.includes(status2) && !willFollow) {
+              const willFollow = location && request2.redirect === "follow" && redirectStatusSet.has(status);
+              if (request2.method !== "HEAD" && request2.method !== "CONNECT" && !nullBodyStatus.includes(status) && !willFollow) {
                 const contentEncoding = headersList.get("content-encoding", true);
                 const codings = contentEncoding ? contentEncoding.toLowerCase().split(",") : [];
                 const maxContentEncodings = 5;
@@ -14508,7 +14508,7 @@ var require_fetch = __commonJS({
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
               resolve2({
-                status: status2,
+                status,
                 statusText,
                 headersList,
                 body: decoders.length ? pipeline(this.body, ...decoders, (err) => {
@@ -14542,8 +14542,8 @@ var require_fetch = __commonJS({
               fetchParams.controller.terminate(error63);
               reject(error63);
             },
-            onUpgrade(status2, rawHeaders, socket) {
-              if (status2 !== 101) {
+            onUpgrade(status, rawHeaders, socket) {
+              if (status !== 101) {
                 return;
               }
               const headersList = new HeadersList();
@@ -14551,8 +14551,8 @@ var require_fetch = __commonJS({
                 headersList.append(bufferToLowerCasedHeaderName(rawHeaders[i]), rawHeaders[i + 1].toString("latin1"), true);
               }
               resolve2({
-                status: status2,
-                statusText: STATUS_CODES[status2],
+                status,
+                statusText: STATUS_CODES[status],
                 headersList,
                 socket
               });
@@ -30700,7 +30700,7 @@ async function fetchWrapper(requestOptions) {
     requestError.cause = error63;
     throw requestError;
   }
-  const status2 = fetchResponse.status;
+  const status = fetchResponse.status;
   const url2 = fetchResponse.url;
   const responseHeaders = {};
   for (const [key, value] of fetchResponse.headers) {
@@ -30708,7 +30708,7 @@ async function fetchWrapper(requestOptions) {
   }
   const octokitResponse = {
     url: url2,
-    status: status2,
+    status,
     headers: responseHeaders,
     data: ""
   };
@@ -30719,28 +30719,28 @@ async function fetchWrapper(requestOptions) {
       `[@octokit/request] "${requestOptions.method} ${requestOptions.url}" is deprecated. It is scheduled to be removed on ${responseHeaders.sunset}${deprecationLink ? `. See ${deprecationLink}` : ""}`
     );
   }
-  if (status2 === 204 || status2 === 205) {
+  if (status === 204 || status === 205) {
     return octokitResponse;
   }
   if (requestOptions.method === "HEAD") {
-    if (status2 < 400) {
+    if (status < 400) {
       return octokitResponse;
     }
-    throw new RequestError(fetchResponse.statusText, status2, {
+    throw new RequestError(fetchResponse.statusText, status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
-  if (status2 === 304) {
+  if (status === 304) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError("Not modified", status2, {
+    throw new RequestError("Not modified", status, {
       response: octokitResponse,
       request: requestOptions
     });
   }
-  if (status2 >= 400) {
+  if (status >= 400) {
     octokitResponse.data = await getResponseData(fetchResponse);
-    throw new RequestError(toErrorMessage(octokitResponse.data), status2, {
+    throw new RequestError(toErrorMessage(octokitResponse.data), status, {
       response: octokitResponse,
       request: requestOptions
     });
@@ -37527,9 +37527,9 @@ var castToError = (err) => {
 var OpenAIError = class extends Error {
 };
 var APIError = class _APIError extends OpenAIError {
-  constructor(status2, error63, message, headers) {
-    super(`${_APIError.makeMessage(status2, error63, message)}`);
-    this.status = status2;
+  constructor(status, error63, message, headers) {
+    super(`${_APIError.makeMessage(status, error63, message)}`);
+    this.status = status;
     this.headers = headers;
     this.requestID = headers?.get("x-request-id");
     this.error = error63;
@@ -37538,49 +37538,49 @@ var APIError = class _APIError extends OpenAIError {
     this.param = data?.["param"];
     this.type = data?.["type"];
   }
-  static makeMessage(status2, error63, message) {
+  static makeMessage(status, error63, message) {
     const msg = error63?.message ? typeof error63.message === "string" ? error63.message : JSON.stringify(error63.message) : error63 ? JSON.stringify(error63) : message;
-    if (status2 && msg) {
-      return `${status2} ${msg}`;
+    if (status && msg) {
+      return `${status} ${msg}`;
     }
-    if (status2) {
-      return `${status2} status code (no body)`;
+    if (status) {
+      return `${status} status code (no body)`;
     }
     if (msg) {
       return msg;
     }
     return "(no status code or body)";
   }
-  static generate(status2, errorResponse, message, headers) {
-    if (!status2 || !headers) {
+  static generate(status, errorResponse, message, headers) {
+    if (!status || !headers) {
       return new APIConnectionError({ message, cause: castToError(errorResponse) });
     }
     const error63 = errorResponse?.["error"];
-    if (status2 === 400) {
-      return new BadRequestError(status2, error63, message, headers);
+    if (status === 400) {
+      return new BadRequestError(status, error63, message, headers);
     }
-    if (status2 === 401) {
-      return new AuthenticationError(status2, error63, message, headers);
+    if (status === 401) {
+      return new AuthenticationError(status, error63, message, headers);
     }
-    if (status2 === 403) {
-      return new PermissionDeniedError(status2, error63, message, headers);
+    if (status === 403) {
+      return new PermissionDeniedError(status, error63, message, headers);
     }
-    if (status2 === 404) {
-      return new NotFoundError(status2, error63, message, headers);
+    if (status === 404) {
+      return new NotFoundError(status, error63, message, headers);
     }
-    if (status2 === 409) {
-      return new ConflictError(status2, error63, message, headers);
+    if (status === 409) {
+      return new ConflictError(status, error63, message, headers);
     }
-    if (status2 === 422) {
-      return new UnprocessableEntityError(status2, error63, message, headers);
+    if (status === 422) {
+      return new UnprocessableEntityError(status, error63, message, headers);
     }
-    if (status2 === 429) {
-      return new RateLimitError(status2, error63, message, headers);
+    if (status === 429) {
+      return new RateLimitError(status, error63, message, headers);
     }
-    if (status2 >= 500) {
-      return new InternalServerError(status2, error63, message, headers);
+    if (status >= 500) {
+      return new InternalServerError(status, error63, message, headers);
     }
-    return new _APIError(status2, error63, message, headers);
+    return new _APIError(status, error63, message, headers);
   }
 };
 var APIUserAbortError = class extends APIError {
@@ -37632,7 +37632,7 @@ var InvalidWebhookSignatureError = class extends Error {
   }
 };
 var OAuthError = class extends APIError {
-  constructor(status2, error63, headers) {
+  constructor(status, error63, headers) {
     let finalMessage = "OAuth2 authentication error";
     let error_code = void 0;
     if (error63 && typeof error63 === "object") {
@@ -37645,7 +37645,7 @@ var OAuthError = class extends APIError {
         finalMessage = error_code;
       }
     }
-    super(status2, error63, finalMessage, headers);
+    super(status, error63, finalMessage, headers);
     this.error_code = error_code;
   }
 };
@@ -47958,8 +47958,8 @@ var OpenAI = class {
   defaultIdempotencyKey() {
     return `stainless-node-retry-${uuid4()}`;
   }
-  makeStatusError(status2, error63, message, headers) {
-    return APIError.generate(status2, error63, message, headers);
+  makeStatusError(status, error63, message, headers) {
+    return APIError.generate(status, error63, message, headers);
   }
   async _callApiKey() {
     if (this._provider)
@@ -48525,16 +48525,16 @@ function classifyCallError(error63, ctx) {
     };
   }
   if (error63 instanceof APIError && typeof error63.status === "number") {
-    const status2 = error63.status;
+    const status = error63.status;
     const retryAfterMs = parseRetryAfterMs(error63.headers, ctx.now);
-    const rule = STATUS_RULES.find((r) => r.applies(status2, error63.code));
+    const rule = STATUS_RULES.find((r) => r.applies(status, error63.code));
     return {
-      status: status2,
+      status,
       ...retryAfterMs !== void 0 ? { retryAfterMs } : {},
       kind: "unavailable",
       retryable: rule.retryable,
       tryOtherModel: rule.tryOtherModel,
-      what: rule.what(ctx.model, status2),
+      what: rule.what(ctx.model, status),
       advice: rule.advice
     };
   }
@@ -69513,6 +69513,13 @@ async function scoreTask(input2, deps, options) {
   return { report, approval, verdicts, scorer: deps.scorer.name };
 }
 
+// src/github/github-request.ts
+function httpStatus(error63) {
+  if (typeof error63 !== "object" || error63 === null || !("status" in error63)) return void 0;
+  const n = Number(error63.status);
+  return Number.isFinite(n) ? n : void 0;
+}
+
 // src/github/approval-labels.ts
 var COLORS = { approved: "0e8a16", rejected: "d93f0b", needsHuman: "fbca04" };
 var DESCRIPTIONS = {
@@ -69520,9 +69527,6 @@ var DESCRIPTIONS = {
   rejected: "task-scorer: the personas do not approve this task",
   needsHuman: "task-scorer: the personas disagree, or the kind is unclear: a person should decide"
 };
-function status(error63) {
-  return typeof error63 === "object" && error63 && "status" in error63 ? Number(error63.status) : void 0;
-}
 async function ensureVerdictLabel(octokit, ref, name, kind) {
   await ensureLabel(octokit, ref, name, COLORS[kind], DESCRIPTIONS[kind]);
 }
@@ -69530,7 +69534,7 @@ async function ensureLabel(octokit, ref, name, color, description) {
   try {
     await octokit.rest.issues.getLabel({ owner: ref.owner, repo: ref.repo, name });
   } catch (error63) {
-    if (status(error63) !== 404) throw error63;
+    if (httpStatus(error63) !== 404) throw error63;
     try {
       await octokit.rest.issues.createLabel({
         owner: ref.owner,
@@ -69540,7 +69544,7 @@ async function ensureLabel(octokit, ref, name, color, description) {
         description
       });
     } catch (createError) {
-      if (status(createError) !== 422) throw createError;
+      if (httpStatus(createError) !== 422) throw createError;
     }
   }
 }
@@ -69559,7 +69563,7 @@ async function applyApprovalLabels(octokit, ref, labels, approved, current) {
       await octokit.rest.issues.removeLabel({ ...ref, name: drop });
       removed.push(drop);
     } catch (error63) {
-      if (status(error63) !== 404) throw error63;
+      if (httpStatus(error63) !== 404) throw error63;
     }
   }
   return { added, removed };
@@ -69575,7 +69579,7 @@ async function applyFlagLabel(octokit, ref, name, on, current) {
     try {
       await octokit.rest.issues.removeLabel({ ...ref, name });
     } catch (error63) {
-      if (status(error63) !== 404) throw error63;
+      if (httpStatus(error63) !== 404) throw error63;
     }
     return "removed";
   }
@@ -75598,13 +75602,6 @@ function resolveOutputs(config2) {
   };
 }
 
-// src/github/github-request.ts
-function httpStatus(error63) {
-  if (typeof error63 !== "object" || error63 === null || !("status" in error63)) return void 0;
-  const n = Number(error63.status);
-  return Number.isFinite(n) ? n : void 0;
-}
-
 // action/repo-file.ts
 var PATH = `.github/${REPO_CONFIG_FILE}`;
 async function readRepoFile(github, owner, repo) {
@@ -75618,12 +75615,12 @@ async function readRepoFile(github, owner, repo) {
     });
     text2 = typeof data === "string" ? data : Buffer.from(data).toString("utf8");
   } catch (error63) {
-    const status2 = httpStatus(error63);
-    if (status2 === 404) return { config: void 0, warnings: [] };
+    const status = httpStatus(error63);
+    if (status === 404) return { config: void 0, warnings: [] };
     return {
       config: void 0,
       warnings: [
-        `${PATH} could not be read (${status2 === void 0 ? "GitHub could not be reached" : `GitHub answered ${status2}`}); the step's inputs alone apply. ${status2 === 403 ? "Add `contents: read` to the workflow's permissions." : ""}`.trim()
+        `${PATH} could not be read (${status === void 0 ? "GitHub could not be reached" : `GitHub answered ${status}`}); the step's inputs alone apply. ${status === 403 ? "Add `contents: read` to the workflow's permissions." : ""}`.trim()
       ]
     };
   }
@@ -75717,35 +75714,30 @@ var ActionError = class extends Error {
     this.code = code;
   }
 };
-function httpStatus2(error63) {
-  if (typeof error63 !== "object" || error63 === null || !("status" in error63)) return void 0;
-  const n = Number(error63.status);
-  return Number.isFinite(n) ? n : void 0;
-}
 function githubError(error63, what) {
-  const status2 = httpStatus2(error63);
-  if (status2 === 403 && what === "create check runs") {
+  const status = httpStatus(error63);
+  if (status === 403 && what === "create check runs") {
     return new ActionError(
       "permission_denied",
       "The token cannot create check runs: add `permissions: checks: write` to the workflow (or leave `check` out of `output`).",
       { cause: error63 }
     );
   }
-  if (status2 === 403) {
+  if (status === 403) {
     return new ActionError(
       "permission_denied",
       what === "write comments" ? "The token cannot write comments: add `permissions: issues: write` (and `pull-requests: write` for PRs) to the workflow." : "The token cannot set labels: add `permissions: issues: write` (and `pull-requests: write` for PRs) to the workflow.",
       { cause: error63 }
     );
   }
-  if (status2 === 401) {
+  if (status === 401) {
     return new ActionError(
       "permission_denied",
       "GitHub refused the token (401 Bad credentials): leave `github-token` unset to use the workflow's token, or pass a valid one.",
       { cause: error63 }
     );
   }
-  const reason = status2 === void 0 ? "could not be reached" : `answered ${status2}`;
+  const reason = status === void 0 ? "could not be reached" : `answered ${status}`;
   return new ActionError(
     "github_api_failed",
     `GitHub ${reason} when trying to ${what} on the issue or pull request; run the job again, or set \`comment: false\` and leave the label inputs empty to skip writing to GitHub.`,

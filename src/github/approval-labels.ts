@@ -1,4 +1,5 @@
 import type { IssueRef } from "./report-comment.js";
+import { httpStatus } from "./github-request.js";
 
 export interface LabelsOctokit {
   rest: {
@@ -29,12 +30,6 @@ const DESCRIPTIONS: Record<keyof typeof COLORS, string> = {
   needsHuman: "task-scorer: the personas disagree, or the kind is unclear: a person should decide",
 };
 
-function status(error: unknown): number | undefined {
-  return typeof error === "object" && error && "status" in error
-    ? Number((error as { status: unknown }).status)
-    : undefined;
-}
-
 async function ensureVerdictLabel(
   octokit: LabelsOctokit,
   ref: IssueRef,
@@ -55,7 +50,7 @@ export async function ensureLabel(
   try {
     await octokit.rest.issues.getLabel({ owner: ref.owner, repo: ref.repo, name });
   } catch (error) {
-    if (status(error) !== 404) throw error;
+    if (httpStatus(error) !== 404) throw error;
     try {
       await octokit.rest.issues.createLabel({
         owner: ref.owner,
@@ -66,7 +61,7 @@ export async function ensureLabel(
       });
     } catch (createError) {
       // 422: someone created it in the meantime, which is what we wanted.
-      if (status(createError) !== 422) throw createError;
+      if (httpStatus(createError) !== 422) throw createError;
     }
   }
 }
@@ -96,7 +91,7 @@ export async function applyApprovalLabels(
       await octokit.rest.issues.removeLabel({ ...ref, name: drop });
       removed.push(drop);
     } catch (error) {
-      if (status(error) !== 404) throw error;
+      if (httpStatus(error) !== 404) throw error;
     }
   }
   return { added, removed };
@@ -123,7 +118,7 @@ export async function applyFlagLabel(
     try {
       await octokit.rest.issues.removeLabel({ ...ref, name });
     } catch (error) {
-      if (status(error) !== 404) throw error;
+      if (httpStatus(error) !== 404) throw error;
     }
     return "removed";
   }

@@ -104,34 +104,4 @@ export class CalibrationStore {
     this.cache.set(key, entry);
     return entry;
   }
-
-  /** What the last learning run decided, for the admin CLI and logs. */
-  async describe(repository: string): Promise<
-    | {
-        closedIssues: number;
-        labelled: number;
-        decided: number;
-        used: boolean;
-        version: number;
-        learnedAt: Date;
-        decisions: unknown;
-      }
-    | undefined
-  > {
-    const r = await this.db
-      .selectFrom("repository_calibrations")
-      .selectAll()
-      .where("repository", "=", repositoryKey(repository))
-      .executeTakeFirst();
-    if (!r) return undefined;
-    return {
-      closedIssues: r.closed_issues,
-      labelled: r.labelled,
-      decided: r.decided,
-      used: r.used,
-      version: Number(r.version),
-      learnedAt: new Date(r.learned_at),
-      decisions: JSON.parse(r.decisions) as unknown,
-    };
-  }
 }
