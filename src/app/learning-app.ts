@@ -18,7 +18,7 @@ export const RELEARN_MS = 7 * 24 * 3_600_000;
 
 /** The backfill's `learn`: fit on the closed issues it listed and store the result for the fleet. */
 export function learnFromClosedIssues(calibrations: CalibrationStore, log: Logger) {
-  return async (repository: string, closed: ListedIssue[]): Promise<void> => {
+  return async (repository: string, closed: ListedIssue[]): Promise<{ changed: boolean }> => {
     const started = process.hrtime.bigint();
     const result = learnCalibration(
       repository,
@@ -30,11 +30,12 @@ export function learnFromClosedIssues(calibrations: CalibrationStore, log: Logge
         stateReason: i.state_reason ?? null,
       })),
     );
-    const version = await calibrations.save(repository, result);
+    const { version, changed } = await calibrations.save(repository, result);
     log.info(
       {
         repository,
         version,
+        changed,
         closedIssues: result.calibration.closedIssues,
         labelled: result.labelled,
         decided: result.decided,
@@ -44,6 +45,7 @@ export function learnFromClosedIssues(calibrations: CalibrationStore, log: Logge
       },
       "learning: learned from the repository's closed issues",
     );
+    return { changed };
   };
 }
 

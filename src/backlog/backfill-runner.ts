@@ -67,7 +67,8 @@ export interface BackfillDeps {
    * Learn from the repository's closed issues (issue 18), when a run was asked to learn first (install,
    * `/score learn`, the admin CLI, the weekly re-learning). Absent: no learning.
    */
-  learn?(repository: string, closedIssues: ListedIssue[]): Promise<void>;
+  /** Learns and stores; `changed` false when nothing reports use moved (then nothing is scored again). */
+  learn?(repository: string, closedIssues: ListedIssue[]): Promise<{ changed: boolean }>;
   /** Re-learn each backfilled repository when its last learning is older than this (weekly). */
   relearnMs?: number;
 }
@@ -283,8 +284,8 @@ export class BackfillRunner {
         throw new Pause(undefined, "lease lost");
     }
     const started = Date.now();
-    await this.deps.learn!(name, closed.slice(0, LEARN_MAX_ISSUES));
-    await this.deps.store.learned(name);
+    const { changed } = await this.deps.learn!(name, closed.slice(0, LEARN_MAX_ISSUES));
+    await this.deps.store.learned(name, { rescore: changed });
     log.info(
       { closedIssues: Math.min(closed.length, LEARN_MAX_ISSUES), ms: Date.now() - started },
       "learning: done",

@@ -397,16 +397,17 @@ export class BacklogStore {
   }
 
   /**
-   * Learning is done (issue 18): clear the request, and forget the stored content hashes so that the run that
-   * follows scores every open issue again with what was learned, changed or not.
+   * Learning is done (issue 18): clear the request and, when what was learned changed, forget the stored
+   * content hashes and ETags so that the run that follows scores every open issue again with it.
    */
-  async learned(repository: string): Promise<void> {
+  async learned(repository: string, { rescore }: { rescore: boolean }): Promise<void> {
     const key = repositoryKey(repository);
     await this.db
       .updateTable("backlog_repositories")
-      .set({ learn_requested: false, etags: "{}" })
+      .set(rescore ? { learn_requested: false, etags: "{}" } : { learn_requested: false })
       .where("repository", "=", key)
       .execute();
+    if (!rescore) return;
     await this.db
       .updateTable("backlog_tasks")
       .set({ content_hash: "" })

@@ -29,18 +29,31 @@ export class CalibrationStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Store a learning run's result; returns the new version. */
-  async save(displayName: string, result: LearningResult): Promise<number> {
+  /**
+   * Store a learning run's result. The version (what instances reload on, and what caches key on) moves only
+   * when what reports or kind labels use changed: whether an adjustment is used, the adjustment itself, or the
+   * label names. `changed` says whether the backlog needs scoring again (a weekly re-learning that found
+   * nothing new re-scores nothing).
+   */
+  async save(displayName: string, result: LearningResult): Promise<{ version: number; changed: boolean }> {
     const used = !!(result.calibration.kind || result.calibration.acceptance);
-    const row = await sql<{ version: number }>`
+    const key = repositoryKey(displayName);
+    const row = await sql<{ version: number; old_version: number | null }>`
+      WITH old AS (SELECT version FROM repository_calibrations WHERE repository = ${key})
       INSERT INTO repository_calibrations
         (repository, display_name, version, closed_issues, labelled, decided, used, calibration, decisions, learned_at)
-      VALUES (${repositoryKey(displayName)}, ${displayName}, 1, ${result.calibration.closedIssues},
+      VALUES (${key}, ${displayName}, 1, ${result.calibration.closedIssues},
         ${result.labelled}, ${result.decided}, ${used}, ${JSON.stringify(result.calibration)},
         ${JSON.stringify({ kind: result.kind, acceptance: result.acceptance, labelNames: result.labelNames })}, now())
       ON CONFLICT (repository) DO UPDATE SET
         display_name = excluded.display_name,
-        version = repository_calibrations.version + 1,
+        version = CASE
+          WHEN repository_calibrations.used = excluded.used
+            AND (NOT excluded.used OR repository_calibrations.calibration = excluded.calibration)
+            AND (repository_calibrations.decisions::jsonb -> 'labelNames')
+              IS NOT DISTINCT FROM (excluded.decisions::jsonb -> 'labelNames')
+          THEN repository_calibrations.version
+          ELSE repository_calibrations.version + 1 END,
         closed_issues = excluded.closed_issues,
         labelled = excluded.labelled,
         decided = excluded.decided,
@@ -48,9 +61,13 @@ export class CalibrationStore {
         calibration = excluded.calibration,
         decisions = excluded.decisions,
         learned_at = now()
-      RETURNING version`.execute(this.db);
-    this.cache.delete(repositoryKey(displayName));
-    return Number(row.rows[0]!.version);
+      RETURNING version, (SELECT version FROM old) AS old_version`.execute(this.db);
+    this.cache.delete(key);
+    const { version, old_version } = row.rows[0]!;
+    return {
+      version: Number(version),
+      changed: old_version === null || Number(old_version) !== Number(version),
+    };
   }
 
   /** The calibration to score this repository's issues with: undefined when none was learned or none won. */

@@ -163,6 +163,31 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
       expect(github.comments).toEqual([]);
     });
 
+    it("learning again from the same closed issues changes nothing and scores nothing again", async () => {
+      github.repoIssues.set("acme/gizmo", history(60, 30));
+      service = await start();
+      await deliver(service, "installation", installationCreated(["acme/gizmo"]));
+      const first = await untilDone("acme/gizmo", 60);
+      const db = (service.backlogStore as unknown as { db: Db }).db;
+      const learnedRow = () =>
+        db.selectFrom("repository_calibrations").select(["version", "learned_at"]).executeTakeFirstOrThrow();
+      const before = await learnedRow();
+
+      // The weekly re-learning, as the runner asks for it.
+      await service.backlogStore!.requestBackfill("acme/gizmo", {}, { learn: true });
+      service.backfill!.wake();
+      await service.backfill!.idle();
+      const again = await untilDone("acme/gizmo", 60);
+      const after = await learnedRow();
+      // It did learn again (a later learned_at), and the version that caches and instances follow stayed.
+      expect(new Date(after.learned_at).getTime()).toBeGreaterThan(new Date(before.learned_at).getTime());
+      expect(after.version).toBe(before.version);
+      expect(again.calibration).toEqual({ closedIssues: 60, used: true });
+      const scoredAt = (l: { tasks: { number: number; scoredAt: string }[] }) =>
+        new Map(l.tasks.map((t) => [t.number, t.scoredAt]));
+      expect(scoredAt(again)).toEqual(scoredAt(first));
+    });
+
     it("the shipped model alone reads the project's own words worse (before learning)", async () => {
       github.repoIssues.set("acme/gizmo", history(60, 30));
       // The same open issues, but no history to learn from.
