@@ -2,9 +2,9 @@
 // logs to /dev/null as in production) or a bare node:http server answering with a report of the
 // same size. Prints "PORT <n>" when ready.
 import { createServer } from "node:http";
-import pino from "pino";
+import Fastify from "fastify";
 import { DEFAULT_APPROVAL_POLICY } from "../src/core/approval.js";
-import { createLogger } from "../src/config/create-logger.js";
+import { bufferedDestination, createLogger } from "../src/config/create-logger.js";
 import { createScorer } from "../src/llm/create-scorer.js";
 import { scoreOffline } from "../src/core/offline/offline-scorer.js";
 import { buildReport } from "../src/core/score-task.js";
@@ -29,8 +29,8 @@ if (mode === "fastify" || mode === "fastify-fixed") {
         ? createScorer({ scorer: "offline" }).scorer
         : { name: "fixed", score: async () => fixed },
     policy: DEFAULT_APPROVAL_POLICY,
-    // The logger `npm start` uses (same redaction), writing to /dev/null.
-    loggerInstance: createLogger("info", pino.destination("/dev/null")),
+    // The logger `npm start` uses (same redaction, same buffering), writing to /dev/null.
+    loggerInstance: createLogger("info", bufferedDestination("/dev/null")),
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const addr = app.server.address();
@@ -56,7 +56,7 @@ if (mode === "fastify" || mode === "fastify-fixed") {
   const app = await buildServer({
     scorer: createScorer({ scorer: "offline" }).scorer,
     policy: DEFAULT_APPROVAL_POLICY,
-    loggerInstance: createLogger("info", pino.destination("/dev/null")),
+    loggerInstance: createLogger("info", bufferedDestination("/dev/null")),
     // "ledger" stands for every batched statement: the ledger's group commit, and lookups and holds together.
     access: new KeyAccess(
       which.has("ledger") ? new BatchedAccountStore(database.db) : new AccountStore(database.db),
@@ -65,6 +65,19 @@ if (mode === "fastify" || mode === "fastify-fixed") {
       parts,
     ),
   });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const addr = app.server.address();
+  console.log(`PORT ${typeof addr === "object" && addr ? addr.port : 0}`);
+} else if (mode === "fastify-floor") {
+  // fastify alone, answering like the bare server (a fixed report): the framework's own share of the ratio.
+  const sample = { task: "Add Stripe checkout", description: "Let free users upgrade to Pro" };
+  const { report } = buildReport(sample, scoreOffline(sample), new Date());
+  const app = Fastify({ logger: false });
+  app.post<{ Body: { task: string; description?: string } }>("/score-task", async (request) => ({
+    ...report,
+    task: request.body.task,
+    description: request.body.description ?? "",
+  }));
   await app.listen({ port: 0, host: "127.0.0.1" });
   const addr = app.server.address();
   console.log(`PORT ${typeof addr === "object" && addr ? addr.port : 0}`);
@@ -92,7 +105,7 @@ if (mode === "fastify" || mode === "fastify-fixed") {
     console.log(`PORT ${typeof addr === "object" && addr ? addr.port : 0}`);
   });
 } else {
-  console.error("usage: bench-servers.ts fastify|fastify-fixed|keyed|bare");
+  console.error("usage: bench-servers.ts fastify|fastify-fixed|fastify-floor|keyed|bare");
   process.exit(2);
 }
 

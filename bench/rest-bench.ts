@@ -23,7 +23,7 @@ function compiledServers(): Promise<string> {
 }
 
 export async function startServer(
-  mode: "fastify" | "bare" | "fastify-fixed" | "keyed",
+  mode: "fastify" | "bare" | "fastify-fixed" | "fastify-floor" | "keyed",
   args: string[] = [],
   env: Record<string, string> = {},
 ): Promise<Started> {

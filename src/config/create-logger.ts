@@ -19,8 +19,31 @@ export const REDACTED_PATHS = [
   "settings.webhookSecret",
 ];
 
-/** The service's JSON logger: `npm start` writes it to stdout; the benchmark to /dev/null. */
-export function createLogger(level = "info", destination?: DestinationStream): Logger {
-  const options = { level, redact: REDACTED_PATHS };
-  return destination ? pino(options, destination) : pino(options);
+/** How often buffered log lines are written out when traffic is too light to fill the buffer. */
+export const LOG_FLUSH_INTERVAL_MS = 100;
+
+/**
+ * Where the service's lines go: buffered, written in blocks of about 4 KB or every 100 ms, whichever comes
+ * first. A line written straight away costs a system call on every request (measured: about 11 µs of a
+ * one-word request's CPU, the largest single cost of the HTTP path). pino writes what is left synchronously
+ * when the process exits (also after an uncaught error or SIGTERM); a process killed with SIGKILL loses at
+ * most the last 100 ms of lines, never a task.
+ */
+export function bufferedDestination(dest: number | string = 1): DestinationStream {
+  const stream = pino.destination({ dest, sync: false, minLength: 4096 });
+  const timer = setInterval(() => {
+    try {
+      stream.flush();
+    } catch {
+      // Not open yet (a file being opened) or already closed: the next tick or the exit flush writes it.
+    }
+  }, LOG_FLUSH_INTERVAL_MS);
+  timer.unref();
+  stream.on("close", () => clearInterval(timer));
+  return stream;
+}
+
+/** The service's JSON logger: `npm start` writes it to stdout (buffered); the benchmark to /dev/null. */
+export function createLogger(level = "info", destination: DestinationStream = bufferedDestination()): Logger {
+  return pino({ level, redact: REDACTED_PATHS }, destination);
 }

@@ -73,6 +73,14 @@ function fmt(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0+$/, "");
 }
 
+/** Whether the policy approves, without the sentences `evaluateApproval` writes (the REST path needs only this). */
+export function isApproved(stats: ScoreStats, scores: readonly number[], policy: ApprovalPolicy): boolean {
+  if (stats.avgScore < policy.minAverage || stats.minScore < policy.minScore) return false;
+  let supporters = 0;
+  for (const s of scores) if (s >= policy.supportScore) supporters++;
+  return supporters >= policy.minSupporters;
+}
+
 export function evaluateApproval(
   scores: readonly number[],
   policy: ApprovalPolicy = DEFAULT_APPROVAL_POLICY,

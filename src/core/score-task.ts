@@ -2,6 +2,7 @@ import {
   DEFAULT_APPROVAL_POLICY,
   computeStats,
   evaluateApproval,
+  isApproved,
   type ApprovalPolicy,
   type ApprovalResult,
 } from "./approval.js";
@@ -25,11 +26,11 @@ export interface ScoreTaskDeps {
 
 export interface ScoreOutcome {
   /** Exactly the public report shape (REST body, Action `report` output). */
-  report: ScoreReport;
+  readonly report: ScoreReport;
   /** Which approval conditions held: for comments and summaries, not part of the REST body. */
-  approval: ApprovalResult;
-  verdicts: readonly PersonaVerdict[];
-  scorer: string;
+  readonly approval: ApprovalResult;
+  readonly verdicts: readonly PersonaVerdict[];
+  readonly scorer: string;
 }
 
 /** Put the scorer's verdicts in the contract's order and refuse anything that is not exactly five valid ones. */
@@ -57,20 +58,38 @@ export function orderVerdicts(verdicts: readonly PersonaVerdict[], scorerName: s
 
 export { readingOf };
 
+/**
+ * A report with its approval. The approval's sentences ("average 6.4 is below 7") are for comments, summaries
+ * and the CLI; the REST body needs only `approved`, so they are written the first time someone reads them
+ * (measured: a few µs of every REST request's CPU, on a path whose whole budget is tens of µs).
+ */
+class BuiltReport {
+  private approvalMade: ApprovalResult | undefined;
+
+  constructor(
+    readonly report: ScoreReport,
+    private readonly scores: readonly number[],
+    private readonly policy: ApprovalPolicy,
+  ) {}
+
+  get approval(): ApprovalResult {
+    return (this.approvalMade ??= evaluateApproval(this.scores, this.policy));
+  }
+}
+
 export function buildReport(
   input: TaskInput,
   verdicts: readonly PersonaVerdict[],
   now: Date,
   policy: ApprovalPolicy = DEFAULT_APPROVAL_POLICY,
   calibration?: RepositoryCalibration,
-): { report: ScoreReport; approval: ApprovalResult } {
+): { readonly report: ScoreReport; readonly approval: ApprovalResult } {
   const scores = verdicts.map((v) => v.score);
   const stats = computeStats(scores);
-  const approval = evaluateApproval(scores, policy);
   const report: ScoreReport = {
     task: input.task,
     description: input.description,
-    consensus: { ...stats, approved: approval.approved, timestamp: now.toISOString() },
+    consensus: { ...stats, approved: isApproved(stats, scores, policy), timestamp: now.toISOString() },
     expertScores: verdicts.map((v, i) => {
       const persona = PERSONAS[i]!;
       return { expert: persona.expert, icon: persona.icon, score: v.score, reasoning: v.reasoning };
@@ -80,7 +99,24 @@ export function buildReport(
       ? readReading(input.task, input.description, undefined, undefined, calibration)
       : readingOf(input.task, input.description),
   };
-  return { report, approval };
+  return new BuiltReport(report, scores, policy);
+}
+
+/** A score with its report; `approval` is made when first read (see BuiltReport). */
+class Outcome implements ScoreOutcome {
+  constructor(
+    private readonly built: { readonly report: ScoreReport; readonly approval: ApprovalResult },
+    readonly verdicts: readonly PersonaVerdict[],
+    readonly scorer: string,
+  ) {}
+
+  get report(): ScoreReport {
+    return this.built.report;
+  }
+
+  get approval(): ApprovalResult {
+    return this.built.approval;
+  }
 }
 
 /** The one operation every adapter calls: score a validated task and assemble the consensus report. */
@@ -95,6 +131,9 @@ export async function scoreTask(
   );
   const verdicts = orderVerdicts(raw, deps.scorer.name);
   const now = (deps.clock ?? (() => new Date()))();
-  const { report, approval } = buildReport(input, verdicts, now, deps.policy, deps.calibration);
-  return { report, approval, verdicts, scorer: deps.scorer.name };
+  return new Outcome(
+    buildReport(input, verdicts, now, deps.policy, deps.calibration),
+    verdicts,
+    deps.scorer.name,
+  );
 }

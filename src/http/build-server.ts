@@ -10,6 +10,7 @@ import { errorReplies } from "./plugins/errors.js";
 import { strictJsonBodies } from "./plugins/json-body.js";
 import { openApiDocs, openApiRoute } from "./plugins/openapi.js";
 import { requestLogAndMetrics } from "./plugins/request-log.js";
+import { lazyRequestLogger } from "./request-logger.js";
 import { registerAccountRoutes } from "./routes/accounts.js";
 import { healthRoute, metricsRoute } from "./routes/health.js";
 import { scoreTaskRoute } from "./routes/score-task.js";
@@ -66,6 +67,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     bodyLimit: MAX_BODY_BYTES,
     // One line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyRequestLogger,
     requestIdHeader: false,
     // Client ids are echoed when they look like ids; anything else gets a fresh one.
     genReqId: (req) => {

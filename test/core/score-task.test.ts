@@ -71,14 +71,19 @@ describe("scoreTask", () => {
 });
 
 describe("the reading of a repeated task", () => {
-  it("is the same reading, and each report gets its own copy (changing one changes no other)", () => {
+  it("is the same reading, shared read-only (no report can change another's)", () => {
     const text = "Twelve enterprise customers asked for CSV export. Acceptance: one row per task.";
     const first = readingOf("Add CSV export", text);
     const second = readingOf("Add CSV export", text);
     expect(second).toEqual(readReading("Add CSV export", text));
     expect(second).toEqual(first);
-    first.evidence[0]!.quote = "changed";
-    first.evidence.push({ type: "code", quote: "x" });
-    expect(readingOf("Add CSV export", text)).toEqual(second);
+    expect(() => {
+      first.evidence[0]!.quote = "changed";
+    }).toThrow(TypeError);
+    expect(() => first.evidence.push({ type: "code", quote: "x" })).toThrow(TypeError);
+    expect(() => {
+      first.kind = "junk";
+    }).toThrow(TypeError);
+    expect(readingOf("Add CSV export", text)).toEqual(readReading("Add CSV export", text));
   });
 });

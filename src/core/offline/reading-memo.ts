@@ -4,7 +4,9 @@ import { readReading } from "./read-reading.js";
 /**
  * The reading of recent tasks, remembered: the reader is deterministic, and a repeated task (a redelivered
  * webhook, an unchanged issue scored again, the memoized offline scorer's hits) would otherwise be read again
- * for every report, and a task the offline judge has just read would be read twice. Bounded like the offline scorer's memo; each report gets its own copy.
+ * for every report, and a task the offline judge has just read would be read twice. Bounded like the offline
+ * scorer's memo. A remembered reading is frozen and shared by the reports that use it (a copy for each report
+ * cost more than the lookup), so no report can change another's.
  */
 const READINGS_KEPT = 2000;
 const READING_MAX_KEY_CHARS = 8192;
@@ -16,7 +18,14 @@ export function rememberReading(task: string, description: string, reading: Read
   const key = `${task}\u0000${description}`;
   readings.delete(key);
   if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value!);
-  readings.set(key, reading);
+  readings.set(key, frozen(reading));
+}
+
+function frozen(reading: Reading): Reading {
+  for (const e of reading.evidence) Object.freeze(e);
+  Object.freeze(reading.evidence);
+  if (reading.calibration) Object.freeze(reading.calibration);
+  return Object.freeze(reading);
 }
 
 export function readingOf(task: string, description: string): Reading {
@@ -25,9 +34,9 @@ export function readingOf(task: string, description: string): Reading {
   let reading = readings.get(key);
   if (reading) readings.delete(key);
   else {
-    reading = readReading(task, description);
+    reading = frozen(readReading(task, description));
     if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value!);
   }
   readings.set(key, reading);
-  return { ...reading, evidence: reading.evidence.map((e) => ({ ...e })) };
+  return reading;
 }

@@ -12,8 +12,11 @@ export function requestLogAndMetrics(app: FastifyInstance, metrics: ServiceMetri
   });
 
   app.addHook("onResponse", (request, reply, done) => {
-    request.log.info(
+    // Through the service logger with the id in the line (the same line a request child would write),
+    // so the request's own logger is never made for a request that goes well (see request-logger.ts).
+    app.log.info(
       {
+        reqId: request.id,
         method: request.method,
         url: request.url.split("?")[0],
         status: reply.statusCode,

@@ -29,27 +29,36 @@ export interface ScoreRouteOptions {
 /**
  * Score options whose signal exists only once a scorer reads it: a slow scorer (a model) should stop working
  * for a client that has gone away, but one that never looks (the offline scorer) should not pay for a
- * controller and a close listener on every request.
+ * controller and a close listener on every request. A class, not an object literal with a getter: V8 builds
+ * a literal's accessor anew on every request.
  */
-export function abortWhenClientLeaves(res: ServerResponse, timeoutMs: number): ScoreOptions {
-  let controller: AbortController | undefined;
-  return {
-    timeoutMs,
-    get signal() {
-      if (!controller) {
-        const made = new AbortController();
-        controller = made;
-        if (res.closed) {
+class AbortWhenClientLeaves implements ScoreOptions {
+  private controller: AbortController | undefined;
+
+  constructor(
+    private readonly res: ServerResponse,
+    readonly timeoutMs: number,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const made = new AbortController();
+      this.controller = made;
+      const res = this.res;
+      if (res.closed) {
+        if (!res.writableFinished) made.abort();
+      } else {
+        res.once("close", () => {
           if (!res.writableFinished) made.abort();
-        } else {
-          res.once("close", () => {
-            if (!res.writableFinished) made.abort();
-          });
-        }
+        });
       }
-      return controller.signal;
-    },
-  };
+    }
+    return this.controller.signal;
+  }
+}
+
+export function abortWhenClientLeaves(res: ServerResponse, timeoutMs: number): ScoreOptions {
+  return new AbortWhenClientLeaves(res, timeoutMs);
 }
 
 /** POST /score-task: the contract's one operation, open or keyed; other methods get 405. */

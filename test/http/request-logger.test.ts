@@ -1,0 +1,95 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { afterAll, describe, expect, it } from "@jest/globals";
+import { bufferedDestination, createLogger, LOG_FLUSH_INTERVAL_MS } from "../../src/config/create-logger.js";
+import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
+import { buildServer } from "../../src/http/build-server.js";
+import { createScorer } from "../../src/llm/create-scorer.js";
+
+function capture(level = "info") {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const l of chunk.toString().split("\n").filter(Boolean))
+        lines.push(JSON.parse(l) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: createLogger(level, stream), lines };
+}
+
+async function serverWith(level = "info") {
+  const { logger, lines } = capture(level);
+  const app = await buildServer({
+    scorer: createScorer({ scorer: "offline" }).scorer,
+    policy: DEFAULT_APPROVAL_POLICY,
+    loggerInstance: logger,
+    plugins: [
+      (scope) => {
+        scope.get("/warns", async (request) => {
+          request.log.warn({ why: "a test" }, "something to look at");
+          request.log.debug("too fine for info");
+          return { ok: true };
+        });
+      },
+    ],
+  });
+  return { app, lines };
+}
+
+describe("request logs", () => {
+  it("write one access line per request, carrying the request id the client sees", async () => {
+    const { app, lines } = await serverWith();
+    const res = await app.inject({ method: "POST", url: "/score-task", payload: { task: "Add CSV export" } });
+    expect(res.statusCode).toBe(200);
+    const access = lines.filter((l) => l.msg === "request");
+    expect(access).toHaveLength(1);
+    expect(access[0]).toMatchObject({
+      reqId: res.headers["x-request-id"],
+      method: "POST",
+      url: "/score-task",
+      status: 200,
+    });
+    await app.close();
+  });
+
+  it("bind the request id to a route's own warnings, and drop lines below the level", async () => {
+    const { app, lines } = await serverWith();
+    const res = await app.inject({
+      method: "GET",
+      url: "/warns",
+      headers: { "x-request-id": "req-abc-123" },
+    });
+    expect(res.statusCode).toBe(200);
+    const warning = lines.find((l) => l.msg === "something to look at");
+    expect(warning).toMatchObject({ reqId: "req-abc-123", why: "a test", level: 40 });
+    expect(lines.some((l) => l.msg === "too fine for info")).toBe(false);
+    await app.close();
+  });
+
+  it("write a route's debug lines when the level asks for them", async () => {
+    const { app, lines } = await serverWith("debug");
+    await app.inject({ method: "GET", url: "/warns", headers: { "x-request-id": "req-abc-456" } });
+    expect(lines.find((l) => l.msg === "too fine for info")).toMatchObject({
+      reqId: "req-abc-456",
+      level: 20,
+    });
+    await app.close();
+  });
+});
+
+describe("the buffered log destination", () => {
+  const dir = mkdtempSync(join(tmpdir(), "ts-log-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("writes a quiet service's lines out within its flush interval, without waiting for the buffer to fill", async () => {
+    const file = join(dir, "service.log");
+    const logger = createLogger("info", bufferedDestination(file));
+    logger.info({ n: 1 }, "a single line");
+    await new Promise((r) => setTimeout(r, LOG_FLUSH_INTERVAL_MS * 4));
+    const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(["a single line"]);
+  });
+});
