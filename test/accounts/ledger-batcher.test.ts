@@ -7,15 +7,9 @@ import { openDatabase, type Database } from "../../src/storage/database.js";
 describe("group commit of the ledger for plans without an allowance", () => {
   let database: Database;
   let accountId: string;
-  let transactions = 0;
   beforeAll(async () => {
     database = await openDatabase({ dataDir: "memory://" });
     accountId = (await new AccountStore(database.db).createAccount("Acme", "pro")).id;
-    const begin = database.db.transaction.bind(database.db);
-    database.db.transaction = () => {
-      transactions++;
-      return begin();
-    };
   });
   afterAll(async () => database.close());
 
@@ -40,15 +34,14 @@ describe("group commit of the ledger for plans without an allowance", () => {
       ).n,
     );
 
-  it("50 parallel charges: each answered only after its row is committed, in a few transactions", async () => {
+  it("50 parallel charges: each answered only after its row is committed, in a few statements", async () => {
     const batcher = new LedgerBatcher(database.db, { maxWaitMs: 5, maxBatch: 64 });
-    transactions = 0;
     const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => batcher.charge(charge(`k${i}`))));
     expect(outcomes.every((o) => o.outcome === "charged")).toBe(true);
     expect(new Set(outcomes.map((o) => o.reportId)).size).toBe(50);
     expect(await count("usage_ledger")).toBe(50);
     expect(await count("reports")).toBe(50);
-    expect(transactions).toBeLessThanOrEqual(2);
+    expect(batcher.statements).toBeLessThanOrEqual(2);
     // Each answer names a report that is really stored.
     const stored = await new AccountStore(database.db).report(outcomes[7]!.reportId!);
     expect(stored?.report).toEqual({ task: "k7" });
