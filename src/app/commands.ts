@@ -67,6 +67,8 @@ export function helpText(config: ParsedRepoConfig): string[] {
     "**task-scorer commands** (from people with triage, write, maintain or admin access):",
     "",
     "- `/score`: score this issue or pull request now, even if nothing changed. 👀 means it was accepted.",
+    "- `/score backlog`: rank this repository's open issues: each is scored silently (no comment on old issues), and the ranked backlog is linked in the reply.",
+    "- `/score learn`: learn again from this repository's closed issues (the labels maintainers chose, and whether each was completed or not planned), then score the open issues again.",
     "- `/score help`: this help.",
     "",
     `In this repository ${c.enabled ? mode : "the App is turned off"} (\`.github/${REPO_CONFIG_FILE}\`).`,

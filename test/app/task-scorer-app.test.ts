@@ -268,6 +268,9 @@ describe("GitHub App: /score command", () => {
     await settle();
     expect(reply).toContain("`/score`");
     expect(reply).toContain("`/score help`");
+    // Every command the App answers is listed, not only the first two.
+    expect(reply).toContain("`/score backlog`");
+    expect(reply).toContain("`/score learn`");
     expect(reply).toContain("scored only on `/score`");
     expect(reply).not.toContain(REPORT_MARKER);
   });
