@@ -7,6 +7,8 @@ import type { KindLabelNames } from "../github/kind-labels.js";
 
 /** How long an instance trusts its cached calibration before asking the database for the version again. */
 const CHECK_MS = 2_000;
+/** Repositories whose calibration an instance keeps in memory; the least recently used goes first. */
+export const CALIBRATIONS_KEPT = 5_000;
 
 interface Cached {
   version: number;
@@ -22,12 +24,26 @@ interface Cached {
  * version changes (checked at most every 2 s per repository: one indexed read of an integer).
  */
 export class CalibrationStore {
+  /** Bounded: an instance of a fleet may see webhooks from any number of repositories. */
   private readonly cache = new Map<string, Cached>();
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
+    private readonly kept = CALIBRATIONS_KEPT,
   ) {}
+
+  /** Repositories held in memory now (at most `kept`). */
+  get cachedRepositories(): number {
+    return this.cache.size;
+  }
+
+  private remember(key: string, entry: Cached): Cached {
+    this.cache.delete(key);
+    this.cache.set(key, entry);
+    while (this.cache.size > this.kept) this.cache.delete(this.cache.keys().next().value!);
+    return entry;
+  }
 
   /**
    * Store a learning run's result. The version (what instances reload on, and what caches key on) moves only
@@ -87,21 +103,24 @@ export class CalibrationStore {
     const key = repositoryKey(repository);
     const cached = this.cache.get(key);
     const now = this.now();
-    if (cached && now - cached.checkedAt < CHECK_MS) return cached;
+    if (cached && now - cached.checkedAt < CHECK_MS) return this.remember(key, cached);
     const v = await this.db
       .selectFrom("repository_calibrations")
       .select(["version"])
       .where("repository", "=", key)
       .executeTakeFirst();
     if (!v) {
-      const none = { version: 0, checkedAt: now, calibration: undefined, labelNames: undefined };
-      this.cache.set(key, none);
-      return none;
+      return this.remember(key, {
+        version: 0,
+        checkedAt: now,
+        calibration: undefined,
+        labelNames: undefined,
+      });
     }
     const version = Number(v.version);
     if (cached && cached.version === version) {
       cached.checkedAt = now;
-      return cached;
+      return this.remember(key, cached);
     }
     const row = await this.db
       .selectFrom("repository_calibrations")
@@ -118,7 +137,6 @@ export class CalibrationStore {
       calibration,
       labelNames: learned && Object.keys(learned).length > 0 ? learned : undefined,
     };
-    this.cache.set(key, entry);
-    return entry;
+    return this.remember(key, entry);
   }
 }
