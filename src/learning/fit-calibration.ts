@@ -118,6 +118,7 @@ export function auc(pos: readonly number[], neg: readonly number[]): number {
 }
 
 interface Prepared {
+  f: Map<number, number>;
   x: [number, number][];
   z0: number[];
   y: number;
@@ -126,7 +127,23 @@ interface Prepared {
 function prepareKind(model: KindModel, examples: readonly KindExample[]): Prepared[] {
   return examples.map((e) => {
     const f = kindFeatures(e.title, e.body, model.buckets);
-    return { x: [...f], z0: kindLogits(model, f), y: KIND_CLASSES.indexOf(e.label) };
+    return { f, x: [...f], z0: kindLogits(model, f), y: KIND_CLASSES.indexOf(e.label) };
+  });
+}
+
+/** The kind each prepared issue is read as, with or without an adjustment. */
+function predictPrepared(
+  data: readonly Prepared[],
+  model: KindModel,
+  adjustment?: KindAdjustment,
+): ModelKind[] {
+  return data.map((d) => {
+    const z = d.z0.slice();
+    if (adjustment) {
+      const a = kindAdjustmentLogits(model, adjustment, d.f);
+      for (let c = 0; c < z.length; c++) z[c]! += a[c]!;
+    }
+    return KIND_CLASSES[argmax(z)]!;
   });
 }
 
@@ -160,8 +177,15 @@ export function fitKindAdjustment(
   o: Pick<LearningOptions, "kindLambda" | "kindEpochs" | "kindRate"> = LEARNING,
   model: KindModel = KIND_MODEL,
 ): KindAdjustment {
+  return fitPreparedKind(prepareKind(model, examples), o, model);
+}
+
+function fitPreparedKind(
+  data: readonly Prepared[],
+  o: Pick<LearningOptions, "kindLambda" | "kindEpochs" | "kindRate">,
+  model: KindModel,
+): KindAdjustment {
   const C = KIND_CLASSES.length;
-  const data = prepareKind(model, examples);
   const counts = new Array<number>(C).fill(0);
   for (const d of data) counts[d.y]!++;
   const present = counts.filter((c) => c > 0).length;
@@ -303,19 +327,25 @@ export function learnKind(
     };
   if (counts.filter((c) => c >= 5).length < 2)
     return { decision: { kept: false, reason: "the labels name fewer than two kinds (5 issues each)" } };
-  const toExample = (i: ClosedIssue & { kind: ModelKind }): KindExample => ({
-    title: i.title,
-    body: i.body,
-    label: i.kind,
-  });
+  // Each issue is read once; the folds and the final fit share what was read (it was read seven times).
+  const prepared = prepareKind(
+    model,
+    issues.map((i) => ({ title: i.title, body: i.body, label: i.kind })),
+  );
+  const items = issues.map((i, n) => ({ number: i.number, kind: i.kind, data: prepared[n]! }));
   const truth: ModelKind[] = [];
   const before: ModelKind[] = [];
   const after: ModelKind[] = [];
-  for (const { fit, held } of folds(issues, o.folds)) {
-    const adjustment = fitKindAdjustment(fit.map(toExample), o, model);
+  for (const { fit, held } of folds(items, o.folds)) {
+    const adjustment = fitPreparedKind(
+      fit.map((i) => i.data),
+      o,
+      model,
+    );
+    const heldData = held.map((i) => i.data);
     truth.push(...held.map((i) => i.kind));
-    before.push(...predictKinds(held, undefined, model));
-    after.push(...predictKinds(held, adjustment, model));
+    before.push(...predictPrepared(heldData, model));
+    after.push(...predictPrepared(heldData, model, adjustment));
   }
   const shipped = macroF1(truth, before);
   const adjusted = macroF1(truth, after);
@@ -329,7 +359,7 @@ export function learnKind(
       },
     };
   return {
-    adjustment: fitKindAdjustment(issues.map(toExample), o, model),
+    adjustment: fitPreparedKind(prepared, o, model),
     decision: {
       kept: true,
       reason: "beats the shipped model",
@@ -354,12 +384,19 @@ export function learnAcceptance(
         reason: `${decided.length} closed issues marked completed or not planned (${done} completed); ${o.minDecided} needed, 5 of each`,
       },
     };
+  // Each issue is read once; the folds and the final fit share what was read (it was read six times).
+  const data = prepareDecided(decided, model);
+  const items = decided.map((i, n) => ({ number: i.number, data: data[n]! }));
   const y: number[] = [];
   const zBefore: number[] = [];
   const zAfter: number[] = [];
-  for (const { fit, held } of folds(decided, o.folds)) {
-    const heldData = prepareDecided(held, model);
-    const adj = fitAcceptanceAdjustment(prepareDecided(fit, model), o.acceptanceLambda, model.weights.length);
+  for (const { fit, held } of folds(items, o.folds)) {
+    const heldData = held.map((i) => i.data);
+    const adj = fitAcceptanceAdjustment(
+      fit.map((i) => i.data),
+      o.acceptanceLambda,
+      model.weights.length,
+    );
     y.push(...heldData.map((d) => d.y));
     zBefore.push(...acceptanceLogits(heldData));
     zAfter.push(...acceptanceLogits(heldData, adj));
@@ -390,11 +427,7 @@ export function learnAcceptance(
       },
     };
   return {
-    adjustment: fitAcceptanceAdjustment(
-      prepareDecided(decided, model),
-      o.acceptanceLambda,
-      model.weights.length,
-    ),
+    adjustment: fitAcceptanceAdjustment(data, o.acceptanceLambda, model.weights.length),
     decision: { kept: true, reason: "beats the shipped model", ...decision },
   };
 }
