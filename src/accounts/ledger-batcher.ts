@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { CompiledQuery, sql } from "kysely";
 import type { Db } from "../storage/tables.js";
 import type { ChargeInput, ChargeOutcome } from "./charge-task.js";
+import { newId } from "./record-ids.js";
 
 /** A charge as `chargeTask` takes it, by account id. */
 export type BatchedCharge = Omit<ChargeInput, "account"> & { accountId: string };
@@ -40,7 +40,7 @@ export class LedgerBatcher {
 
   charge(charge: BatchedCharge): Promise<BatchedOutcome> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ charge, reportId: newReportId(), resolve, reject });
+      this.queue.push({ charge, reportId: newId("rpt"), resolve, reject });
       if (this.queue.length >= (this.options.maxBatch ?? 64)) this.flushSoon(0);
       else this.flushSoon(this.options.maxWaitMs ?? 2);
     });
@@ -95,9 +95,10 @@ export class LedgerBatcher {
   private async writeRows(batch: Pending[]): Promise<Map<Pending, BatchedOutcome>> {
     this.statements++;
     const column = <T>(f: (p: Pending) => T) => batch.map(f);
-    // A fixed text with its values as ten arrays: nothing is built or compiled per batch.
+    // A fixed text per batch size, with nine columns as arrays and each report as a value of its own (a report
+    // inside an array would be escaped character by character on the way out): nothing is built per batch.
     const inserted = await this.db.executeQuery<{ report_id: string; used: number | null }>(
-      CompiledQuery.raw(CHARGE_BATCH_SQL, [
+      CompiledQuery.raw(chargeBatchSql(batch.length), [
         column((p) => p.charge.accountId),
         column((p) => p.charge.idempotencyKey),
         column((p) => p.charge.period),
@@ -107,7 +108,7 @@ export class LedgerBatcher {
         column((p) => p.charge.plan.id),
         column((p) => Math.round(p.charge.plan.perTaskUsd * 100)),
         column((p) => p.charge.plan.reports),
-        column((p) => JSON.stringify(p.charge.report)),
+        ...column((p) => JSON.stringify(p.charge.report)),
       ]),
     );
     const used = new Map(inserted.rows.map((r) => [r.report_id, r.used ?? 0]));
@@ -145,13 +146,20 @@ export class LedgerBatcher {
   }
 }
 
-/** The ledger rows and their reports in one statement (see LedgerBatcher.writeRows). */
-const CHARGE_BATCH_SQL = `
+/** The ledger rows and their reports in one statement (see LedgerBatcher.writeRows), by batch size. */
+const chargeBatchTexts = new Map<number, string>();
+
+function chargeBatchSql(rows: number): string {
+  let text = chargeBatchTexts.get(rows);
+  if (text) return text;
+  const reports = Array.from({ length: rows }, (_, i) => `(${i + 1}, $${10 + i}::text)`).join(", ");
+  text = `
   WITH input AS (
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                         $8::int[], $9::text[], $10::text[])
+                         $8::int[], $9::text[]) WITH ORDINALITY
       AS t(account_id, idempotency_key, period, request_hash, report_id, source, plan, unit_price_cents,
-           visibility, report)
+           visibility, n)
+  ), report_texts (n, report) AS (VALUES ${reports}
   ), counted AS (
     INSERT INTO usage_ledger (account_id, idempotency_key, period, request_hash, report_id, source, plan,
                               unit_price_cents)
@@ -161,8 +169,8 @@ const CHARGE_BATCH_SQL = `
     RETURNING report_id
   ), stored AS (
     INSERT INTO reports (id, account_id, visibility, report)
-    SELECT input.report_id, input.account_id, input.visibility, input.report
-    FROM input JOIN counted ON counted.report_id = input.report_id
+    SELECT input.report_id, input.account_id, input.visibility, report_texts.report
+    FROM input JOIN counted ON counted.report_id = input.report_id JOIN report_texts ON report_texts.n = input.n
     RETURNING id
   )
   -- A held task's answer says how much of the allowance is used: its counter, raised by the hold (committed
@@ -171,5 +179,6 @@ const CHARGE_BATCH_SQL = `
   FROM stored JOIN input ON input.report_id = stored.id
   LEFT JOIN usage_counters
     ON usage_counters.account_id = input.account_id AND usage_counters.period = input.period`;
-
-const newReportId = () => `rpt_${randomBytes(9).toString("base64url")}`;
+  chargeBatchTexts.set(rows, text);
+  return text;
+}

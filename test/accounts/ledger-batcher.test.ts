@@ -47,6 +47,23 @@ describe("group commit of the ledger for plans without an allowance", () => {
     expect(stored?.report).toEqual({ task: "k7" });
   });
 
+  it("stores each report exactly as scored, whatever its text holds, beside its neighbours in the batch", async () => {
+    const batcher = new LedgerBatcher(database.db, { maxWaitMs: 5 });
+    const tricky = [
+      'quotes " and backslashes \\ and \\" together',
+      "a NUL \u0000 and a lone surrogate \ud800 and an emoji 🏗️",
+      "{not json} [1, 2] ,'single' $1 $2",
+    ];
+    const outcomes = await Promise.all(
+      tricky.map((task, i) => batcher.charge(charge(`tricky-${i}`, { report: { task } }))),
+    );
+    const store = new AccountStore(database.db);
+    for (const [i, o] of outcomes.entries()) {
+      expect(o.outcome).toBe("charged");
+      expect((await store.report(o.reportId!))?.report).toEqual({ task: tricky[i] });
+    }
+  });
+
   it("the same Idempotency-Key twice in one batch, and once more later, counts once", async () => {
     const batcher = new LedgerBatcher(database.db, { maxWaitMs: 5 });
     const before = await count("usage_ledger");
