@@ -37202,7 +37202,13 @@ function rememberReading(task, description, reading) {
   const key = `${task}\0${description}`;
   readings.delete(key);
   if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value);
-  readings.set(key, reading);
+  readings.set(key, frozen(reading));
+}
+function frozen(reading) {
+  for (const e of reading.evidence) Object.freeze(e);
+  Object.freeze(reading.evidence);
+  if (reading.calibration) Object.freeze(reading.calibration);
+  return Object.freeze(reading);
 }
 function readingOf(task, description) {
   if (task.length + description.length > READING_MAX_KEY_CHARS) return readReading(task, description);
@@ -37210,11 +37216,11 @@ function readingOf(task, description) {
   let reading = readings.get(key);
   if (reading) readings.delete(key);
   else {
-    reading = readReading(task, description);
+    reading = frozen(readReading(task, description));
     if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value);
   }
   readings.set(key, reading);
-  return { ...reading, evidence: reading.evidence.map((e) => ({ ...e })) };
+  return reading;
 }
 
 // src/core/offline/offline-scorer.ts
@@ -69380,6 +69386,12 @@ function computeStats(scores) {
 function fmt2(n) {
   return Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0+$/, "");
 }
+function isApproved(stats, scores, policy) {
+  if (stats.avgScore < policy.minAverage || stats.minScore < policy.minScore) return false;
+  let supporters = 0;
+  for (const s of scores) if (s >= policy.supportScore) supporters++;
+  return supporters >= policy.minSupporters;
+}
 function evaluateApproval(scores, policy = DEFAULT_APPROVAL_POLICY) {
   const { avgScore, minScore } = computeStats(scores);
   const supporters = scores.filter((s) => s >= policy.supportScore).length;
@@ -69485,14 +69497,24 @@ function orderVerdicts(verdicts, scorerName) {
     return verdict;
   });
 }
+var BuiltReport = class {
+  constructor(report, scores, policy) {
+    this.report = report;
+    this.scores = scores;
+    this.policy = policy;
+  }
+  approvalMade;
+  get approval() {
+    return this.approvalMade ??= evaluateApproval(this.scores, this.policy);
+  }
+};
 function buildReport(input2, verdicts, now, policy = DEFAULT_APPROVAL_POLICY, calibration) {
   const scores = verdicts.map((v) => v.score);
   const stats = computeStats(scores);
-  const approval = evaluateApproval(scores, policy);
   const report = {
     task: input2.task,
     description: input2.description,
-    consensus: { ...stats, approved: approval.approved, timestamp: now.toISOString() },
+    consensus: { ...stats, approved: isApproved(stats, scores, policy), timestamp: now.toISOString() },
     expertScores: verdicts.map((v, i) => {
       const persona = PERSONAS[i];
       return { expert: persona.expert, icon: persona.icon, score: v.score, reasoning: v.reasoning };
@@ -69500,8 +69522,21 @@ function buildReport(input2, verdicts, now, policy = DEFAULT_APPROVAL_POLICY, ca
     // The same reader under every scorer: it costs microseconds and needs no model.
     reading: calibrationUsed(calibration) ? readReading(input2.task, input2.description, void 0, void 0, calibration) : readingOf(input2.task, input2.description)
   };
-  return { report, approval };
+  return new BuiltReport(report, scores, policy);
 }
+var Outcome = class {
+  constructor(built, verdicts, scorer) {
+    this.built = built;
+    this.verdicts = verdicts;
+    this.scorer = scorer;
+  }
+  get report() {
+    return this.built.report;
+  }
+  get approval() {
+    return this.built.approval;
+  }
+};
 async function scoreTask(input2, deps, options) {
   const raw = await deps.scorer.score(
     input2,
@@ -69509,8 +69544,11 @@ async function scoreTask(input2, deps, options) {
   );
   const verdicts = orderVerdicts(raw, deps.scorer.name);
   const now = (deps.clock ?? (() => /* @__PURE__ */ new Date()))();
-  const { report, approval } = buildReport(input2, verdicts, now, deps.policy, deps.calibration);
-  return { report, approval, verdicts, scorer: deps.scorer.name };
+  return new Outcome(
+    buildReport(input2, verdicts, now, deps.policy, deps.calibration),
+    verdicts,
+    deps.scorer.name
+  );
 }
 
 // src/github/github-request.ts
