@@ -7,7 +7,7 @@ import type { Account, AccountStore } from "./account-store.js";
 import { allowanceHeaders, overAllowance } from "./allowance-answers.js";
 import type { KeyCache } from "./key-cache.js";
 import type { LedgerBatcher } from "./ledger-batcher.js";
-import { enforcePlanRate, type RateLimiter } from "./plan-rate-limit.js";
+import { enforcePlanRate, rateRefusal, type RateLimiter } from "./plan-rate-limit.js";
 import { KeySlots } from "./key-slots.js";
 
 /** Who is calling: the key's account and plan, and what the key may do. */
@@ -141,20 +141,41 @@ export class KeyAccess {
     const requestHash = createHash("sha256")
       .update(JSON.stringify([input.task, input.description ?? ""]))
       .digest("hex");
-    if (this.parts.limiter) await enforcePlanRate(this.parts.limiter, p.account.id, p.plan);
     const period = periodOf(this.clock());
+    const { limiter } = this.parts;
+    const allowance = p.plan.allowancePerMonth;
+    // The rate and then the allowance's hold in one round trip where the limiter can (PostgreSQL), in the
+    // same order as one after the other: a request the rate refuses holds nothing. With an Idempotency-Key
+    // an earlier report may answer instead, so nothing is held before the ledger is asked.
+    let held: boolean | undefined;
+    if (limiter?.takeAndHold && allowance !== null && idempotencyKey === undefined) {
+      const d = await limiter.takeAndHold(p.account.id, p.plan.rateLimit, { period, allowance });
+      if (!d.allowed) throw rateRefusal(p.plan, d);
+      held = d.held;
+    } else if (limiter) await enforcePlanRate(limiter, p.account.id, p.plan);
     if (idempotencyKey) {
       const replay = await this.replay(p, idempotencyKey, requestHash, period);
       if (replay) return replay;
     }
     // One key cannot hold the model's whole concurrency (and the other customers' turns): its requests
     // beyond the limit wait their turn, and beyond a bounded line they are refused.
-    await this.slots.take(p.keyId);
     try {
-      return await this.scoreWithinAllowance(p, idempotencyKey, requestHash, period, produce);
+      await this.slots.take(p.keyId);
+    } catch (err) {
+      if (held) await this.giveBack(p.account.id, period);
+      throw err;
+    }
+    try {
+      return await this.scoreWithinAllowance(p, idempotencyKey, requestHash, period, produce, held);
     } finally {
       this.slots.give(p.keyId);
     }
+  }
+
+  private async giveBack(accountId: string, period: string): Promise<void> {
+    await this.store.release(accountId, period).catch(() => {
+      // The hold stays: the counter is then one above the ledger until the month ends (never below).
+    });
   }
 
   /**
@@ -167,10 +188,12 @@ export class KeyAccess {
     requestHash: string,
     period: string,
     produce: () => Promise<ScoreReport>,
+    /** Whether the task was held already, with the rate (see meteredScore); undefined: not asked yet. */
+    held?: boolean,
   ): Promise<MeteredResult> {
     const allowance = p.plan.allowancePerMonth;
     const reserved = allowance !== null;
-    if (reserved && !(await this.store.reserve(p.account.id, period, allowance)))
+    if (reserved && !(held ?? (await this.store.reserve(p.account.id, period, allowance))))
       throw overAllowance(p.plan, this.clock());
     let counted = false;
     try {
@@ -205,10 +228,7 @@ export class KeyAccess {
       counted = true;
       return this.counted(p, report, charged);
     } finally {
-      if (reserved && !counted)
-        await this.store.release(p.account.id, period).catch(() => {
-          // The hold stays: the counter is then one above the ledger until the month ends (never below).
-        });
+      if (reserved && !counted) await this.giveBack(p.account.id, period);
     }
   }
 

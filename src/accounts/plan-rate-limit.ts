@@ -27,7 +27,23 @@ export interface RateDecision {
  */
 export interface RateLimiter {
   take(subject: string, rule: RateRule): Promise<RateDecision>;
+  /**
+   * The rate, then (only if it allowed) one task of the month's allowance held, in one statement: what
+   * `take` and then `AccountStore.reserve` do, in the same order, in one round trip. Optional.
+   */
+  takeAndHold?(subject: string, rule: RateRule, hold: AllowanceHold): Promise<HeldDecision>;
   close?(): Promise<void>;
+}
+
+/** The month and its allowance, for `takeAndHold`; `subject` is then the account's id. */
+export interface AllowanceHold {
+  period: string;
+  allowance: number;
+}
+
+export interface HeldDecision extends RateDecision {
+  /** The task was held (only ever when the rate allowed the request). */
+  held: boolean;
 }
 
 const interval = (rule: RateRule) => 60_000 / rule.perMinute;
@@ -103,7 +119,8 @@ export class RedisRateLimiter implements RateLimiter {
 interface PendingTake {
   subject: string;
   rule: RateRule;
-  resolve: (d: RateDecision) => void;
+  hold?: AllowanceHold | undefined;
+  resolve: (d: HeldDecision) => void;
   reject: (err: unknown) => void;
 }
 
@@ -124,8 +141,16 @@ export class DatabaseRateLimiter implements RateLimiter {
   ) {}
 
   take(subject: string, rule: RateRule): Promise<RateDecision> {
+    return this.enqueue(subject, rule, undefined);
+  }
+
+  takeAndHold(subject: string, rule: RateRule, hold: AllowanceHold): Promise<HeldDecision> {
+    return this.enqueue(subject, rule, hold);
+  }
+
+  private enqueue(subject: string, rule: RateRule, hold: AllowanceHold | undefined): Promise<HeldDecision> {
     return new Promise((resolve, reject) => {
-      this.pending.push({ subject, rule, resolve, reject });
+      this.pending.push({ subject, rule, hold, resolve, reject });
       this.timer ??= setTimeout(() => {
         this.timer = undefined;
         this.running = this.running.then(() => this.flush());
@@ -147,7 +172,7 @@ export class DatabaseRateLimiter implements RateLimiter {
     }
     const byRule = new Map<string, PendingTake[]>();
     for (const p of now) {
-      const k = `${p.rule.perMinute}/${p.rule.burst}`;
+      const k = `${p.rule.perMinute}/${p.rule.burst}/${p.hold ? `${p.hold.period}/${p.hold.allowance}` : ""}`;
       byRule.set(k, [...(byRule.get(k) ?? []), p]);
     }
     for (const group of byRule.values()) {
@@ -167,8 +192,11 @@ export class DatabaseRateLimiter implements RateLimiter {
     const subjects = group.map((p) => p.subject);
     // Allowed: the row's tat moves on and is returned. Refused: nothing changes and nothing is returned.
     // A fixed text and three values: nothing is built or compiled per statement on this hot path.
-    const allowed = await this.db.executeQuery<{ subject: string; tat: string; now: string }>(
-      CompiledQuery.raw(TAKE_SQL, [subjects, t, window]),
+    const hold = group[0]!.hold;
+    const allowed = await this.db.executeQuery<{ subject: string; tat: string; now: string; held?: boolean }>(
+      hold
+        ? CompiledQuery.raw(TAKE_AND_HOLD_SQL, [subjects, t, window, hold.period, hold.allowance])
+        : CompiledQuery.raw(TAKE_SQL, [subjects, t, window]),
     );
     const done = new Map(allowed.rows.map((r) => [r.subject, r]));
     const refused = subjects.filter((s) => !done.has(s));
@@ -188,10 +216,10 @@ export class DatabaseRateLimiter implements RateLimiter {
           );
     for (const p of group) {
       const a = done.get(p.subject);
-      if (a) p.resolve(decide(rule, Number(a.now), Number(a.tat), true));
+      if (a) p.resolve({ ...decide(rule, Number(a.now), Number(a.tat), true), held: a.held === true });
       else {
         const c = current.get(p.subject);
-        p.resolve(decide(rule, Number(c?.now ?? 0), Number(c?.tat ?? 0), false));
+        p.resolve({ ...decide(rule, Number(c?.now ?? 0), Number(c?.tat ?? 0), false), held: false });
       }
     }
   }
@@ -208,15 +236,38 @@ const TAKE_SQL = `
   RETURNING subject, tat_ms AS tat, ${NOW_MS} AS now`;
 
 /**
+ * TAKE_SQL, and for each subject it allowed, the allowance's hold (AccountStore.reserve's conditional upsert)
+ * in the same statement: $4 the period, $5 the allowance. A refused subject holds nothing.
+ */
+const TAKE_AND_HOLD_SQL = `
+  WITH rate AS (${TAKE_SQL}
+  ), held AS (
+    INSERT INTO usage_counters (account_id, period, used)
+    SELECT rate.subject, $4::text, s.total + 1 FROM rate CROSS JOIN LATERAL (
+      SELECT coalesce(sum(quantity), 0)::int AS total FROM usage_ledger
+      WHERE account_id = rate.subject AND period = $4::text
+    ) s WHERE s.total + 1 <= $5::int
+    ON CONFLICT (account_id, period) DO UPDATE SET used = usage_counters.used + 1
+    WHERE usage_counters.used + 1 <= $5::int
+    RETURNING account_id
+  )
+  SELECT rate.subject, rate.tat, rate.now, held.account_id IS NOT NULL AS held
+  FROM rate LEFT JOIN held ON held.account_id = rate.subject`;
+
+/**
  * Take one request from an account's per-minute budget, or refuse with 429 `rate_limited` (distinct from the
  * monthly `quota_exceeded`). The RateLimit-* headers of a refusal describe this limit, named by
  * RateLimit-Policy; a Free plan's successful answers keep describing its monthly allowance.
  */
 export async function enforcePlanRate(limiter: RateLimiter, accountId: string, plan: Plan): Promise<void> {
-  const { perMinute, burst } = plan.rateLimit;
   const d = await limiter.take(accountId, plan.rateLimit);
-  if (d.allowed) return;
-  throw new AccessError(
+  if (!d.allowed) throw rateRefusal(plan, d);
+}
+
+/** The 429 `rate_limited` answer for a refused take. */
+export function rateRefusal(plan: Plan, d: RateDecision): AccessError {
+  const { perMinute, burst } = plan.rateLimit;
+  return new AccessError(
     "rate_limited",
     `The ${plan.name} plan allows ${perMinute} requests a minute, ${burst} at once; try again in ${d.retryAfterSeconds} s.`,
     {

@@ -6,6 +6,7 @@ import {
   RedisRateLimiter,
   type RateLimiter,
 } from "../../src/accounts/plan-rate-limit.js";
+import { AccountStore } from "../../src/accounts/account-store.js";
 import { PLANS } from "../../src/core/plans.js";
 import { openDatabase, type Database } from "../../src/storage/database.js";
 import { freshDatabase } from "../helpers/postgres.js";
@@ -77,6 +78,24 @@ describeUnless(missingEnv(["DATABASE_URL"]), "requests per minute across a fleet
       Array.from({ length: 12 }, (_, i) => (i % 2 ? a! : b!).take(subject, rule)),
     );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(3);
+  });
+
+  it("the rate and the allowance's hold in one statement: only requests the rate allows hold, never past the allowance", async () => {
+    const account = await new AccountStore(dbs[0]!.db).createAccount("Hold Co", "free");
+    const [a, b] = dbs.map((d) => new DatabaseRateLimiter(d.db));
+    const hold = { period: "2026-11", allowance: 2 };
+    const decisions = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => (i % 2 ? a! : b!).takeAndHold(account.id, rule, hold)),
+    );
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(3);
+    expect(decisions.filter((d) => d.held)).toHaveLength(2);
+    expect(decisions.every((d) => d.allowed || !d.held)).toBe(true);
+    const counter = await dbs[0]!.db
+      .selectFrom("usage_counters")
+      .select("used")
+      .where("account_id", "=", account.id)
+      .executeTakeFirstOrThrow();
+    expect(counter.used).toBe(2);
   });
 });
 
