@@ -69386,33 +69386,42 @@ function computeStats(scores) {
 function fmt2(n) {
   return Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0+$/, "");
 }
-function isApproved(stats, scores, policy) {
-  if (stats.avgScore < policy.minAverage || stats.minScore < policy.minScore) return false;
+function checkPolicy(stats, scores, policy) {
   let supporters = 0;
   for (const s of scores) if (s >= policy.supportScore) supporters++;
-  return supporters >= policy.minSupporters;
+  return {
+    average: stats.avgScore >= policy.minAverage,
+    minimum: stats.minScore >= policy.minScore,
+    majority: supporters >= policy.minSupporters,
+    supporters
+  };
+}
+function isApproved(stats, scores, policy) {
+  const c = checkPolicy(stats, scores, policy);
+  return c.average && c.minimum && c.majority;
 }
 function evaluateApproval(scores, policy = DEFAULT_APPROVAL_POLICY) {
-  const { avgScore, minScore } = computeStats(scores);
-  const supporters = scores.filter((s) => s >= policy.supportScore).length;
+  const stats = computeStats(scores);
+  const { avgScore, minScore } = stats;
+  const c = checkPolicy(stats, scores, policy);
   const conditions = [
     {
       id: "average",
-      passed: avgScore >= policy.minAverage,
-      summary: `average ${fmt2(avgScore)} ${avgScore >= policy.minAverage ? "is at least" : "is below"} ${fmt2(policy.minAverage)}`
+      passed: c.average,
+      summary: `average ${fmt2(avgScore)} ${c.average ? "is at least" : "is below"} ${fmt2(policy.minAverage)}`
     },
     {
       id: "minimum",
-      passed: minScore >= policy.minScore,
-      summary: `lowest score ${fmt2(minScore)} ${minScore >= policy.minScore ? "is at least" : "is below"} ${fmt2(policy.minScore)}`
+      passed: c.minimum,
+      summary: `lowest score ${fmt2(minScore)} ${c.minimum ? "is at least" : "is below"} ${fmt2(policy.minScore)}`
     },
     {
       id: "majority",
-      passed: supporters >= policy.minSupporters,
-      summary: `${supporters} of ${scores.length} personas score ${fmt2(policy.supportScore)} or more (${fmt2(policy.minSupporters)} needed)`
+      passed: c.majority,
+      summary: `${c.supporters} of ${scores.length} personas score ${fmt2(policy.supportScore)} or more (${fmt2(policy.minSupporters)} needed)`
     }
   ];
-  return { approved: conditions.every((c) => c.passed), conditions };
+  return { approved: conditions.every((x) => x.passed), conditions };
 }
 
 // src/core/reading.schema.ts
@@ -69524,17 +69533,11 @@ function buildReport(input2, verdicts, now, policy = DEFAULT_APPROVAL_POLICY, ca
   };
   return new BuiltReport(report, scores, policy);
 }
-var Outcome = class {
+var Outcome = class extends BuiltReport {
   constructor(built, verdicts, scorer) {
-    this.built = built;
+    super(built.report, built.scores, built.policy);
     this.verdicts = verdicts;
     this.scorer = scorer;
-  }
-  get report() {
-    return this.built.report;
-  }
-  get approval() {
-    return this.built.approval;
   }
 };
 async function scoreTask(input2, deps, options) {

@@ -73,36 +73,47 @@ function fmt(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0+$/, "");
 }
 
-/** Whether the policy approves, without the sentences `evaluateApproval` writes (the REST path needs only this). */
-export function isApproved(stats: ScoreStats, scores: readonly number[], policy: ApprovalPolicy): boolean {
-  if (stats.avgScore < policy.minAverage || stats.minScore < policy.minScore) return false;
+/** The policy's three conditions, measured once: the one place that says what passes. */
+function checkPolicy(stats: ScoreStats, scores: readonly number[], policy: ApprovalPolicy) {
   let supporters = 0;
   for (const s of scores) if (s >= policy.supportScore) supporters++;
-  return supporters >= policy.minSupporters;
+  return {
+    average: stats.avgScore >= policy.minAverage,
+    minimum: stats.minScore >= policy.minScore,
+    majority: supporters >= policy.minSupporters,
+    supporters,
+  };
+}
+
+/** Whether the policy approves, without the sentences `evaluateApproval` writes (the REST path needs only this). */
+export function isApproved(stats: ScoreStats, scores: readonly number[], policy: ApprovalPolicy): boolean {
+  const c = checkPolicy(stats, scores, policy);
+  return c.average && c.minimum && c.majority;
 }
 
 export function evaluateApproval(
   scores: readonly number[],
   policy: ApprovalPolicy = DEFAULT_APPROVAL_POLICY,
 ): ApprovalResult {
-  const { avgScore, minScore } = computeStats(scores);
-  const supporters = scores.filter((s) => s >= policy.supportScore).length;
+  const stats = computeStats(scores);
+  const { avgScore, minScore } = stats;
+  const c = checkPolicy(stats, scores, policy);
   const conditions: ApprovalCondition[] = [
     {
       id: "average",
-      passed: avgScore >= policy.minAverage,
-      summary: `average ${fmt(avgScore)} ${avgScore >= policy.minAverage ? "is at least" : "is below"} ${fmt(policy.minAverage)}`,
+      passed: c.average,
+      summary: `average ${fmt(avgScore)} ${c.average ? "is at least" : "is below"} ${fmt(policy.minAverage)}`,
     },
     {
       id: "minimum",
-      passed: minScore >= policy.minScore,
-      summary: `lowest score ${fmt(minScore)} ${minScore >= policy.minScore ? "is at least" : "is below"} ${fmt(policy.minScore)}`,
+      passed: c.minimum,
+      summary: `lowest score ${fmt(minScore)} ${c.minimum ? "is at least" : "is below"} ${fmt(policy.minScore)}`,
     },
     {
       id: "majority",
-      passed: supporters >= policy.minSupporters,
-      summary: `${supporters} of ${scores.length} personas score ${fmt(policy.supportScore)} or more (${fmt(policy.minSupporters)} needed)`,
+      passed: c.majority,
+      summary: `${c.supporters} of ${scores.length} personas score ${fmt(policy.supportScore)} or more (${fmt(policy.minSupporters)} needed)`,
     },
   ];
-  return { approved: conditions.every((c) => c.passed), conditions };
+  return { approved: conditions.every((x) => x.passed), conditions };
 }

@@ -68,8 +68,8 @@ class BuiltReport {
 
   constructor(
     readonly report: ScoreReport,
-    private readonly scores: readonly number[],
-    private readonly policy: ApprovalPolicy,
+    readonly scores: readonly number[],
+    readonly policy: ApprovalPolicy,
   ) {}
 
   get approval(): ApprovalResult {
@@ -83,7 +83,7 @@ export function buildReport(
   now: Date,
   policy: ApprovalPolicy = DEFAULT_APPROVAL_POLICY,
   calibration?: RepositoryCalibration,
-): { readonly report: ScoreReport; readonly approval: ApprovalResult } {
+): BuiltReport {
   const scores = verdicts.map((v) => v.score);
   const stats = computeStats(scores);
   const report: ScoreReport = {
@@ -103,19 +103,13 @@ export function buildReport(
 }
 
 /** A score with its report; `approval` is made when first read (see BuiltReport). */
-class Outcome implements ScoreOutcome {
+class Outcome extends BuiltReport implements ScoreOutcome {
   constructor(
-    private readonly built: { readonly report: ScoreReport; readonly approval: ApprovalResult },
+    built: BuiltReport,
     readonly verdicts: readonly PersonaVerdict[],
     readonly scorer: string,
-  ) {}
-
-  get report(): ScoreReport {
-    return this.built.report;
-  }
-
-  get approval(): ApprovalResult {
-    return this.built.approval;
+  ) {
+    super(built.report, built.scores, built.policy);
   }
 }
 
