@@ -1,5 +1,6 @@
-import { sql, type RawBuilder } from "kysely";
+import { CompiledQuery, sql, type InferResult, type RawBuilder } from "kysely";
 import { isPlanId, type PlanId } from "../core/plans.js";
+import { prepared } from "../storage/prepared-statements.js";
 import type { Db } from "../storage/tables.js";
 import { generateKey, hashKey, isScope, keyHint, type Scope } from "./api-keys.js";
 import { KEY_NOTICES } from "./key-cache.js";
@@ -159,10 +160,14 @@ export class AccountStore {
 
   /** The keys with these hashes, each with its account, in one query (for lookups made together). */
   async keyRows(hashes: readonly string[]) {
-    const rows = await this.keyQuery()
+    // One text for any number of hashes, so that the database parses it once (see prepared-statements.ts).
+    const query = this.keyQuery()
       .select("api_keys.key_hash")
-      .where("api_keys.key_hash", "in", [...hashes])
-      .execute();
+      .where(sql<boolean>`api_keys.key_hash = any(${[...hashes]}::text[])`)
+      .compile();
+    const { rows } = await this.db.executeQuery<InferResult<typeof query>[number]>(
+      CompiledQuery.raw(prepared(query.sql), [...query.parameters]),
+    );
     return new Map(rows.map(({ key_hash, ...row }) => [key_hash, row]));
   }
 
@@ -221,16 +226,18 @@ export class AccountStore {
    * `charge(..., { reserved: true })` or given back by `release`.
    */
   async reserve(accountId: string, period: string, allowance: number): Promise<boolean> {
-    const r = await sql<{ used: number }>`
-      INSERT INTO usage_counters (account_id, period, used)
-      SELECT ${accountId}, ${period}, s.total + 1 FROM (
-        SELECT coalesce(sum(quantity), 0)::int AS total FROM usage_ledger
-        WHERE account_id = ${accountId} AND period = ${period}
-      ) s WHERE s.total + 1 <= ${allowance}::int
-      ON CONFLICT (account_id, period) DO UPDATE SET used = usage_counters.used + 1
-      WHERE usage_counters.used + 1 <= ${allowance}::int
-      RETURNING used`.execute(this.db);
+    const r = await this.db.executeQuery<{ account_id: string }>(
+      CompiledQuery.raw(HOLD_SQL, [[accountId], period, allowance]),
+    );
     return r.rows.length > 0;
+  }
+
+  /** `reserve` for several accounts at once, in one statement (each account once): those held. */
+  async reserveAll(accountIds: readonly string[], period: string, allowance: number): Promise<Set<string>> {
+    const r = await this.db.executeQuery<{ account_id: string }>(
+      CompiledQuery.raw(HOLD_SQL, [accountIds, period, allowance]),
+    );
+    return new Set(r.rows.map((row) => row.account_id));
   }
 
   /** Give back a hold that was not used (the scoring failed, or another request counted the same key). */
@@ -280,3 +287,24 @@ export class AccountStore {
       .execute();
   }
 }
+
+/**
+ * The allowance's hold, as one conditional upsert per account: the counter goes up by one only while it stays
+ * within the allowance; an account without a counter this period starts from the ledger's sum. `accounts` is
+ * an SQL expression giving one column of account ids, `period` and `allowance` SQL values. Every hold (one
+ * account, a batch of accounts, or those the rate allowed, in plan-rate-limit.ts) is this text.
+ */
+export function holdStatement(accounts: string, period: string, allowance: string): string {
+  return `
+    INSERT INTO usage_counters (account_id, period, used)
+    SELECT a.id, ${period}, s.total + 1 FROM ${accounts} AS a(id) CROSS JOIN LATERAL (
+      SELECT coalesce(sum(quantity), 0)::int AS total FROM usage_ledger
+      WHERE account_id = a.id AND period = ${period}
+    ) s WHERE s.total + 1 <= ${allowance}
+    ON CONFLICT (account_id, period) DO UPDATE SET used = usage_counters.used + 1
+    WHERE usage_counters.used + 1 <= ${allowance}
+    RETURNING account_id`;
+}
+
+/** $1 the accounts (each once), $2 the period, $3 the allowance: those held are returned. */
+const HOLD_SQL = prepared(holdStatement("unnest($1::text[])", "$2::text", "$3::int"));

@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import { StatementBatcher } from "../storage/statement-batcher.js";
 import type { Db } from "../storage/tables.js";
 import { AccountStore } from "./account-store.js";
@@ -25,18 +24,8 @@ export class BatchedAccountStore extends AccountStore {
       async (group) => {
         const { period, allowance } = group[0]!.input;
         const accounts = group.map((g) => g.subject);
-        const held = await sql<{ account_id: string }>`
-          INSERT INTO usage_counters (account_id, period, used)
-          SELECT a.id, ${period}, s.total + 1 FROM unnest(${accounts}::text[]) AS a(id)
-          CROSS JOIN LATERAL (
-            SELECT coalesce(sum(quantity), 0)::int AS total FROM usage_ledger
-            WHERE account_id = a.id AND period = ${period}
-          ) s WHERE s.total + 1 <= ${allowance}::int
-          ON CONFLICT (account_id, period) DO UPDATE SET used = usage_counters.used + 1
-          WHERE usage_counters.used + 1 <= ${allowance}::int
-          RETURNING account_id`.execute(this.db);
-        const ok = new Set(held.rows.map((r) => r.account_id));
-        return new Map(accounts.map((a) => [a, ok.has(a)]));
+        const held = await this.reserveAll(accounts, period, allowance);
+        return new Map(accounts.map((a) => [a, held.has(a)]));
       },
       (i) => `${i.period}/${i.allowance}`,
     );

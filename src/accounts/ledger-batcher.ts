@@ -1,4 +1,5 @@
 import { CompiledQuery, sql } from "kysely";
+import { prepared } from "../storage/prepared-statements.js";
 import type { Db } from "../storage/tables.js";
 import type { ChargeInput, ChargeOutcome } from "./charge-task.js";
 import { newId } from "./record-ids.js";
@@ -179,6 +180,7 @@ function chargeBatchSql(rows: number): string {
   FROM stored JOIN input ON input.report_id = stored.id
   LEFT JOIN usage_counters
     ON usage_counters.account_id = input.account_id AND usage_counters.period = input.period`;
+  prepared(text);
   chargeBatchTexts.set(rows, text);
   return text;
 }

@@ -1,6 +1,8 @@
 import { CompiledQuery } from "kysely";
 import { AccessError } from "../core/errors.js";
 import type { Plan } from "../core/plans.js";
+import { holdStatement } from "./account-store.js";
+import { prepared } from "../storage/prepared-statements.js";
 import type { Db } from "../storage/tables.js";
 
 /** A limit: `perMinute` sustained, up to `burst` at once after a quiet spell. */
@@ -228,31 +230,24 @@ export class DatabaseRateLimiter implements RateLimiter {
 /** The database's clock in milliseconds, as the statements below read it. */
 const NOW_MS = "(extract(epoch from statement_timestamp()) * 1000)::bigint";
 /** $1 subjects, $2 the interval and $3 the window, both in milliseconds (see DatabaseRateLimiter.takeAll). */
-const TAKE_SQL = `
+const TAKE_SQL_TEXT = `
   INSERT INTO rate_limits AS r (subject, tat_ms)
   SELECT s, ${NOW_MS} + $2::bigint FROM unnest($1::text[]) AS s
   ON CONFLICT (subject) DO UPDATE SET tat_ms = greatest(r.tat_ms, ${NOW_MS}) + $2::bigint
   WHERE greatest(r.tat_ms, ${NOW_MS}) + $2::bigint - ${NOW_MS} <= $3::bigint
   RETURNING subject, tat_ms AS tat, ${NOW_MS} AS now`;
+const TAKE_SQL = prepared(TAKE_SQL_TEXT);
 
 /**
- * TAKE_SQL, and for each subject it allowed, the allowance's hold (AccountStore.reserve's conditional upsert)
+ * TAKE_SQL, and for each subject it allowed, the allowance's hold (the same text as AccountStore.reserve)
  * in the same statement: $4 the period, $5 the allowance. A refused subject holds nothing.
  */
-const TAKE_AND_HOLD_SQL = `
-  WITH rate AS (${TAKE_SQL}
-  ), held AS (
-    INSERT INTO usage_counters (account_id, period, used)
-    SELECT rate.subject, $4::text, s.total + 1 FROM rate CROSS JOIN LATERAL (
-      SELECT coalesce(sum(quantity), 0)::int AS total FROM usage_ledger
-      WHERE account_id = rate.subject AND period = $4::text
-    ) s WHERE s.total + 1 <= $5::int
-    ON CONFLICT (account_id, period) DO UPDATE SET used = usage_counters.used + 1
-    WHERE usage_counters.used + 1 <= $5::int
-    RETURNING account_id
+const TAKE_AND_HOLD_SQL = prepared(`
+  WITH rate AS (${TAKE_SQL_TEXT}
+  ), held AS (${holdStatement("(SELECT subject FROM rate)", "$4::text", "$5::int")}
   )
   SELECT rate.subject, rate.tat, rate.now, held.account_id IS NOT NULL AS held
-  FROM rate LEFT JOIN held ON held.account_id = rate.subject`;
+  FROM rate LEFT JOIN held ON held.account_id = rate.subject`);
 
 /**
  * Take one request from an account's per-minute budget, or refuse with 429 `rate_limited` (distinct from the

@@ -5,6 +5,7 @@ import { lockFolder } from "./folder-lock.js";
 import { migrate } from "./migrator.js";
 import { listenOnPglite, listenOnPostgres, type Listener, type NoticeHandlers } from "./notifications.js";
 import { pglitePool } from "./pglite-pool.js";
+import { withPreparedStatements } from "./prepared-statements.js";
 import { pgliteOptions } from "./pglite-seed.js";
 import { StorageError } from "./storage-error.js";
 import type { Db, Tables } from "./tables.js";
@@ -46,7 +47,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         `Cannot connect to the database in DATABASE_URL (${(err as Error).message}). Check that PostgreSQL is running and the URL is right.`,
       );
     }
-    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) });
     const url = options.url;
     database = {
       db,

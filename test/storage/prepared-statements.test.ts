@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { sql } from "kysely";
+import { AccountStore } from "../../src/accounts/account-store.js";
+import { openDatabase, type Database } from "../../src/storage/database.js";
+import { prepared, withPreparedStatements } from "../../src/storage/prepared-statements.js";
+import { freshDatabase } from "../helpers/postgres.js";
+import { describeUnless, missingEnv } from "../helpers/skip.js";
+
+describe("hot statements sent by name", () => {
+  function fakePool() {
+    const calls: unknown[][] = [];
+    const client = {
+      query: async (...args: unknown[]) => {
+        calls.push(args);
+        return { rows: [] };
+      },
+      release: () => undefined,
+    };
+    const pool = { connect: async () => client, end: async () => undefined };
+    return { pool: withPreparedStatements(pool as never) as unknown as typeof pool, calls };
+  }
+
+  it("a text given to `prepared` goes as a named statement, any other text as it came", async () => {
+    const hot = prepared("SELECT $1::int + 1 AS n -- prepared-statements.test");
+    const { pool, calls } = fakePool();
+    const client = await pool.connect();
+    await client.query(hot, [1]);
+    await client.query("SELECT 2", []);
+    expect(calls[0]).toEqual([{ name: expect.stringMatching(/^ts_\d+$/), text: hot, values: [1] }]);
+    expect(calls[1]).toEqual(["SELECT 2", []]);
+  });
+
+  it("the same text keeps one name, on every connection, and the client is wrapped once", async () => {
+    const hot = prepared("SELECT $1::text AS s -- prepared-statements.test, twice");
+    expect(prepared(hot)).toBe(hot);
+    const { pool, calls } = fakePool();
+    for (let i = 0; i < 3; i++) await (await pool.connect()).query(hot, [String(i)]);
+    const names = calls.map((c) => (c[0] as { name: string }).name);
+    expect(new Set(names).size).toBe(1);
+    expect(calls.map((c) => (c[0] as { values: string[] }).values)).toEqual([["0"], ["1"], ["2"]]);
+  });
+});
+
+describeUnless(missingEnv(["DATABASE_URL"]), "hot statements on PostgreSQL", () => {
+  let fresh: Awaited<ReturnType<typeof freshDatabase>>;
+  let database: Database;
+
+  beforeAll(async () => {
+    fresh = await freshDatabase();
+    database = await openDatabase({ url: fresh.url });
+  });
+  afterAll(async () => {
+    await database?.close();
+    await fresh?.drop();
+  });
+
+  it("the allowance's hold is parsed once per connection and still stops at the allowance", async () => {
+    const store = new AccountStore(database.db);
+    const account = await store.createAccount("prepared", "free");
+    const held: boolean[] = [];
+    // One after another, so the pool hands out the same connection each time.
+    for (let i = 0; i < 4; i++) held.push(await store.reserve(account.id, "2026-11", 3));
+    expect(held).toEqual([true, true, true, false]);
+    const statements = await sql<{ statement: string }>`
+      SELECT statement FROM pg_prepared_statements WHERE name LIKE 'ts\\_%'`.execute(database.db);
+    expect(statements.rows.filter((r) => r.statement.includes("INSERT INTO usage_counters"))).toHaveLength(1);
+  });
+});
