@@ -1,4 +1,5 @@
-import { createHash, randomInt } from "node:crypto";
+import * as nodeCrypto from "node:crypto";
+import { randomInt } from "node:crypto";
 
 /**
  * API keys in GitHub's token shape: a type prefix, 30 random base62 characters (about 178 bits) and a
@@ -42,8 +43,14 @@ export function isWellFormedKey(key: string): boolean {
   return m !== null && base62(crc32(KEY_PREFIX + m[1]!), 6) === m[2];
 }
 
+/** SHA-256 in hex: Node's one-shot `crypto.hash` where it exists (20.12 and later; no Hash object per call). */
+export const sha256Hex: (text: string) => string =
+  typeof nodeCrypto.hash === "function"
+    ? (text) => nodeCrypto.hash("sha256", text, "hex")
+    : (text) => nodeCrypto.createHash("sha256").update(text).digest("hex");
+
 export function hashKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  return sha256Hex(key);
 }
 
 /** Enough of a key to tell keys apart in a listing, never enough to use it. */

@@ -12,6 +12,8 @@ export interface ChargeInput {
   requestHash: string;
   source: "api" | "app";
   report: unknown;
+  /** The report as JSON, when the caller has it already (it answers with the same text it stores). */
+  reportJson?: string | undefined;
   /** The allowance was held by `reserve` before scoring: count without raising the counter again. */
   reserved?: boolean;
 }
@@ -96,7 +98,7 @@ export async function chargeTask(db: Db, input: ChargeInput): Promise<ChargeOutc
           id: reportId,
           account_id: input.account.id,
           visibility: input.plan.reports,
-          report: JSON.stringify(input.report),
+          report: input.reportJson ?? JSON.stringify(input.report),
         })
         .execute();
       return { outcome: "charged" as const, reportId, used: counted.used };

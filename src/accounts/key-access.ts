@@ -1,8 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { AccessError, InvalidRequestError } from "../core/errors.js";
 import { amountDue, isPlanId, nextPeriodStart, periodOf, PLANS, type Plan } from "../core/plans.js";
 import type { ScoreReport } from "../core/score-report.schema.js";
-import { hashKey, isScope, isWellFormedKey, type Scope } from "./api-keys.js";
+import { hashKey, isScope, isWellFormedKey, sha256Hex, type Scope } from "./api-keys.js";
 import type { Account, AccountStore } from "./account-store.js";
 import { allowanceHeaders, overAllowance } from "./allowance-answers.js";
 import type { KeyCache } from "./key-cache.js";
@@ -31,6 +31,8 @@ function unauthorized(message: string, description?: string): AccessError {
 
 export interface MeteredResult {
   report: ScoreReport;
+  /** The report as stored, when it was stored by this request: the answer can be this text as it is. */
+  json?: string;
   reportId: string;
   /** The same Idempotency-Key and body were seen before: this is the first report, not counted again. */
   replayed: boolean;
@@ -138,9 +140,7 @@ export class KeyAccess {
       throw new InvalidRequestError(
         "The Idempotency-Key header must be 1 to 255 visible ASCII characters, such as a UUID.",
       );
-    const requestHash = createHash("sha256")
-      .update(JSON.stringify([input.task, input.description ?? ""]))
-      .digest("hex");
+    const requestHash = sha256Hex(JSON.stringify([input.task, input.description ?? ""]));
     const period = periodOf(this.clock());
     const { limiter } = this.parts;
     const allowance = p.plan.allowancePerMonth;
@@ -198,6 +198,8 @@ export class KeyAccess {
     let counted = false;
     try {
       const report = await produce();
+      // One JSON text for the stored report and the answer (the same report): made once, not twice.
+      const json = JSON.stringify(report);
       const charge = {
         account: p.account,
         accountId: p.account.id,
@@ -207,6 +209,7 @@ export class KeyAccess {
         requestHash,
         source: "api" as const,
         report,
+        reportJson: json,
         reserved,
       };
       // Nothing is left to check row by row (a plan with an allowance has held this task already, race-free,
@@ -226,7 +229,7 @@ export class KeyAccess {
         );
       }
       counted = true;
-      return this.counted(p, report, charged);
+      return { ...this.counted(p, report, charged), json };
     } finally {
       if (reserved && !counted) await this.giveBack(p.account.id, period);
     }

@@ -109,7 +109,7 @@ export class LedgerBatcher {
         column((p) => p.charge.plan.id),
         column((p) => Math.round(p.charge.plan.perTaskUsd * 100)),
         column((p) => p.charge.plan.reports),
-        ...column((p) => JSON.stringify(p.charge.report)),
+        ...column((p) => p.charge.reportJson ?? JSON.stringify(p.charge.report)),
       ]),
     );
     const used = new Map(inserted.rows.map((r) => [r.report_id, r.used ?? 0]));

@@ -128,6 +128,11 @@ describe("the Free plan's allowance", () => {
     expect(r.statusCode).toBe(200);
     expect(r.headers["ratelimit-remaining"]).toBe("9");
     expect(r.headers.location).toMatch(/^\/reports\/rpt_/);
+    // The answer is the report as stored (one JSON text for both), typed as JSON.
+    expect(r.headers["content-type"]).toBe("application/json; charset=utf-8");
+    const stored = await s.app.inject({ url: r.headers.location as string, headers: bearer(key) });
+    expect(stored.json().report).toEqual(r.json());
+    expect(r.json().expertScores).toHaveLength(5);
   });
 });
 

@@ -144,7 +144,10 @@ export function scoreTaskRoute(app: FastifyInstance, options: ScoreRouteOptions)
         },
       );
       reply.headers({ ...metered.headers, "x-report-id": metered.reportId });
-      return metered.report;
+      if (metered.json === undefined) return metered.report;
+      // The text already stored: fastify sends a string with a JSON type as it is.
+      reply.type("application/json; charset=utf-8");
+      return metered.json;
     },
   });
 
