@@ -28405,8 +28405,8 @@ var Summary = class {
    *
    * @returns {Summary} summary instance
    */
-  addList(items, ordered = false) {
-    const tag = ordered ? "ol" : "ul";
+  addList(items, ordered2 = false) {
+    const tag = ordered2 ? "ol" : "ul";
     const listItems = items.map((item) => this.wrap("li", item)).join("");
     const element = this.wrap(tag, listItems);
     return this.addRaw(element).addEOL();
@@ -37193,6 +37193,19 @@ ${description}`),
   };
 }
 
+// src/core/shared-json.ts
+var texts = /* @__PURE__ */ new WeakMap();
+function shared(value) {
+  deepFreeze(value);
+  if (!texts.has(value)) texts.set(value, null);
+  return value;
+}
+function deepFreeze(value) {
+  if (Object.isFrozen(value)) return;
+  for (const v of Object.values(value)) if (v !== null && typeof v === "object") deepFreeze(v);
+  Object.freeze(value);
+}
+
 // src/core/offline/reading-memo.ts
 var READINGS_KEPT = 2e3;
 var READING_MAX_KEY_CHARS = 8192;
@@ -37205,10 +37218,7 @@ function rememberReading(task, description, reading) {
   readings.set(key, frozen(reading));
 }
 function frozen(reading) {
-  for (const e of reading.evidence) Object.freeze(e);
-  Object.freeze(reading.evidence);
-  if (reading.calibration) Object.freeze(reading.calibration);
-  return Object.freeze(reading);
+  return shared(reading);
 }
 function readingOf(task, description) {
   if (task.length + description.length > READING_MAX_KEY_CHARS) return readReading(task, description);
@@ -46271,18 +46281,18 @@ function needsOutputText(response, target) {
   return !Object.getOwnPropertyDescriptor(response, "output_text") || target.output_text == null;
 }
 function addOutputText(rsp) {
-  const texts = [];
+  const texts2 = [];
   for (const output2 of rsp.output) {
     if (output2.type !== "message") {
       continue;
     }
     for (const content of output2.content) {
       if (content.type === "output_text") {
-        texts.push(content.text);
+        texts2.push(content.text);
       }
     }
   }
-  rsp.output_text = texts.join("");
+  rsp.output_text = texts2.join("");
 }
 
 // node_modules/openai/lib/responses/ResponseAccumulator.mjs
@@ -69059,19 +69069,19 @@ function singleFlightScorer(scorer) {
         flights.set(key, made);
         flight = made;
       }
-      const shared = flight;
+      const shared2 = flight;
       const signal = options.signal;
-      if (!signal) shared.pinned = true;
+      if (!signal) shared2.pinned = true;
       else {
-        shared.cancellable++;
+        shared2.cancellable++;
         const leave = () => {
-          shared.cancellable--;
-          if (shared.cancellable === 0 && !shared.pinned) shared.controller.abort();
+          shared2.cancellable--;
+          if (shared2.cancellable === 0 && !shared2.pinned) shared2.controller.abort();
         };
         if (signal.aborted) leave();
         else signal.addEventListener("abort", leave, { once: true });
       }
-      return shared.promise;
+      return shared2.promise;
     }
   };
 }
@@ -69517,6 +69527,29 @@ var BuiltReport = class {
     return this.approvalMade ??= evaluateApproval(this.scores, this.policy);
   }
 };
+var expertScoresMade = /* @__PURE__ */ new WeakMap();
+function expertScoresOf(verdicts) {
+  let made = expertScoresMade.get(verdicts);
+  if (!made) {
+    made = shared(
+      verdicts.map((v, i) => {
+        const persona = PERSONAS[i];
+        return { expert: persona.expert, icon: persona.icon, score: v.score, reasoning: v.reasoning };
+      })
+    );
+    expertScoresMade.set(verdicts, made);
+  }
+  return made;
+}
+var ordered = /* @__PURE__ */ new WeakMap();
+function orderedOnce(raw, scorerName) {
+  let verdicts = ordered.get(raw);
+  if (!verdicts) {
+    verdicts = orderVerdicts(raw, scorerName);
+    ordered.set(raw, verdicts);
+  }
+  return verdicts;
+}
 function buildReport(input2, verdicts, now, policy = DEFAULT_APPROVAL_POLICY, calibration) {
   const scores = verdicts.map((v) => v.score);
   const stats = computeStats(scores);
@@ -69524,10 +69557,7 @@ function buildReport(input2, verdicts, now, policy = DEFAULT_APPROVAL_POLICY, ca
     task: input2.task,
     description: input2.description,
     consensus: { ...stats, approved: isApproved(stats, scores, policy), timestamp: now.toISOString() },
-    expertScores: verdicts.map((v, i) => {
-      const persona = PERSONAS[i];
-      return { expert: persona.expert, icon: persona.icon, score: v.score, reasoning: v.reasoning };
-    }),
+    expertScores: expertScoresOf(verdicts),
     // The same reader under every scorer: it costs microseconds and needs no model.
     reading: calibrationUsed(calibration) ? readReading(input2.task, input2.description, void 0, void 0, calibration) : readingOf(input2.task, input2.description)
   };
@@ -69545,7 +69575,7 @@ async function scoreTask(input2, deps, options) {
     input2,
     deps.calibration ? { ...options, calibration: deps.calibration } : options
   );
-  const verdicts = orderVerdicts(raw, deps.scorer.name);
+  const verdicts = orderedOnce(raw, deps.scorer.name);
   const now = (deps.clock ?? (() => /* @__PURE__ */ new Date()))();
   return new Outcome(
     buildReport(input2, verdicts, now, deps.policy, deps.calibration),

@@ -14,6 +14,7 @@ import type { TaskInput } from "./task-request.schema.js";
 import { readingOf } from "./offline/reading-memo.js";
 import { calibrationUsed, type RepositoryCalibration } from "./offline/calibration.js";
 import { readReading } from "./offline/read-reading.js";
+import { shared } from "./shared-json.js";
 
 export interface ScoreTaskDeps {
   scorer: Scorer;
@@ -77,6 +78,38 @@ class BuiltReport {
   }
 }
 
+/**
+ * The persona scores of a report, made once per set of verdicts: a memo's verdicts come back as the same array,
+ * and their scores as the same frozen, shared array (see shared-json.ts), whose JSON is then made only once.
+ */
+const expertScoresMade = new WeakMap<readonly PersonaVerdict[], ScoreReport["expertScores"]>();
+
+function expertScoresOf(verdicts: readonly PersonaVerdict[]): ScoreReport["expertScores"] {
+  let made = expertScoresMade.get(verdicts);
+  if (!made) {
+    made = shared(
+      verdicts.map((v, i) => {
+        const persona = PERSONAS[i]!;
+        return { expert: persona.expert, icon: persona.icon, score: v.score, reasoning: v.reasoning };
+      }),
+    );
+    expertScoresMade.set(verdicts, made);
+  }
+  return made;
+}
+
+/** The scorer's verdicts in the contract's order, checked once per array the scorer returns. */
+const ordered = new WeakMap<readonly PersonaVerdict[], PersonaVerdict[]>();
+
+function orderedOnce(raw: readonly PersonaVerdict[], scorerName: string): PersonaVerdict[] {
+  let verdicts = ordered.get(raw);
+  if (!verdicts) {
+    verdicts = orderVerdicts(raw, scorerName);
+    ordered.set(raw, verdicts);
+  }
+  return verdicts;
+}
+
 export function buildReport(
   input: TaskInput,
   verdicts: readonly PersonaVerdict[],
@@ -90,10 +123,7 @@ export function buildReport(
     task: input.task,
     description: input.description,
     consensus: { ...stats, approved: isApproved(stats, scores, policy), timestamp: now.toISOString() },
-    expertScores: verdicts.map((v, i) => {
-      const persona = PERSONAS[i]!;
-      return { expert: persona.expert, icon: persona.icon, score: v.score, reasoning: v.reasoning };
-    }),
+    expertScores: expertScoresOf(verdicts),
     // The same reader under every scorer: it costs microseconds and needs no model.
     reading: calibrationUsed(calibration)
       ? readReading(input.task, input.description, undefined, undefined, calibration)
@@ -123,7 +153,7 @@ export async function scoreTask(
     input,
     deps.calibration ? { ...options, calibration: deps.calibration } : options,
   );
-  const verdicts = orderVerdicts(raw, deps.scorer.name);
+  const verdicts = orderedOnce(raw, deps.scorer.name);
   const now = (deps.clock ?? (() => new Date()))();
   return new Outcome(
     buildReport(input, verdicts, now, deps.policy, deps.calibration),

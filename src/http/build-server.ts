@@ -4,6 +4,7 @@ import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-z
 import type { KeyAccess } from "../accounts/key-access.js";
 import type { ApprovalPolicy } from "../core/approval.js";
 import type { Scorer } from "../core/scorer.js";
+import { sharedJson } from "../core/shared-json.js";
 import { corsHook } from "./cors.js";
 import { createMetrics, type ServiceMetrics } from "./metrics.js";
 import { errorReplies } from "./plugins/errors.js";
@@ -97,7 +98,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   // Responses are built by the core from validated parts, so re-validating them on the way out only
   // costs time on the hot path; the response schemas still document the API in OpenAPI.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // JSON.stringify's text, with the shared parts of a repeated task's report reused (see shared-json.ts).
+  app.setSerializerCompiler(() => sharedJson);
   strictJsonBodies(app);
   requestLogAndMetrics(app, metrics);
   errorReplies(app, MAX_BODY_BYTES);

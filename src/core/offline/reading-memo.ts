@@ -1,4 +1,5 @@
 import type { Reading } from "../reading.schema.js";
+import { shared } from "../shared-json.js";
 import { readReading } from "./read-reading.js";
 
 /**
@@ -21,11 +22,9 @@ export function rememberReading(task: string, description: string, reading: Read
   readings.set(key, frozen(reading));
 }
 
+/** Frozen through and through, and shared: its JSON is made once for every report that uses it. */
 function frozen(reading: Reading): Reading {
-  for (const e of reading.evidence) Object.freeze(e);
-  Object.freeze(reading.evidence);
-  if (reading.calibration) Object.freeze(reading.calibration);
-  return Object.freeze(reading);
+  return shared(reading);
 }
 
 export function readingOf(task: string, description: string): Reading {
