@@ -91,7 +91,9 @@ if (want("http")) {
 if (want("keys")) {
   add(
     await runKeysBench(
-      smoke ? { seconds: 1, connections: 5, charges: 20 } : { seconds: 8, connections: 20, charges: 500 },
+      smoke
+        ? { seconds: 1, connections: 5, charges: 20 }
+        : { seconds: 6, connections: 20, charges: 500, rounds: 3 },
     ),
     {
       "keys.non2xx_or_errors": atMost(0, "0"),
