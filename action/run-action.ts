@@ -3,11 +3,11 @@ import { REPORT_MARKER, renderReport } from "../src/core/render-comment.js";
 import type { ScoreReport } from "../src/core/score-report.schema.js";
 import { scoreTask } from "../src/core/score-task.js";
 import type { LlmLogger } from "../src/llm/openai-scorer.js";
-import { applyApprovalLabels, applyFlagLabel, type LabelsOctokit } from "../src/github/approval-labels.js";
+import type { LabelsOctokit } from "../src/github/approval-labels.js";
 import { createScoreCheckRun } from "../src/github/check-run.js";
 import type { GitHubRequest } from "../src/github/github-request.js";
-import { applyKindLabel, kindLabelNames, type KindLabelNames } from "../src/github/kind-labels.js";
-import { needsHuman } from "../src/core/needs-human.js";
+import { kindLabelNames, type KindLabelNames } from "../src/github/kind-labels.js";
+import { pullRequestHeadSha, writeReportLabels } from "../src/github/report-labels.js";
 import type { ResolvedOutputs } from "../src/app/resolve-outputs.js";
 import { actionOutputs, readRepoFile, type ExplicitInputs } from "./repo-file.js";
 import {
@@ -124,19 +124,6 @@ function describeWrites(outputs: ResolvedOutputs, item: EventItem | undefined): 
 export const PROJECT_SKIPPED =
   "A workflow token cannot reach Projects v2 boards, so `project` was skipped: the GitHub App writes the board (with its Organization projects permission).";
 
-async function headSha(deps: ActionDeps, octokit: ActionOctokit, ref: IssueRef): Promise<string> {
-  const pr = deps.context.payload.pull_request as { head?: { sha?: unknown } } | undefined;
-  if (typeof pr?.head?.sha === "string") return pr.head.sha;
-  const { data } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
-    owner: ref.owner,
-    repo: ref.repo,
-    pull_number: ref.issue_number,
-  });
-  const sha = (data as { head?: { sha?: string } }).head?.sha;
-  if (!sha) throw new Error("the pull request has no head commit");
-  return sha;
-}
-
 async function writeToGitHub(
   deps: ActionDeps,
   inputs: ActionInputs,
@@ -184,29 +171,9 @@ async function writeToGitHub(
   if (outputs.approvalLabels || outputs.needsHumanLabel || outputs.kindLabels) {
     try {
       const current = await currentLabels(octokit, ref);
-      const added: string[] = [];
-      const removed: string[] = [];
-      if (outputs.approvalLabels) {
-        const r = await applyApprovalLabels(
-          octokit,
-          ref,
-          outputs.approvalLabels,
-          report.consensus.approved,
-          current,
-        );
-        added.push(...r.added);
-        removed.push(...r.removed);
-      }
-      if (outputs.needsHumanLabel) {
-        const r = await applyFlagLabel(octokit, ref, outputs.needsHumanLabel, needsHuman(report), current);
-        if (r === "added") added.push(outputs.needsHumanLabel);
-        if (r === "removed") removed.push(outputs.needsHumanLabel);
-      }
-      if (outputs.kindLabels) {
-        const names = kindLabelNames((file.config?.["kind-labels"] ?? {}) as KindLabelNames);
-        const r = await applyKindLabel(octokit, ref, names, report, current);
-        if (r.action === "added") added.push(r.label);
-      }
+      const { added, removed } = await writeReportLabels(octokit, ref, outputs, report, current, () =>
+        kindLabelNames((file.config?.["kind-labels"] ?? {}) as KindLabelNames),
+      );
       core.info(
         `Labels on ${where}: ${added.length ? `added ${added.join(", ")}` : "none added"}; ${removed.length ? `removed ${removed.join(", ")}` : "none removed"}.`,
       );
@@ -219,7 +186,12 @@ async function writeToGitHub(
       core.info(`No check run on ${where}: check runs are for pull requests.`);
     else {
       try {
-        const sha = await headSha(deps, octokit, ref);
+        const pr = deps.context.payload.pull_request as { head?: { sha?: unknown } } | undefined;
+        const sha = await pullRequestHeadSha(
+          octokit,
+          ref,
+          typeof pr?.head?.sha === "string" ? pr.head.sha : undefined,
+        );
         const run = await createScoreCheckRun(
           octokit,
           { owner: item.owner, repo: item.repo, headSha: sha },

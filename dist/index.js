@@ -69495,6 +69495,23 @@ var ErrorBodySchema = external_exports.object({
   })
 }).meta({ id: "Error" });
 
+// src/core/iso-timestamp.ts
+var cachedSecond = Number.NaN;
+var cachedPrefix = "";
+function isoTimestamp(date5) {
+  const ms = date5.getTime();
+  const second = Math.floor(ms / 1e3);
+  if (second !== cachedSecond) {
+    const iso = date5.toISOString();
+    if (iso.length !== 24) return iso;
+    cachedSecond = second;
+    cachedPrefix = iso.slice(0, 20);
+    return iso;
+  }
+  const fraction = ms - second * 1e3;
+  return `${cachedPrefix}${fraction < 10 ? "00" : fraction < 100 ? "0" : ""}${fraction}Z`;
+}
+
 // src/core/score-task.ts
 function orderVerdicts(verdicts, scorerName) {
   return PERSONAS.map((persona) => {
@@ -69556,7 +69573,7 @@ function buildReport(input2, verdicts, now, policy = DEFAULT_APPROVAL_POLICY, ca
   const report = {
     task: input2.task,
     description: input2.description,
-    consensus: { ...stats, approved: isApproved(stats, scores, policy), timestamp: now.toISOString() },
+    consensus: { ...stats, approved: isApproved(stats, scores, policy), timestamp: isoTimestamp(now) },
     expertScores: expertScoresOf(verdicts),
     // The same reader under every scorer: it costs microseconds and needs no model.
     reading: calibrationUsed(calibration) ? readReading(input2.task, input2.description, void 0, void 0, calibration) : readingOf(input2.task, input2.description)
@@ -69582,6 +69599,36 @@ async function scoreTask(input2, deps, options) {
     verdicts,
     deps.scorer.name
   );
+}
+
+// src/github/check-run.ts
+var CHECK_NAME = "task-scorer";
+var CHECK_SUMMARY_MAX = 65535;
+var fmt3 = (n) => Number.isInteger(n) ? String(n) : n.toFixed(1);
+function checkTitle(report) {
+  const { avgScore, approved } = report.consensus;
+  return `Task score ${fmt3(avgScore)} / 10 · ${approved ? "meets" : "below"} the approval bar`;
+}
+function clipSummary(markdown, max = CHECK_SUMMARY_MAX) {
+  if (markdown.length <= max) return markdown;
+  const note = "\n\n_(shortened: GitHub keeps 65,535 characters of a check's summary)_";
+  let cut = markdown.slice(0, max - note.length);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return cut + note;
+}
+async function createScoreCheckRun(github, target, report, markdown, detailsUrl) {
+  const conclusion = report.consensus.approved ? "success" : "neutral";
+  const { data } = await github.request("POST /repos/{owner}/{repo}/check-runs", {
+    owner: target.owner,
+    repo: target.repo,
+    name: CHECK_NAME,
+    head_sha: target.headSha,
+    status: "completed",
+    conclusion,
+    ...detailsUrl ? { details_url: detailsUrl } : {},
+    output: { title: checkTitle(report), summary: clipSummary(markdown) }
+  });
+  return { id: data.id, conclusion };
 }
 
 // src/github/github-request.ts
@@ -69657,36 +69704,6 @@ async function applyFlagLabel(octokit, ref, name, on, current) {
   return "unchanged";
 }
 
-// src/github/check-run.ts
-var CHECK_NAME = "task-scorer";
-var CHECK_SUMMARY_MAX = 65535;
-var fmt3 = (n) => Number.isInteger(n) ? String(n) : n.toFixed(1);
-function checkTitle(report) {
-  const { avgScore, approved } = report.consensus;
-  return `Task score ${fmt3(avgScore)} / 10 · ${approved ? "meets" : "below"} the approval bar`;
-}
-function clipSummary(markdown, max = CHECK_SUMMARY_MAX) {
-  if (markdown.length <= max) return markdown;
-  const note = "\n\n_(shortened: GitHub keeps 65,535 characters of a check's summary)_";
-  let cut = markdown.slice(0, max - note.length);
-  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
-  return cut + note;
-}
-async function createScoreCheckRun(github, target, report, markdown, detailsUrl) {
-  const conclusion = report.consensus.approved ? "success" : "neutral";
-  const { data } = await github.request("POST /repos/{owner}/{repo}/check-runs", {
-    owner: target.owner,
-    repo: target.repo,
-    name: CHECK_NAME,
-    head_sha: target.headSha,
-    status: "completed",
-    conclusion,
-    ...detailsUrl ? { details_url: detailsUrl } : {},
-    output: { title: checkTitle(report), summary: clipSummary(markdown) }
-  });
-  return { id: data.id, conclusion };
-}
-
 // src/github/kind-labels.ts
 var KIND_LABEL_CONFIDENCE = {
   bug: 0.6,
@@ -69723,6 +69740,43 @@ async function applyKindLabel(octokit, ref, names, report, current) {
   await ensureLabel(octokit, ref, name, KIND_COLOR, `task-scorer: read as ${kind}`);
   await octokit.rest.issues.addLabels({ ...ref, labels: [name] });
   return { action: "added", label: name };
+}
+
+// src/github/report-labels.ts
+async function writeReportLabels(labels, ref, outputs, report, current, kindNames) {
+  const written = { added: [], removed: [] };
+  if (outputs.approvalLabels) {
+    const r = await applyApprovalLabels(
+      labels,
+      ref,
+      outputs.approvalLabels,
+      report.consensus.approved,
+      current
+    );
+    written.added.push(...r.added);
+    written.removed.push(...r.removed);
+  }
+  if (outputs.needsHumanLabel) {
+    const r = await applyFlagLabel(labels, ref, outputs.needsHumanLabel, needsHuman(report), current);
+    if (r === "added") written.added.push(outputs.needsHumanLabel);
+    if (r === "removed") written.removed.push(outputs.needsHumanLabel);
+  }
+  if (outputs.kindLabels) {
+    const r = await applyKindLabel(labels, ref, await kindNames(), report, current);
+    if (r.action === "added") written.added.push(r.label);
+  }
+  return written;
+}
+async function pullRequestHeadSha(github, ref, fromEvent) {
+  if (fromEvent) return fromEvent;
+  const { data } = await github.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
+    owner: ref.owner,
+    repo: ref.repo,
+    pull_number: ref.issue_number
+  });
+  const sha = data.head?.sha;
+  if (!sha) throw new Error("the pull request has no head commit");
+  return sha;
 }
 
 // action/repo-file.ts
@@ -76167,18 +76221,6 @@ function describeWrites(outputs, item) {
   ].filter(Boolean).join(" and ");
 }
 var PROJECT_SKIPPED = "A workflow token cannot reach Projects v2 boards, so `project` was skipped: the GitHub App writes the board (with its Organization projects permission).";
-async function headSha(deps, octokit, ref) {
-  const pr = deps.context.payload.pull_request;
-  if (typeof pr?.head?.sha === "string") return pr.head.sha;
-  const { data } = await octokit.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
-    owner: ref.owner,
-    repo: ref.repo,
-    pull_number: ref.issue_number
-  });
-  const sha = data.head?.sha;
-  if (!sha) throw new Error("the pull request has no head commit");
-  return sha;
-}
 async function writeToGitHub(deps, inputs, item, markdown, report) {
   const { core } = deps;
   const asked = actionOutputs(explicitInputs(inputs), void 0);
@@ -76219,29 +76261,14 @@ async function writeToGitHub(deps, inputs, item, markdown, report) {
   if (outputs.approvalLabels || outputs.needsHumanLabel || outputs.kindLabels) {
     try {
       const current = await currentLabels(octokit, ref);
-      const added = [];
-      const removed = [];
-      if (outputs.approvalLabels) {
-        const r = await applyApprovalLabels(
-          octokit,
-          ref,
-          outputs.approvalLabels,
-          report.consensus.approved,
-          current
-        );
-        added.push(...r.added);
-        removed.push(...r.removed);
-      }
-      if (outputs.needsHumanLabel) {
-        const r = await applyFlagLabel(octokit, ref, outputs.needsHumanLabel, needsHuman(report), current);
-        if (r === "added") added.push(outputs.needsHumanLabel);
-        if (r === "removed") removed.push(outputs.needsHumanLabel);
-      }
-      if (outputs.kindLabels) {
-        const names = kindLabelNames(file2.config?.["kind-labels"] ?? {});
-        const r = await applyKindLabel(octokit, ref, names, report, current);
-        if (r.action === "added") added.push(r.label);
-      }
+      const { added, removed } = await writeReportLabels(
+        octokit,
+        ref,
+        outputs,
+        report,
+        current,
+        () => kindLabelNames(file2.config?.["kind-labels"] ?? {})
+      );
       core.info(
         `Labels on ${where}: ${added.length ? `added ${added.join(", ")}` : "none added"}; ${removed.length ? `removed ${removed.join(", ")}` : "none removed"}.`
       );
@@ -76254,7 +76281,12 @@ async function writeToGitHub(deps, inputs, item, markdown, report) {
       core.info(`No check run on ${where}: check runs are for pull requests.`);
     else {
       try {
-        const sha = await headSha(deps, octokit, ref);
+        const pr = deps.context.payload.pull_request;
+        const sha = await pullRequestHeadSha(
+          octokit,
+          ref,
+          typeof pr?.head?.sha === "string" ? pr.head.sha : void 0
+        );
         const run = await createScoreCheckRun(
           octokit,
           { owner: item.owner, repo: item.repo, headSha: sha },

@@ -5,8 +5,6 @@
  * logged once, listed in the reply to `/score` and `/score help`, never written on a contributor's issue.
  */
 import type { ScoreReport } from "../core/score-report.schema.js";
-import { needsHuman } from "../core/needs-human.js";
-import { applyApprovalLabels, applyFlagLabel } from "../github/approval-labels.js";
 import { createScoreCheckRun } from "../github/check-run.js";
 import {
   httpStatus,
@@ -14,12 +12,8 @@ import {
   labelsClient,
   type GitHubRequest,
 } from "../github/github-request.js";
-import {
-  applyKindLabel,
-  kindLabelNames,
-  type KindLabelNames,
-  type LearnedLabelNames,
-} from "../github/kind-labels.js";
+import { kindLabelNames, type KindLabelNames, type LearnedLabelNames } from "../github/kind-labels.js";
+import { pullRequestHeadSha, writeReportLabels } from "../github/report-labels.js";
 import { ProjectUnreachable, setProjectScore } from "../github/project-v2.js";
 import type { IssueRef } from "../github/report-comment.js";
 import type { ConfigDiagnostic, RepoConfig } from "./repo-config.schema.js";
@@ -124,23 +118,13 @@ export async function writeOutputs(
   const labels = labelsClient(github);
   if (outputs.approvalLabels || outputs.needsHumanLabel || outputs.kindLabels) {
     try {
-      const current = [...target.labels];
-      if (outputs.approvalLabels)
-        await applyApprovalLabels(
-          labels,
-          target.ref,
-          outputs.approvalLabels,
-          report.consensus.approved,
-          current,
-        );
-      if (outputs.needsHumanLabel)
-        await applyFlagLabel(labels, target.ref, outputs.needsHumanLabel, needsHuman(report), current);
-      if (outputs.kindLabels) {
-        const learned = await options.learnedLabelNames?.(repository);
-        const names = kindLabelNames(config["kind-labels"] as KindLabelNames, learned);
-        const result = await applyKindLabel(labels, target.ref, names, report, current);
-        if (result.action === "added") log.info({ label: result.label }, "kind label added");
-      }
+      const written = await writeReportLabels(labels, target.ref, outputs, report, target.labels, async () =>
+        kindLabelNames(
+          config["kind-labels"] as KindLabelNames,
+          await options.learnedLabelNames?.(repository),
+        ),
+      );
+      if (written.added.length > 0 || written.removed.length > 0) log.info(written, "labels written");
       clearProblem(repository, KEYS.labels);
     } catch (error) {
       if (passOn(error) || !isPermissionStatus(httpStatus(error))) throw error;
@@ -170,18 +154,7 @@ export async function writeOutputs(
 
   if (outputs.check && target.isPullRequest) {
     try {
-      const headSha =
-        target.headSha ??
-        (
-          (
-            await github.request("GET /repos/{owner}/{repo}/pulls/{pull_number}", {
-              owner: target.ref.owner,
-              repo: target.ref.repo,
-              pull_number: target.ref.issue_number,
-            })
-          ).data as { head?: { sha?: string } }
-        ).head?.sha;
-      if (!headSha) throw new Error("the pull request has no head commit");
+      const headSha = await pullRequestHeadSha(github, target.ref, target.headSha);
       const run = await createScoreCheckRun(
         github,
         { owner: target.ref.owner, repo: target.ref.repo, headSha },

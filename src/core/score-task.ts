@@ -14,6 +14,7 @@ import type { TaskInput } from "./task-request.schema.js";
 import { readingOf } from "./offline/reading-memo.js";
 import { calibrationUsed, type RepositoryCalibration } from "./offline/calibration.js";
 import { readReading } from "./offline/read-reading.js";
+import { isoTimestamp } from "./iso-timestamp.js";
 import { shared } from "./shared-json.js";
 
 export interface ScoreTaskDeps {
@@ -122,7 +123,7 @@ export function buildReport(
   const report: ScoreReport = {
     task: input.task,
     description: input.description,
-    consensus: { ...stats, approved: isApproved(stats, scores, policy), timestamp: now.toISOString() },
+    consensus: { ...stats, approved: isApproved(stats, scores, policy), timestamp: isoTimestamp(now) },
     expertScores: expertScoresOf(verdicts),
     // The same reader under every scorer: it costs microseconds and needs no model.
     reading: calibrationUsed(calibration)
