@@ -88,7 +88,11 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
   let limiter: RateLimiter | undefined;
   let ledger: LedgerBatcher | undefined;
   if (needsDatabase(config)) {
-    database = await openDatabase({ url: storage.databaseUrl, dataDir: storage.dataDir });
+    database = await openDatabase({
+      url: storage.databaseUrl,
+      dataDir: storage.dataDir,
+      preparedStatements: storage.preparedStatements,
+    });
     logger.info(
       { engine: database.engine, auth: keys.auth },
       database.engine === "postgres"

@@ -40,7 +40,11 @@ export async function runAdmin(argv: string[], env: Record<string, string | unde
     return;
   }
   const storage = parseStorageEnv(env);
-  const database = await openDatabase({ url: storage.databaseUrl, dataDir: storage.dataDir });
+  const database = await openDatabase({
+    url: storage.databaseUrl,
+    dataDir: storage.dataDir,
+    preparedStatements: storage.preparedStatements,
+  });
   const store = new AccountStore(database.db);
   try {
     const key =

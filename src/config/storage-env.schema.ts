@@ -12,11 +12,17 @@ export const StorageEnvSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, "expected a postgres:// or postgresql:// URL")
       .optional(),
+    /**
+     * The hot statements as named (prepared) statements on PostgreSQL. `off` behind a pooler that does not keep
+     * them across transactions (PgBouncer in transaction mode before 1.21).
+     */
+    DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"], { error: "expected on or off" }).default("on"),
     /** PGlite's data folder (one process at a time: it is locked). */
     DATA_DIR: z.string().min(1).optional(),
   })
   .transform((e) => ({
     databaseUrl: e.DATABASE_URL,
+    preparedStatements: e.DATABASE_PREPARED_STATEMENTS === "on",
     /** Whether DATA_DIR was set: asking for a folder is asking for storage. */
     dataDirSet: e.DATA_DIR !== undefined,
     dataDir: e.DATA_DIR ?? "data",

@@ -26,6 +26,8 @@ export interface Database {
 export interface OpenOptions {
   /** postgres://… for PostgreSQL; absent for PGlite. */
   url?: string | undefined;
+  /** PostgreSQL only: send the hot statements as named statements (default on; see prepared-statements.ts). */
+  preparedStatements?: boolean | undefined;
   /** PGlite's data folder; "memory://" keeps everything in memory (tests). */
   dataDir?: string | undefined;
 }
@@ -47,7 +49,11 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         `Cannot connect to the database in DATABASE_URL (${(err as Error).message}). Check that PostgreSQL is running and the URL is right.`,
       );
     }
-    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: withPreparedStatements(pool) }) });
+    const db = new Kysely<Tables>({
+      dialect: new PostgresDialect({
+        pool: options.preparedStatements === false ? pool : withPreparedStatements(pool),
+      }),
+    });
     const url = options.url;
     database = {
       db,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { sql } from "kysely";
 import { AccountStore } from "../../src/accounts/account-store.js";
+import { parseStorageEnv } from "../../src/config/storage-env.schema.js";
 import { openDatabase, type Database } from "../../src/storage/database.js";
 import { prepared, withPreparedStatements } from "../../src/storage/prepared-statements.js";
 import { freshDatabase } from "../helpers/postgres.js";
@@ -39,6 +40,12 @@ describe("hot statements sent by name", () => {
     expect(new Set(names).size).toBe(1);
     expect(calls.map((c) => (c[0] as { values: string[] }).values)).toEqual([["0"], ["1"], ["2"]]);
   });
+
+  it("a value other than on or off stops the start with a sentence that says so", () => {
+    expect(() => parseStorageEnv({ DATABASE_PREPARED_STATEMENTS: "yes" })).toThrow(
+      /DATABASE_PREPARED_STATEMENTS.*expected on or off/s,
+    );
+  });
 });
 
 describeUnless(missingEnv(["DATABASE_URL"]), "hot statements on PostgreSQL", () => {
@@ -64,5 +71,23 @@ describeUnless(missingEnv(["DATABASE_URL"]), "hot statements on PostgreSQL", () 
     const statements = await sql<{ statement: string }>`
       SELECT statement FROM pg_prepared_statements WHERE name LIKE 'ts\\_%'`.execute(database.db);
     expect(statements.rows.filter((r) => r.statement.includes("INSERT INTO usage_counters"))).toHaveLength(1);
+  });
+
+  it("DATABASE_PREPARED_STATEMENTS=off (a pooler that drops them) sends every statement unnamed", async () => {
+    const storage = parseStorageEnv({ DATABASE_URL: fresh.url, DATABASE_PREPARED_STATEMENTS: "off" });
+    expect(storage.preparedStatements).toBe(false);
+    const plain = await openDatabase({ url: fresh.url, preparedStatements: storage.preparedStatements });
+    try {
+      const store = new AccountStore(plain.db);
+      const account = await store.createAccount("unprepared", "free");
+      expect(await store.reserve(account.id, "2026-11", 1)).toBe(true);
+      expect(await store.reserve(account.id, "2026-11", 1)).toBe(false);
+      const statements = await sql<{ name: string }>`SELECT name FROM pg_prepared_statements`.execute(
+        plain.db,
+      );
+      expect(statements.rows).toEqual([]);
+    } finally {
+      await plain.close();
+    }
   });
 });
