@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { DatabaseOutputProblems } from "./app/output-problems.js";
 import type { Logger } from "pino";
 import { ProbotOctokit } from "probot";
 import { deliveryGiveUp, deliveryHandler } from "./app/delivery-handler.js";
@@ -130,6 +131,8 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
   // The backlog (every open issue's latest report) lives wherever the service stores things.
   const backlogStore = database ? new BacklogStore(database.db) : undefined;
   const calibrations = database ? new CalibrationStore(database.db) : undefined;
+  // What the App's outputs met, for maintainers: shared by every instance where there is a database.
+  const outputProblems = database ? new DatabaseOutputProblems(database.db) : undefined;
   let backfill: BackfillRunner | undefined;
 
   const appSettings = appConfig.credentials;
@@ -191,6 +194,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
           clock: options.clock,
           calibrations,
           ...(calibrations ? { learnedLabelNames: (r: string) => calibrations.labelNames(r) } : {}),
+          outputProblems,
         }),
         // Learning from each repository's own closed issues (issue 18): on install, /score learn, weekly.
         ...(calibrations
@@ -210,6 +214,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
         policy,
         queue,
         ...(calibrations ? { learnedLabelNames: (r: string) => calibrations.labelNames(r) } : {}),
+        outputProblems,
         // Plans are part of the keyed service: with AUTH=keys the App meters each GitHub account too.
         ...(database && keys.auth === "keys"
           ? { metering: new AppMetering(new AccountStore(database.db), options.clock) }

@@ -3,6 +3,7 @@
  * own file) and scores an issue, and how webhook events keep the stored backlog current.
  */
 import { Context, type Probot, type ProbotOctokit } from "probot";
+import type { OutputProblems } from "./output-problems.js";
 import { escapeMarkdown } from "../core/render-comment.js";
 import type { Subject } from "./skip-rules.js";
 import type { AppDeps } from "./task-scorer-app.js";
@@ -34,6 +35,8 @@ export interface BacklogAppDeps {
   learnedLabelNames?: LearnedLabelNames | undefined;
   /** What was learned from each repository's closed issues (issue 18, src/learning); optional. */
   calibrations?: CalibrationStore | undefined;
+  /** Problems the outputs met (see AppDeps.outputProblems). */
+  outputProblems?: OutputProblems | undefined;
 }
 
 /** A Probot context for one repository outside any webhook, so the backfill reads `.github/task-scorer.yml` as jobs do. */
@@ -114,6 +117,7 @@ export function appBackfillDeps(
             log: probot.log.child({ repository, issue: issue.number }),
             apiBaseUrl: asked.apiBaseUrl,
             learnedLabelNames: deps.learnedLabelNames,
+            problems: deps.outputProblems,
             passOn: (error) => httpStatus(error) === undefined && !(error instanceof ProjectUnreachable),
           },
         );

@@ -17,6 +17,7 @@ import { pullRequestHeadSha, writeReportLabels } from "../github/report-labels.j
 import { ProjectUnreachable, setProjectScore } from "../github/project-v2.js";
 import type { IssueRef } from "../github/report-comment.js";
 import type { ConfigDiagnostic, RepoConfig } from "./repo-config.schema.js";
+import { MemoryOutputProblems, type OutputProblems } from "./output-problems.js";
 import type { ResolvedOutputs } from "./resolve-outputs.js";
 
 type Log = {
@@ -24,37 +25,17 @@ type Log = {
   warn: (obj: object, msg?: string) => void;
 };
 
-/**
- * Problems an output met, per repository ("owner/repo", lower case), kept in memory until that output works
- * again: each is logged once, and maintainers read them with `/score` or `/score help`.
- */
-const problems = new Map<string, Map<string, string>>();
-const PROBLEM_REPOS_MAX = 1000;
+/** Without a store of their own (tests, the App without a database), problems live in this process. */
+let processProblems = new MemoryOutputProblems();
 
-export function outputProblems(repository: string): ConfigDiagnostic[] {
-  return [...(problems.get(repository.toLowerCase())?.entries() ?? [])].map(([key, message]) => ({
-    key,
-    message,
-  }));
+/** The problems an output met in this repository, for `/score` and `/score help`. */
+export function outputProblems(repository: string, store?: OutputProblems): Promise<ConfigDiagnostic[]> {
+  return (store ?? processProblems).list(repository);
 }
 
-/** For tests. */
+/** For tests: this process's problems forgotten. */
 export function forgetOutputProblems(): void {
-  problems.clear();
-}
-
-function noteProblem(log: Log, repository: string, key: string, message: string): void {
-  const repo = repository.toLowerCase();
-  const mine = problems.get(repo) ?? new Map<string, string>();
-  if (mine.get(key) !== message) log.warn({ repository, output: key, problem: message }, "output problem");
-  mine.set(key, message);
-  if (!problems.has(repo) && problems.size >= PROBLEM_REPOS_MAX)
-    problems.delete(problems.keys().next().value!);
-  problems.set(repo, mine);
-}
-
-function clearProblem(repository: string, key: string): void {
-  problems.get(repository.toLowerCase())?.delete(key);
+  processProblems = new MemoryOutputProblems();
 }
 
 export interface OutputTarget {
@@ -83,6 +64,8 @@ export interface OutputOptions {
    * label errors other than a refusal are passed on, as before.
    */
   passOn?: (error: unknown) => boolean;
+  /** Where problems are kept (shared by a fleet with a database); this process's memory by default. */
+  problems?: OutputProblems | undefined;
 }
 
 const KEYS = { labels: "labels", project: "project", check: "check" } as const;
@@ -109,10 +92,13 @@ export async function writeOutputs(
   const met: ConfigDiagnostic[] = [];
   const { log } = options;
   const { repository } = target;
-  const problem = (key: string, message: string) => {
-    noteProblem(log, repository, key, message);
+  const store = options.problems ?? processProblems;
+  const problem = async (key: string, message: string) => {
+    if (await store.note(repository, key, message))
+      log.warn({ repository, output: key, problem: message }, "output problem");
     met.push({ key, message });
   };
+  const clearProblem = (repository: string, key: string) => store.clear(repository, key);
   const passOn = options.passOn ?? (() => false);
 
   const labels = labelsClient(github);
@@ -125,10 +111,13 @@ export async function writeOutputs(
         ),
       );
       if (written.added.length > 0 || written.removed.length > 0) log.info(written, "labels written");
-      clearProblem(repository, KEYS.labels);
+      await clearProblem(repository, KEYS.labels);
     } catch (error) {
       if (passOn(error) || !isPermissionStatus(httpStatus(error))) throw error;
-      problem(KEYS.labels, `labels could not be written (${describe(error)}): the App needs Issues: write`);
+      await problem(
+        KEYS.labels,
+        `labels could not be written (${describe(error)}): the App needs Issues: write`,
+      );
     }
   }
 
@@ -145,10 +134,10 @@ export async function writeOutputs(
         },
       );
       log.info({ item: written.itemId, fieldCreated: written.fieldCreated }, "project item written");
-      clearProblem(repository, KEYS.project);
+      await clearProblem(repository, KEYS.project);
     } catch (error) {
       if (passOn(error)) throw error;
-      problem(KEYS.project, `\`project\`: ${describe(error)}`);
+      await problem(KEYS.project, `\`project\`: ${describe(error)}`);
     }
   }
 
@@ -162,11 +151,11 @@ export async function writeOutputs(
         options.markdown ?? "",
       );
       log.info({ checkRun: run.id, conclusion: run.conclusion }, "check run written");
-      clearProblem(repository, KEYS.check);
+      await clearProblem(repository, KEYS.check);
     } catch (error) {
       if (passOn(error)) throw error;
       const status = httpStatus(error);
-      problem(
+      await problem(
         KEYS.check,
         `the check run could not be written (${describe(error)})${status === 403 ? ": the App needs Checks: write (an owner accepts the new permission in the installation's settings)" : ""}`,
       );

@@ -74,7 +74,10 @@ export async function runJob(
   const loaded = await loadConfig(context, log);
   const { config } = loaded;
   // What an output met earlier (a board it cannot reach) is told to maintainers with the file's problems.
-  const diagnostics = [...loaded.diagnostics, ...outputProblems(repositoryName(context))];
+  const diagnostics = [
+    ...loaded.diagnostics,
+    ...(await outputProblems(repositoryName(context), deps.outputProblems)),
+  ];
   // New commits on a pull request move only its check run to the new head: the text, and so the report, are
   // the ones already published (and already counted), so nothing else is written or charged.
   const pushOnly = reasons.length > 0 && reasons.every((t) => t.kind === "head-pushed");
@@ -225,6 +228,7 @@ export async function runJob(
       apiBaseUrl: apiBaseUrl(context.octokit),
       markdown: body,
       learnedLabelNames: deps.learnedLabelNames,
+      problems: deps.outputProblems,
     },
   );
   for (const d of met)

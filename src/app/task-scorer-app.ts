@@ -1,4 +1,5 @@
 import { SCORE_COMMAND } from "./commands.js";
+import type { OutputProblems } from "./output-problems.js";
 import { runJob } from "./run-job.js";
 import { hashText } from "./task-text.js";
 import { labelsOf, type Subject, type Trigger } from "./skip-rules.js";
@@ -36,6 +37,8 @@ export interface AppDeps {
   backlog?: AppBacklog;
   /** The repository's own kind label names, once learned (`output: [labels]`); optional. */
   learnedLabelNames?: LearnedLabelNames;
+  /** Problems the outputs met, shared by a fleet with a database; this process's memory without one. */
+  outputProblems?: OutputProblems | undefined;
 }
 
 /**

@@ -99,6 +99,12 @@ export interface Tables {
     learn_requested: Generated<boolean>;
   };
   /** What was learned from each repository's closed issues (migrations/009). */
+  output_problems: {
+    repository: string;
+    output: string;
+    message: string;
+    noted_at: Generated<Date>;
+  };
   repository_calibrations: {
     repository: string;
     display_name: string;
