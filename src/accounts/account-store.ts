@@ -160,15 +160,21 @@ export class AccountStore {
 
   /** The keys with these hashes, each with its account, in one query (for lookups made together). */
   async keyRows(hashes: readonly string[]) {
-    // One text for any number of hashes, so that the database parses it once (see prepared-statements.ts).
-    const query = this.keyQuery()
-      .select("api_keys.key_hash")
-      .where(sql<boolean>`api_keys.key_hash = any(${[...hashes]}::text[])`)
-      .compile();
-    const { rows } = await this.db.executeQuery<InferResult<typeof query>[number]>(
-      CompiledQuery.raw(prepared(query.sql), [...query.parameters]),
-    );
+    // One text for any number of hashes, compiled once, so that the database parses it once too (see
+    // prepared-statements.ts); $1 is the array of hashes.
+    const text = (this.keyRowsText ??= prepared(this.keyRowsQuery([]).compile().sql));
+    const { rows } = await this.db.executeQuery<
+      InferResult<ReturnType<AccountStore["keyRowsQuery"]>>[number]
+    >(CompiledQuery.raw(text, [[...hashes]]));
     return new Map(rows.map(({ key_hash, ...row }) => [key_hash, row]));
+  }
+
+  private keyRowsText: string | undefined;
+
+  private keyRowsQuery(hashes: readonly string[]) {
+    return this.keyQuery()
+      .select("api_keys.key_hash")
+      .where(sql<boolean>`api_keys.key_hash = any(${[...hashes]}::text[])`);
   }
 
   private keyQuery() {
