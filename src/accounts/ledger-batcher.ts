@@ -66,8 +66,10 @@ export class LedgerBatcher {
   private flush(): Promise<void> {
     // Batches commit one after another, in arrival order; the next one gathers while this one commits.
     this.flushing = this.flushing.then(async () => {
-      const batch = this.queue;
-      this.queue = [];
+      // At most maxBatch rows a statement (one statement text per size, see prepared-statements.ts); what is
+      // left waits for the next statement, at once.
+      const batch = this.queue.splice(0, this.options.maxBatch ?? 64);
+      if (this.queue.length > 0) this.flushSoon(0);
       if (batch.length > 0) await this.write(batch);
     });
     return this.flushing;

@@ -28,9 +28,15 @@ type Log = {
 /** Without a store of their own (tests, the App without a database), problems live in this process. */
 let processProblems = new MemoryOutputProblems();
 
-/** The problems an output met in this repository, for `/score` and `/score help`. */
-export function outputProblems(repository: string, store?: OutputProblems): Promise<ConfigDiagnostic[]> {
-  return (store ?? processProblems).list(repository);
+/**
+ * The problems an output met in this repository, for `/score` and `/score help`. A database that cannot answer
+ * lists none: telling maintainers is never a reason to fail the job.
+ */
+export async function outputProblems(
+  repository: string,
+  store?: OutputProblems,
+): Promise<ConfigDiagnostic[]> {
+  return (store ?? processProblems).list(repository).catch(() => []);
 }
 
 /** For tests: this process's problems forgotten. */
@@ -93,12 +99,15 @@ export async function writeOutputs(
   const { log } = options;
   const { repository } = target;
   const store = options.problems ?? processProblems;
+  // Remembering a problem is for maintainers: a database that fails here never fails an output that worked, nor
+  // hides one that did not (the problem is then logged each time, and still told in this answer).
   const problem = async (key: string, message: string) => {
-    if (await store.note(repository, key, message))
+    if (await store.note(repository, key, message).catch(() => true))
       log.warn({ repository, output: key, problem: message }, "output problem");
     met.push({ key, message });
   };
-  const clearProblem = (repository: string, key: string) => store.clear(repository, key);
+  const clearProblem = (repository: string, key: string) =>
+    store.clear(repository, key).catch(() => undefined);
   const passOn = options.passOn ?? (() => false);
 
   const labels = labelsClient(github);

@@ -14,7 +14,8 @@ export const StorageEnvSchema = z
       .optional(),
     /**
      * The hot statements as named (prepared) statements on PostgreSQL. `off` behind a pooler that does not keep
-     * them across transactions (PgBouncer in transaction mode before 1.21).
+     * them across transactions (PgBouncer in transaction mode without `max_prepared_statements`, Supavisor in
+     * transaction mode); left on there, the first refusal switches the instance to unnamed statements by itself.
      */
     DATABASE_PREPARED_STATEMENTS: z.enum(["on", "off"], { error: "expected on or off" }).default("on"),
     /** PGlite's data folder (one process at a time: it is locked). */

@@ -17,7 +17,9 @@ export function shared<T extends object>(value: T): T {
 }
 
 function deepFreeze(value: object): void {
-  if (Object.isFrozen(value)) return;
+  // An object shared already is frozen through; any other one is walked, even if frozen itself (its parts may
+  // not be). JSON has no cycles, and a value with one could not be written as JSON anyway.
+  if (texts.has(value)) return;
   for (const v of Object.values(value)) if (v !== null && typeof v === "object") deepFreeze(v);
   Object.freeze(value);
 }
@@ -41,8 +43,9 @@ function textOf(value: unknown): string | undefined {
 }
 
 /**
- * Exactly `JSON.stringify(value)`, with the text of a plain object's shared properties reused. Anything else (an
- * array, a class instance, an object with `toJSON`) is stringified as usual.
+ * `JSON.stringify(value)`'s text, with the text of a plain object's shared properties reused. Anything else (an
+ * array, a class instance, an object with `toJSON`) is stringified as usual. One difference, which no report
+ * has: a property's `toJSON` is called with "" instead of the property's name.
  */
 export function sharedJson(value: unknown): string {
   if (

@@ -99,12 +99,6 @@ export interface Tables {
     learn_requested: Generated<boolean>;
   };
   /** What was learned from each repository's closed issues (migrations/009). */
-  output_problems: {
-    repository: string;
-    output: string;
-    message: string;
-    noted_at: Generated<Date>;
-  };
   repository_calibrations: {
     repository: string;
     display_name: string;
@@ -116,6 +110,13 @@ export interface Tables {
     calibration: string;
     decisions: string;
     learned_at: Generated<Date>;
+  };
+  /** What the App's outputs met, per repository and output (migrations/010). */
+  output_problems: {
+    repository: string;
+    output: string;
+    message: string;
+    noted_at: Generated<Date>;
   };
   backlog_budget: { installation_id: string | number; day: string; used: Generated<number> };
   score_cache: {

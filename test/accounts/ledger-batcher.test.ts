@@ -47,6 +47,17 @@ describe("group commit of the ledger for plans without an allowance", () => {
     expect(stored?.report).toEqual({ task: "k7" });
   });
 
+  it("never more rows in one statement than maxBatch: the rest follow in the next statements", async () => {
+    const batcher = new LedgerBatcher(database.db, { maxWaitMs: 5, maxBatch: 8 });
+    const before = await count("usage_ledger");
+    const outcomes = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => batcher.charge(charge(`cap${i}`))),
+    );
+    expect(outcomes.every((o) => o.outcome === "charged")).toBe(true);
+    expect(await count("usage_ledger")).toBe(before + 30);
+    expect(batcher.statements).toBeGreaterThanOrEqual(4); // 30 rows, 8 at most each
+  });
+
   it("stores each report exactly as scored, whatever its text holds, beside its neighbours in the batch", async () => {
     const batcher = new LedgerBatcher(database.db, { maxWaitMs: 5 });
     const tricky = [

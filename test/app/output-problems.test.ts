@@ -4,6 +4,10 @@ import {
   MemoryOutputProblems,
   type OutputProblems,
 } from "../../src/app/output-problems.js";
+import { outputProblems, writeOutputs } from "../../src/app/outputs.js";
+import { NO_OUTPUTS } from "../../src/app/resolve-outputs.js";
+import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
+import { buildReport } from "../../src/core/score-task.js";
 import { openDatabase, type Database } from "../../src/storage/database.js";
 import { freshDatabase } from "../helpers/postgres.js";
 import { describeUnless, missingEnv } from "../helpers/skip.js";
@@ -65,4 +69,78 @@ describeUnless(missingEnv(["DATABASE_URL"]), "output problems shared by a fleet 
     await fresh?.drop();
   });
   behaves(async () => [new DatabaseOutputProblems(one.db), new DatabaseOutputProblems(two.db)]);
+});
+
+const task = { task: "Add CSV export", description: "" };
+const { report } = buildReport(task, scoreOffline(task), new Date("2026-11-25T00:00:00Z"));
+
+describe("a store that fails (the database is down)", () => {
+  const failing: OutputProblems = {
+    note: async () => {
+      throw new Error("Connection terminated");
+    },
+    clear: async () => {
+      throw new Error("Connection terminated");
+    },
+    list: async () => {
+      throw new Error("Connection terminated");
+    },
+  };
+
+  it("an output that worked is not reported as a problem, and the job's list of problems is empty", async () => {
+    const requests: string[] = [];
+    const github = {
+      request: async (route: string) => {
+        requests.push(route);
+        return { data: { id: 7 } };
+      },
+    };
+    const warnings: unknown[] = [];
+    const met = await writeOutputs(
+      github as never,
+      { ...NO_OUTPUTS, check: true },
+      { "kind-labels": {} },
+      {
+        repository: "acme/widgets",
+        ref: { owner: "acme", repo: "widgets", issue_number: 3 },
+        isPullRequest: true,
+        nodeId: undefined,
+        labels: [],
+        headSha: "abc1234",
+      },
+      report,
+      { log: { info: () => undefined, warn: (o) => warnings.push(o) }, problems: failing },
+    );
+    expect(requests).toEqual(["POST /repos/{owner}/{repo}/check-runs"]);
+    expect(met).toEqual([]);
+    expect(warnings).toEqual([]);
+    expect(await outputProblems("acme/widgets", failing)).toEqual([]);
+  });
+
+  it("a real problem is still told in the answer and logged, although it cannot be remembered", async () => {
+    const github = {
+      request: async () => {
+        throw Object.assign(new Error("Forbidden"), { status: 403 });
+      },
+    };
+    const warnings: unknown[] = [];
+    const met = await writeOutputs(
+      github as never,
+      { ...NO_OUTPUTS, check: true },
+      { "kind-labels": {} },
+      {
+        repository: "acme/widgets",
+        ref: { owner: "acme", repo: "widgets", issue_number: 3 },
+        isPullRequest: true,
+        nodeId: undefined,
+        labels: [],
+        headSha: "abc1234",
+      },
+      report,
+      { log: { info: () => undefined, warn: (o) => warnings.push(o) }, problems: failing },
+    );
+    expect(met.map((m) => m.key)).toEqual(["check"]);
+    expect(met[0]!.message).toMatch(/GitHub answered 403.*Checks: write/);
+    expect(warnings).toHaveLength(1);
+  });
 });

@@ -38,6 +38,9 @@ describe("sharedJson", () => {
       part.list.push({ quote: "more" });
     }).toThrow(TypeError);
     expect(sharedJson({ part })).toBe('{"part":{"list":[{"quote":"Twelve customers"}]}}');
+    // A part frozen on the outside only is frozen through as well.
+    const shallow = shared(Object.freeze({ inner: { n: 1 } }));
+    expect(Object.isFrozen(shallow.inner)).toBe(true);
   });
 });
 

@@ -8,17 +8,31 @@ import { freshDatabase } from "../helpers/postgres.js";
 import { describeUnless, missingEnv } from "../helpers/skip.js";
 
 describe("hot statements sent by name", () => {
-  function fakePool() {
+  function fakePool(refuseNames = false) {
     const calls: unknown[][] = [];
     const client = {
       query: async (...args: unknown[]) => {
         calls.push(args);
+        if (refuseNames && typeof args[0] === "object")
+          throw Object.assign(new Error('prepared statement "ts_1" does not exist'), { code: "26000" });
         return { rows: [] };
       },
       release: () => undefined,
     };
-    const pool = { connect: async () => client, end: async () => undefined };
-    return { pool: withPreparedStatements(pool as never) as unknown as typeof pool, calls };
+    const pool = {
+      connect: (cb?: (err: undefined, c: typeof client, done: () => void) => void) => {
+        if (cb) {
+          cb(undefined, client, () => undefined);
+          return undefined;
+        }
+        return Promise.resolve(client);
+      },
+      end: async () => undefined,
+    };
+    const wrapped = withPreparedStatements(pool as never) as unknown as {
+      connect: (() => Promise<typeof client>) & ((cb: (err: unknown, c: typeof client) => void) => void);
+    };
+    return { pool: wrapped, calls };
   }
 
   it("a text given to `prepared` goes as a named statement, any other text as it came", async () => {
@@ -29,6 +43,29 @@ describe("hot statements sent by name", () => {
     await client.query("SELECT 2", []);
     expect(calls[0]).toEqual([{ name: expect.stringMatching(/^ts_\d+$/), text: hot, values: [1] }]);
     expect(calls[1]).toEqual(["SELECT 2", []]);
+  });
+
+  it("a pooler that does not keep named statements: sent again unnamed, and unnamed from then on", async () => {
+    const hot = prepared("SELECT $1::int AS n -- prepared-statements.test, pooler");
+    const { pool, calls } = fakePool(true);
+    const client = await pool.connect();
+    await expect(client.query(hot, [1])).resolves.toEqual({ rows: [] });
+    await client.query(hot, [2]);
+    expect(calls).toEqual([
+      [{ name: expect.stringMatching(/^ts_\d+$/), text: hot, values: [1] }],
+      [hot, [1]],
+      [hot, [2]],
+    ]);
+  });
+
+  it("node-postgres's callback form of connect (its own pool.query) gets the same client", async () => {
+    const hot = prepared("SELECT $1::int AS n -- prepared-statements.test, callback");
+    const { pool, calls } = fakePool();
+    const client = await new Promise<{ query: (...a: unknown[]) => Promise<unknown> }>((resolve) =>
+      pool.connect((_err, c) => resolve(c)),
+    );
+    await client.query(hot, [3]);
+    expect(calls[0]).toEqual([{ name: expect.stringMatching(/^ts_\d+$/), text: hot, values: [3] }]);
   });
 
   it("the same text keeps one name, on every connection, and the client is wrapped once", async () => {
