@@ -37201,7 +37201,7 @@ function shared(value) {
   return value;
 }
 function deepFreeze(value) {
-  if (Object.isFrozen(value)) return;
+  if (texts.has(value)) return;
   for (const v of Object.values(value)) if (v !== null && typeof v === "object") deepFreeze(v);
   Object.freeze(value);
 }
