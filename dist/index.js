@@ -37197,7 +37197,7 @@ ${description}`),
 var texts = /* @__PURE__ */ new WeakMap();
 function shared(value) {
   deepFreeze(value);
-  if (!texts.has(value)) texts.set(value, null);
+  if (!texts.has(value)) texts.set(value, 0);
   return value;
 }
 function deepFreeze(value) {
