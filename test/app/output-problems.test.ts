@@ -87,14 +87,8 @@ describe("a store that fails (the database is down)", () => {
     },
   };
 
-  it("an output that worked is not reported as a problem, and the job's list of problems is empty", async () => {
-    const requests: string[] = [];
-    const github = {
-      request: async (route: string) => {
-        requests.push(route);
-        return { data: { id: 7 } };
-      },
-    };
+  /** A pull request's check run written with the failing store: what writeOutputs answers and logs. */
+  async function writeCheckRun(github: { request: (route: string) => Promise<unknown> }) {
     const warnings: unknown[] = [];
     const met = await writeOutputs(
       github as never,
@@ -111,6 +105,18 @@ describe("a store that fails (the database is down)", () => {
       report,
       { log: { info: () => undefined, warn: (o) => warnings.push(o) }, problems: failing },
     );
+    return { met, warnings };
+  }
+
+  it("an output that worked is not reported as a problem, and the job's list of problems is empty", async () => {
+    const requests: string[] = [];
+    const github = {
+      request: async (route: string) => {
+        requests.push(route);
+        return { data: { id: 7 } };
+      },
+    };
+    const { met, warnings } = await writeCheckRun(github);
     expect(requests).toEqual(["POST /repos/{owner}/{repo}/check-runs"]);
     expect(met).toEqual([]);
     expect(warnings).toEqual([]);
@@ -123,22 +129,7 @@ describe("a store that fails (the database is down)", () => {
         throw Object.assign(new Error("Forbidden"), { status: 403 });
       },
     };
-    const warnings: unknown[] = [];
-    const met = await writeOutputs(
-      github as never,
-      { ...NO_OUTPUTS, check: true },
-      { "kind-labels": {} },
-      {
-        repository: "acme/widgets",
-        ref: { owner: "acme", repo: "widgets", issue_number: 3 },
-        isPullRequest: true,
-        nodeId: undefined,
-        labels: [],
-        headSha: "abc1234",
-      },
-      report,
-      { log: { info: () => undefined, warn: (o) => warnings.push(o) }, problems: failing },
-    );
+    const { met, warnings } = await writeCheckRun(github);
     expect(met.map((m) => m.key)).toEqual(["check"]);
     expect(met[0]!.message).toMatch(/GitHub answered 403.*Checks: write/);
     expect(warnings).toHaveLength(1);
