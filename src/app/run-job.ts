@@ -74,9 +74,10 @@ export async function runJob(
   const loaded = await loadConfig(context, log);
   const { config } = loaded;
   // What an output met earlier (a board it cannot reach) is told to maintainers with the file's problems.
+  // Read only when a maintainer's command will show them: an ordinary event costs no lookup.
   const diagnostics = [
     ...loaded.diagnostics,
-    ...(await outputProblems(repositoryName(context), deps.outputProblems)),
+    ...(helpAsked || scoreAsked ? await outputProblems(repositoryName(context), deps.outputProblems) : []),
   ];
   // New commits on a pull request move only its check run to the new head: the text, and so the report, are
   // the ones already published (and already counted), so nothing else is written or charged.
