@@ -3,15 +3,22 @@
  * corpus (../shared/corpus/labeled-issues.jsonl). Every figure for the fitted judge is repository-grouped
  * cross-validated: the model that scores an issue was fitted without any issue of that repository.
  * `--smoke` runs fewer bootstrap rounds and one repeat (CI checks that it runs, never its figures).
+ * `--choose-kind` prints the cross-validation on the NLBSE'24 training split that chose the kind model's settings.
  */
 import { DEFAULT_APPROVAL_POLICY, evaluateApproval } from "../src/core/approval.js";
 import { PERSONAS } from "../src/core/personas.js";
 import { JUDGE_MODEL, scorePersonas } from "../src/core/offline/offline-scorer.js";
 import { runReaderEval } from "./eval-reader.js";
+import { chooseKind } from "./eval/kind-cv.js";
 import { fitJudge } from "./eval/fit.js";
 import { development } from "./eval/holdout.js";
 import { decided, loadLabeled, type LabeledIssue } from "./eval/labeled-corpus.js";
 import { auc, aucWithInterval, groupedFolds } from "./eval/metrics.js";
+
+if (process.argv.includes("--choose-kind")) {
+  chooseKind();
+  process.exit(0);
+}
 
 const smoke = process.argv.includes("--smoke");
 const ROUNDS = smoke ? 100 : 1000;

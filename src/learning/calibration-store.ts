@@ -1,5 +1,7 @@
 import { sql } from "kysely";
-import type { RepositoryCalibration } from "../core/offline/calibration.js";
+import { calibrationUsed, type RepositoryCalibration } from "../core/offline/calibration.js";
+import { KIND_MODEL } from "../core/offline/kind-model.data.js";
+import { adjustmentFor } from "../core/offline/kind-model.js";
 import { repositoryKey } from "../backlog/backlog-store.js";
 import type { Db } from "../storage/tables.js";
 import type { LearningResult } from "./fit-calibration.js";
@@ -128,7 +130,7 @@ export class CalibrationStore {
       .where("repository", "=", key)
       .executeTakeFirstOrThrow();
     const calibration = row.used
-      ? { ...(JSON.parse(row.calibration) as RepositoryCalibration), version: Number(row.version) }
+      ? current({ ...(JSON.parse(row.calibration) as RepositoryCalibration), version: Number(row.version) })
       : undefined;
     const learned = (JSON.parse(row.decisions) as { labelNames?: KindLabelNames }).labelNames;
     const entry = {
@@ -139,4 +141,15 @@ export class CalibrationStore {
     };
     return this.remember(key, entry);
   }
+}
+
+/**
+ * A kind adjustment learned against an earlier release's kind model means nothing added to this one's: it is
+ * dropped (the shipped model reads alone, and the report no longer says the kind was learned) until the next
+ * learning (weekly, or `/score learn`) fits one against this model.
+ */
+function current(c: RepositoryCalibration): RepositoryCalibration | undefined {
+  const kind = adjustmentFor(KIND_MODEL, c.kind);
+  const fresh = { ...c, kind };
+  return calibrationUsed(fresh) ? fresh : undefined;
 }

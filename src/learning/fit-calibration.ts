@@ -19,6 +19,7 @@ import {
   KIND_CLASSES,
   kindFeatures,
   kindLogits,
+  kindModelId,
   softmax,
   type KindModel,
   type ModelKind,
@@ -216,7 +217,7 @@ function fitPreparedKind(
     }
   }
   const entries = [...delta].filter(([, v]) => Math.abs(v) >= 1e-3).sort((a, b) => a[0] - b[0]);
-  return encodeKindAdjustment(bias, entries);
+  return encodeKindAdjustment(kindModelId(model), bias, entries);
 }
 
 /** The kind each issue is read as, with or without an adjustment. */

@@ -3,6 +3,10 @@ import { learnCalibration, LEARNING, type ClosedIssue } from "../../src/learning
 import { readReading } from "../../src/core/offline/read-reading.js";
 import { scoreTask } from "../../src/core/score-task.js";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
+import { KIND_MODEL } from "../../src/core/offline/kind-model.data.js";
+import { kindModelId } from "../../src/core/offline/kind-model.js";
+import { CalibrationStore } from "../../src/learning/calibration-store.js";
+import { openDatabase } from "../../src/storage/database.js";
 
 /** Made-up history: a "wobble" is a bug here, a "twiddle" a request, a "setup" a support question. */
 const WORDS = { bug: "wobble", feature: "twiddle", question: "setup" } as const;
@@ -62,5 +66,47 @@ describe("learning from a repository's closed issues", () => {
     );
     expect(report.reading.calibration).toEqual({ repository: "acme/gizmo", closedIssues: 60 });
     expect(report.reading.kind).toBe("question");
+  });
+});
+
+describe("an adjustment learned against another release's kind model", () => {
+  it("is not applied, and the report no longer says the kind was learned", () => {
+    const { calibration } = learnCalibration("acme/gizmo", closed(60));
+    const stale = {
+      ...calibration,
+      acceptance: undefined,
+      kind: { ...calibration.kind!, model: "k131072-0" },
+    };
+    const read = readReading(
+      "latch twiddle on the gizmo",
+      "A latch twiddle on the gizmo.",
+      undefined,
+      undefined,
+      stale,
+    );
+    const shipped = readReading("latch twiddle on the gizmo", "A latch twiddle on the gizmo.");
+    expect(read.kind).toBe(shipped.kind);
+    expect(read.kindConfidence).toBe(shipped.kindConfidence);
+    expect(read.calibration).toBeNull();
+  });
+
+  it("is dropped when a stored calibration is loaded: the repository reads with the shipped model until it learns again", async () => {
+    const database = await openDatabase({ dataDir: "memory://" });
+    try {
+      const store = new CalibrationStore(database.db, Date.now);
+      const result = learnCalibration("acme/gizmo", closed(60));
+      expect(result.calibration.kind?.model).toBe(kindModelId(KIND_MODEL));
+      await store.save("acme/gizmo", result);
+      expect((await store.get("acme/gizmo"))?.kind).toBeDefined();
+      const stale = {
+        ...result.calibration,
+        acceptance: undefined,
+        kind: { ...result.calibration.kind!, model: "k131072-0" },
+      };
+      await store.save("acme/gizmo", { ...result, calibration: stale });
+      expect(await store.get("acme/gizmo")).toBeUndefined();
+    } finally {
+      await database.close();
+    }
   });
 });

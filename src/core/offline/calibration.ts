@@ -13,6 +13,8 @@ import type { JudgeModel } from "./judge-model.js";
 import type { KindModel } from "./kind-model.js";
 
 export interface KindAdjustment {
+  /** The shipped kind model it was fitted against (`kindModelId`): against any other it is not applied. */
+  model?: string | undefined;
   /** Added to each class's bias, in KIND_CLASSES order. */
   bias: number[];
   /** Sparse weight changes: uint32 indices (class × buckets + bucket) and their float32 values, base64. */
@@ -66,12 +68,14 @@ export function kindAdjustmentArrays(a: KindAdjustment): { index: Uint32Array; v
 }
 
 export function encodeKindAdjustment(
+  model: string,
   bias: number[],
   entries: ReadonlyArray<[number, number]>,
 ): KindAdjustment {
   const index = new Uint32Array(entries.map(([i]) => i));
   const value = new Float32Array(entries.map(([, v]) => v));
   return {
+    model,
     bias: bias.map((b) => Number(b.toFixed(6))),
     index: Buffer.from(index.buffer).toString("base64"),
     value: Buffer.from(value.buffer).toString("base64"),

@@ -2,7 +2,7 @@ import type { Reading } from "../reading.schema.js";
 import { analyzeTask } from "./analyze-task.js";
 import { calibrationUsed, type RepositoryCalibration } from "./calibration.js";
 import { KIND_MODEL } from "./kind-model.data.js";
-import { KIND_CLASSES, predictKind, type KindModel } from "./kind-model.js";
+import { adjustmentFor, KIND_CLASSES, predictKind, type KindModel } from "./kind-model.js";
 import { readEvidence } from "./read-evidence.js";
 import { readStructure, type TaskStructure } from "./read-structure.js";
 import { SOFT_SPAM_TERMS } from "./signals.js";
@@ -124,8 +124,11 @@ export function readReading(
     ...(kind === "bug" && s.severity ? { severity: s.severity } : {}),
     evidence: readEvidence(task, description),
     language: language(`${task}\n${description}`),
-    calibration: calibrationUsed(calibration)
-      ? { repository: calibration.repository, closedIssues: calibration.closedIssues }
-      : null,
+    // Stated only where something learned was applied: a kind adjustment fitted against another release's
+    // model is not (see adjustmentFor).
+    calibration:
+      calibrationUsed(calibration) && (adjustmentFor(model, calibration.kind) || calibration.acceptance)
+        ? { repository: calibration.repository, closedIssues: calibration.closedIssues }
+        : null,
   };
 }
