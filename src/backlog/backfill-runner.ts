@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "pino";
 import type { ScoreReport } from "../core/score-report.schema.js";
+import { KIND_MODEL } from "../core/offline/kind-model.data.js";
+import { kindModelId } from "../core/offline/kind-model.js";
 import { BacklogStore, type PageMemo, type RepositoryRow } from "./backlog-store.js";
 
 /** One open issue as GitHub's list gives it (pull requests are filtered out before). */
@@ -69,7 +71,10 @@ export interface BackfillDeps {
    */
   /** Learns and stores; `changed` false when nothing reports use moved (then nothing is scored again). */
   learn?(repository: string, closedIssues: ListedIssue[]): Promise<{ changed: boolean }>;
-  /** Re-learn each backfilled repository when its last learning is older than this (weekly). */
+  /**
+   * Re-learn each backfilled repository when its last learning is older than this (weekly), or at the first
+   * check when its kind adjustment was fitted against an earlier release's kind model.
+   */
   relearnMs?: number;
 }
 
@@ -171,7 +176,7 @@ export class BackfillRunner {
     const { learn, relearnMs } = this.deps;
     if (learn && relearnMs && this.now().getTime() - this.relearnCheckedAt >= RELEARN_CHECK_MS) {
       this.relearnCheckedAt = this.now().getTime();
-      const queued = await this.deps.store.requestStaleLearning(relearnMs);
+      const queued = await this.deps.store.requestStaleLearning(relearnMs, kindModelId(KIND_MODEL));
       if (queued > 0) this.deps.logger.info({ repositories: queued }, "learning: weekly re-learning queued");
     }
     for (;;) {

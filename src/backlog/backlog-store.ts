@@ -417,16 +417,20 @@ export class BacklogStore {
 
   /**
    * Weekly re-learning: every repository backfilled before whose last learning is older than `olderThanMs`
-   * (or that never learned) is queued to learn and re-score. Returns how many were queued.
+   * (or that never learned), or whose kind adjustment was fitted against another kind model than `kindModel`
+   * (a release refitted it: the adjustment is no longer applied), is queued to learn and re-score. Returns how
+   * many were queued.
    */
-  async requestStaleLearning(olderThanMs: number): Promise<number> {
+  async requestStaleLearning(olderThanMs: number, kindModel: string): Promise<number> {
     const r = await sql`
       UPDATE backlog_repositories SET learn_requested = true, state = 'queued', next_url = NULL, done = 0,
         requested_at = now(), last_error = NULL
       WHERE state = 'done' AND finished_at IS NOT NULL AND last_error IS NULL AND NOT learn_requested
         AND NOT EXISTS (SELECT 1 FROM repository_calibrations c
           WHERE c.repository = backlog_repositories.repository
-            AND c.learned_at > now() - (${olderThanMs}::bigint * interval '1 millisecond'))`.execute(this.db);
+            AND c.learned_at > now() - (${olderThanMs}::bigint * interval '1 millisecond')
+            AND (jsonb_typeof(c.calibration::jsonb -> 'kind') IS DISTINCT FROM 'object'
+              OR c.calibration::jsonb -> 'kind' ->> 'model' = ${kindModel}))`.execute(this.db);
     return Number(r.numAffectedRows ?? 0);
   }
 

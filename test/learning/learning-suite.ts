@@ -5,6 +5,8 @@ import { startFakeGitHub, type FakeGitHub, type FakeIssue } from "../helpers/fak
 import { deliver, payload, startService, installationCreated } from "../helpers/app-harness.js";
 import { freshDatabase } from "../helpers/postgres.js";
 import type { Db } from "../../src/storage/tables.js";
+import { KIND_MODEL } from "../../src/core/offline/kind-model.data.js";
+import { kindModelId } from "../../src/core/offline/kind-model.js";
 
 /**
  * Learning from a repository's own history, through the App as a maintainer meets it: install the App on a
@@ -186,6 +188,24 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
       const scoredAt = (l: { tasks: { number: number; scoredAt: string }[] }) =>
         new Map(l.tasks.map((t) => [t.number, t.scoredAt]));
       expect(scoredAt(again)).toEqual(scoredAt(first));
+    });
+
+    it("a kind adjustment fitted against an earlier release's kind model is learned again at the first check", async () => {
+      github.repoIssues.set("acme/gizmo", history(60, 30));
+      service = await start();
+      await deliver(service, "installation", installationCreated(["acme/gizmo"]));
+      await untilDone("acme/gizmo", 60);
+      const store = service.backlogStore!;
+      const week = 7 * 86_400_000;
+      const current = kindModelId(KIND_MODEL);
+      // Learned just now against this release's model: nothing to do.
+      expect(await store.requestStaleLearning(week, current)).toBe(0);
+      // As if a release had refitted the kind model since.
+      expect(await store.requestStaleLearning(week, "k131072-0")).toBe(1);
+      service.backfill!.wake();
+      await service.backfill!.idle();
+      const again = await untilDone("acme/gizmo", 60);
+      expect(again.calibration).toEqual({ closedIssues: 60, used: true });
     });
 
     it("the shipped model alone reads the project's own words worse (before learning)", async () => {
