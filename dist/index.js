@@ -36842,6 +36842,169 @@ function readStructure(title, description, flags) {
   };
 }
 
+// src/core/offline/read-evidence.ts
+var EVIDENCE_TYPES = [
+  "demand",
+  "acceptance",
+  "steps",
+  "trace",
+  "versions",
+  "expected_actual",
+  "screenshot",
+  "code"
+];
+var QUOTE_MAX = 140;
+var QUOTE_SHOWN = 80;
+var MAX_CHARS = 7e4;
+var NUMBER_WORD = "(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundreds|a thousand|thousands|millions|a dozen|dozens|several hundred|several thousand)";
+var WHO = "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|requests|complaints|stars|seats|instances|servers|devices|sessions|times a (?:day|week|month))";
+var DEMAND_RE2 = new RegExp(
+  `(?:\\b\\d[\\d,.]*\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+[\\p{L}-]+){0,3}?\\s+${WHO}(?![\\p{L}])`,
+  "iu"
+);
+var ACCEPT_LABEL_RE = /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
+var TEMPLATE_ITEM_RE = /^(?:i(?:'m| am| have|'ve)?\b|please\b|there (?:is|are)\b|to the best\b|the (?:pr|feature|issue|patch)\b|this (?:is|issue|pr)\b|my\b)/i;
+var LIST_ITEM_RE = /^\s*(?:[-*+•]|\d{1,2}[.)]|\[[ xX]\])\s+\S/;
+var TASK_ITEM_RE = /^\s*[-*+]\s+\[[ xX]\]\s+(\S.*)$/;
+var STEP_ITEM_RE = /^\s*(?:\d{1,2}\s*[.):-]|step \d+[:.]|[-*+•])\s+(\S.*)$/i;
+var STEPS_HEAD_RE2 = /^[^\p{L}\n]*(?:steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro(?:duction)? steps|verification steps|steps|pasos para reproducir|étapes pour reproduire|schritte zur reproduktion|复现步骤|重现步骤|再現手順|шаги воспроизведения)\b/iu;
+var TRACE_RE = /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{/m;
+var VERSION_RE2 = /\b(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
+var VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
+var BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
+var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)]*\)|\[e\.g\.[^\]]*\]/gi;
+var EXPECTED_LABEL_RE = /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
+var EXPECTED_INLINE_RE = /^[^\p{L}\n]*(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
+var IMAGE_RE2 = /!\[([^\]]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}>/i;
+var FENCE_RE2 = /(```|~~~)[^\n]*\n([\s\S]*?)(?:\1|$)/g;
+var INLINE_FENCE_RE = /```([^`\n]+)```/g;
+var CODE_LINE_RE = /^\s*(?:#include\s*[<"]|#(?:ifdef|ifndef|define|if|endif|pragma)\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|using|package|return)\b\s*[\w({[]|\$\s+\S|(?:npm|npx|pip3?|python3?|node|git|cd|cmake|make|cargo|go|docker|kubectl|yarn|pnpm|bitcoin-cli|curl)\s+\S|<\/?(?!details|summary|br|sub|sup|img|p\b|b\b|i\b)[a-zA-Z][\w-]*[\s>/]|[\w.$[\]]+(?:\s*,\s*[\w.$]+)*\s*(?:=|\+=|-=)\s*[^=\s]|[\w.$]+\([^)]*\)\s*;?\s*$|[\w.$]+\(.*[,{(]\s*$|\w+\s*\([^)]*\)\s*\{|[{}]\s*$|.*;\s*$)/;
+var LOG_LINE_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s])/i;
+function clip(text2) {
+  const t = text2.replace(/\s+/g, " ").trim();
+  return t.length <= QUOTE_MAX ? t : `${t.slice(0, QUOTE_MAX - 1).trimEnd()}…`;
+}
+function sentenceAround(line, index) {
+  const before = line.slice(0, index);
+  const start = Math.max(before.lastIndexOf(". "), before.lastIndexOf("! "), before.lastIndexOf("? "));
+  const rest = line.slice(index);
+  const endRel = rest.search(/[.!?](?:\s|$)/);
+  return line.slice(start < 0 ? 0 : start + 2, endRel < 0 ? line.length : index + endRel + 1);
+}
+function quoteAt(line, index, length, unit) {
+  const fits = (end) => end <= QUOTE_SHOWN - 1;
+  if (unit === "line" && fits(index + length)) return line;
+  const sentence = sentenceAround(line, index);
+  const at = sentence.indexOf(line.slice(index, index + length));
+  if (at < 0 || fits(at + length)) return sentence;
+  let start = Math.max(0, at - 30);
+  while (start > 0 && /\S/.test(sentence[start - 1])) start--;
+  return `…${sentence.slice(start)}`;
+}
+function looksLikeCode(lines) {
+  const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
+  if (content.length === 0) return false;
+  const codeish = content.filter((l) => CODE_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l)).length;
+  return codeish >= Math.max(1, Math.ceil(content.length / 3));
+}
+function nextText(lines, i) {
+  for (let k = i + 1; k < lines.length; k++) if (lines[k].trim()) return lines[k].trim();
+  return void 0;
+}
+var EMPTY_ANSWER_RE = /^(?:_?no response_?|n\/a|none|-|\.\.\.|…)$/i;
+var isHeading = (line) => /^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*$)/.test(line);
+function readEvidence(title, description) {
+  const raw = description.length > MAX_CHARS ? description.slice(0, MAX_CHARS) : description;
+  const text2 = raw.replace(/<!--[\s\S]*?(?:-->|$)/g, "\n").replace(INLINE_FENCE_RE, "`$1`");
+  const found = /* @__PURE__ */ new Map();
+  const put = (type, quote2) => {
+    const q = clip(quote2);
+    if (!found.has(type) && /[\p{L}\p{N}]/u.test(q)) found.set(type, q);
+  };
+  const firstWithText = (lines2) => lines2.find((l) => /[\p{L}\p{N}]/u.test(l)) ?? "";
+  const prose = text2.replace(FENCE_RE2, (_block, _fence, body) => {
+    const lines2 = body.split("\n");
+    const traceLine = lines2.find((l) => TRACE_RE.test(l));
+    if (traceLine) put("trace", traceLine);
+    if (looksLikeCode(lines2.filter((l) => !TRACE_RE.test(l))))
+      put("code", firstWithText(lines2.filter((l) => CODE_LINE_RE.test(l))));
+    const version2 = lines2.map((l) => VERSION_RE2.exec(l.replace(EXAMPLE_RE, " "))).find(Boolean);
+    if (version2 && /\b(?:version|use|using|installed|with)\b/i.test(body)) put("versions", version2[0]);
+    return "\n";
+  });
+  const lines = prose.split("\n");
+  let steps = [];
+  let inSteps = false;
+  const tasks = [];
+  const unfenced = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const quoted = /^\s*>/.test(line);
+    const trimmed = line.replace(/^\s*>\s?/, "").trim();
+    if (!trimmed) continue;
+    if (quoted) {
+      if (TRACE_RE.test(trimmed)) put("trace", trimmed);
+      continue;
+    }
+    const image = IMAGE_RE2.exec(trimmed);
+    if (image) put("screenshot", image[0]);
+    const withoutLinks = trimmed.replace(/\[([^\]]*)\]\([^)]*\)/g, " ").replace(/https?:\/\/\S+/g, " ").replace(EXAMPLE_RE, " ");
+    for (const sentence of withoutLinks.split(/(?<=[.!?])\s+/)) {
+      const accept = ACCEPT_LABEL_RE.exec(sentence);
+      if (!accept) continue;
+      const after = accept[1].trim();
+      const next = nextText(lines, i);
+      if (after && /[\p{L}\p{N}]/u.test(after) && !EMPTY_ANSWER_RE.test(after)) put("acceptance", sentence);
+      else if (next && (LIST_ITEM_RE.test(next) || isHeading(sentence) && !isHeading(next) && !EMPTY_ANSWER_RE.test(next)))
+        put("acceptance", `${sentence} ${next}`);
+    }
+    const task = TASK_ITEM_RE.exec(trimmed);
+    if (task && !TEMPLATE_ITEM_RE.test(task[1].trim())) tasks.push(trimmed);
+    if (/^[^\p{L}\n]*(?:i (?:need|want) (?:to add )?(?:the )?following|we need (?:the )?following)\b/iu.test(
+      trimmed
+    )) {
+      const next = nextText(lines, i);
+      if (next && LIST_ITEM_RE.test(next)) put("acceptance", `${trimmed} ${next}`);
+    }
+    if (STEPS_HEAD_RE2.test(trimmed) && trimmed.length <= 60) {
+      inSteps = true;
+      steps = [];
+    } else if (inSteps) {
+      const step = STEP_ITEM_RE.exec(trimmed);
+      if (step && !EMPTY_ANSWER_RE.test(step[1].trim())) steps.push(trimmed);
+      else if (isHeading(trimmed)) inSteps = false;
+      if (steps.length >= 2) put("steps", steps.slice(0, 2).join(" "));
+    }
+    const demandText = withoutLinks.replace(/^\s*(?:\d{1,2}[.)]|[-*+•])\s+/, "");
+    const demand = DEMAND_RE2.exec(demandText);
+    if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
+    if (TRACE_RE.test(trimmed)) put("trace", trimmed);
+    const version2 = VERSION_RE2.exec(withoutLinks);
+    if (version2) put("versions", quoteAt(withoutLinks, version2.index, version2[0].length, "line"));
+    else if (VERSION_FIELD_RE.test(withoutLinks)) {
+      const next = nextText(lines, i);
+      if (next && BARE_VERSION_RE.test(next)) put("versions", `${withoutLinks} ${next}`);
+    }
+    if (EXPECTED_LABEL_RE.test(withoutLinks)) {
+      const next = nextText(lines, i);
+      if (next && !isHeading(next) && !EMPTY_ANSWER_RE.test(next))
+        put("expected_actual", `${withoutLinks} ${next}`);
+    } else {
+      const said = EXPECTED_INLINE_RE.exec(withoutLinks);
+      if (said) put("expected_actual", quoteAt(withoutLinks, said.index, said[0].length, "line"));
+    }
+    if (CODE_LINE_RE.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed))
+      unfenced.push(trimmed);
+  }
+  if (tasks.length >= 2) put("acceptance", tasks[0]);
+  if (unfenced.length >= 3) put("code", unfenced[0]);
+  if (!found.has("versions")) {
+    const v = VERSION_RE2.exec(title);
+    if (v) put("versions", title);
+  }
+  return EVIDENCE_TYPES.filter((t) => found.has(t)).map((type) => ({ type, quote: found.get(type) }));
+}
+
 // src/core/offline/kind-model.data.ts
 var KIND_MODEL = {
   buckets: 131072,
@@ -36973,154 +37136,6 @@ function softmax(z2) {
   const e = z2.map((v) => Math.exp(v - max));
   const sum = e.reduce((a, b2) => a + b2, 0);
   return e.map((v) => v / sum);
-}
-
-// src/core/offline/read-evidence.ts
-var EVIDENCE_TYPES = [
-  "demand",
-  "acceptance",
-  "steps",
-  "trace",
-  "versions",
-  "expected_actual",
-  "screenshot",
-  "code"
-];
-var QUOTE_MAX = 140;
-var MAX_CHARS = 7e4;
-var NUMBER_WORD = "(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundreds|a thousand|thousands|millions|a dozen|dozens|several hundred|several thousand)";
-var WHO = "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|requests|complaints|stars|seats|instances|servers|devices|sessions|times a (?:day|week|month))";
-var DEMAND_RE2 = new RegExp(
-  `(?:\\b\\d[\\d,.]*\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+[\\p{L}-]+){0,3}?\\s+${WHO}(?![\\p{L}])`,
-  "iu"
-);
-var ACCEPT_LABEL_RE = /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
-var TEMPLATE_ITEM_RE = /^(?:i(?:'m| am| have|'ve)?\b|please\b|there (?:is|are)\b|to the best\b|the (?:pr|feature|issue|patch)\b|this (?:is|issue|pr)\b|my\b)/i;
-var LIST_ITEM_RE = /^\s*(?:[-*+•]|\d{1,2}[.)]|\[[ xX]\])\s+\S/;
-var TASK_ITEM_RE = /^\s*[-*+]\s+\[[ xX]\]\s+(\S.*)$/;
-var STEP_ITEM_RE = /^\s*(?:\d{1,2}\s*[.):-]|step \d+[:.]|[-*+•])\s+(\S.*)$/i;
-var STEPS_HEAD_RE2 = /^[^\p{L}\n]*(?:steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro(?:duction)? steps|verification steps|steps|pasos para reproducir|étapes pour reproduire|schritte zur reproduktion|复现步骤|重现步骤|再現手順|шаги воспроизведения)\b/iu;
-var TRACE_RE = /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{/m;
-var VERSION_RE2 = /\b(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
-var VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
-var BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
-var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)]*\)|\[e\.g\.[^\]]*\]/gi;
-var EXPECTED_LABEL_RE = /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
-var EXPECTED_INLINE_RE = /^[^\p{L}\n]*(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
-var IMAGE_RE2 = /!\[([^\]]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}>/i;
-var FENCE_RE2 = /(```|~~~)[^\n]*\n([\s\S]*?)(?:\1|$)/g;
-var INLINE_FENCE_RE = /```([^`\n]+)```/g;
-var CODE_LINE_RE = /^\s*(?:#include\s*[<"]|#(?:ifdef|ifndef|define|if|endif|pragma)\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|using|package|return)\b\s*[\w({[]|\$\s+\S|(?:npm|npx|pip3?|python3?|node|git|cd|cmake|make|cargo|go|docker|kubectl|yarn|pnpm|bitcoin-cli|curl)\s+\S|<\/?(?!details|summary|br|sub|sup|img|p\b|b\b|i\b)[a-zA-Z][\w-]*[\s>/]|[\w.$[\]]+(?:\s*,\s*[\w.$]+)*\s*(?:=|\+=|-=)\s*[^=\s]|[\w.$]+\([^)]*\)\s*;?\s*$|[\w.$]+\(.*[,{(]\s*$|\w+\s*\([^)]*\)\s*\{|[{}]\s*$|.*;\s*$)/;
-var LOG_LINE_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s])/i;
-function clip(text2) {
-  const t = text2.replace(/\s+/g, " ").trim();
-  return t.length <= QUOTE_MAX ? t : `${t.slice(0, QUOTE_MAX - 1).trimEnd()}…`;
-}
-function sentenceAround(line, index) {
-  const before = line.slice(0, index);
-  const start = Math.max(before.lastIndexOf(". "), before.lastIndexOf("! "), before.lastIndexOf("? "));
-  const rest = line.slice(index);
-  const endRel = rest.search(/[.!?](?:\s|$)/);
-  return line.slice(start < 0 ? 0 : start + 2, endRel < 0 ? line.length : index + endRel + 1);
-}
-function looksLikeCode(lines) {
-  const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
-  if (content.length === 0) return false;
-  const codeish = content.filter((l) => CODE_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l)).length;
-  return codeish >= Math.max(1, Math.ceil(content.length / 3));
-}
-function nextText(lines, i) {
-  for (let k = i + 1; k < lines.length; k++) if (lines[k].trim()) return lines[k].trim();
-  return void 0;
-}
-var EMPTY_ANSWER_RE = /^(?:_?no response_?|n\/a|none|-|\.\.\.|…)$/i;
-var isHeading = (line) => /^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*$)/.test(line);
-function readEvidence(title, description) {
-  const raw = description.length > MAX_CHARS ? description.slice(0, MAX_CHARS) : description;
-  const text2 = raw.replace(/<!--[\s\S]*?(?:-->|$)/g, "\n").replace(INLINE_FENCE_RE, "`$1`");
-  const found = /* @__PURE__ */ new Map();
-  const put = (type, quote2) => {
-    const q = clip(quote2);
-    if (!found.has(type) && /[\p{L}\p{N}]/u.test(q)) found.set(type, q);
-  };
-  const firstWithText = (lines2) => lines2.find((l) => /[\p{L}\p{N}]/u.test(l)) ?? "";
-  const prose = text2.replace(FENCE_RE2, (_block, _fence, body) => {
-    const lines2 = body.split("\n");
-    const traceLine = lines2.find((l) => TRACE_RE.test(l));
-    if (traceLine) put("trace", traceLine);
-    if (looksLikeCode(lines2.filter((l) => !TRACE_RE.test(l))))
-      put("code", firstWithText(lines2.filter((l) => CODE_LINE_RE.test(l))));
-    const version2 = lines2.map((l) => VERSION_RE2.exec(l.replace(EXAMPLE_RE, " "))).find(Boolean);
-    if (version2 && /\b(?:version|use|using|installed|with)\b/i.test(body)) put("versions", version2[0]);
-    return "\n";
-  });
-  const lines = prose.split("\n");
-  let steps = [];
-  let inSteps = false;
-  const tasks = [];
-  const unfenced = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const quoted = /^\s*>/.test(line);
-    const trimmed = line.replace(/^\s*>\s?/, "").trim();
-    if (!trimmed) continue;
-    if (quoted) {
-      if (TRACE_RE.test(trimmed)) put("trace", trimmed);
-      continue;
-    }
-    const image = IMAGE_RE2.exec(trimmed);
-    if (image) put("screenshot", image[0]);
-    const withoutLinks = trimmed.replace(/\[([^\]]*)\]\([^)]*\)/g, " ").replace(/https?:\/\/\S+/g, " ").replace(EXAMPLE_RE, " ");
-    for (const sentence of withoutLinks.split(/(?<=[.!?])\s+/)) {
-      const accept = ACCEPT_LABEL_RE.exec(sentence);
-      if (!accept) continue;
-      const after = accept[1].trim();
-      const next = nextText(lines, i);
-      if (after && /[\p{L}\p{N}]/u.test(after) && !EMPTY_ANSWER_RE.test(after)) put("acceptance", sentence);
-      else if (next && (LIST_ITEM_RE.test(next) || isHeading(sentence) && !isHeading(next) && !EMPTY_ANSWER_RE.test(next)))
-        put("acceptance", `${sentence} ${next}`);
-    }
-    const task = TASK_ITEM_RE.exec(trimmed);
-    if (task && !TEMPLATE_ITEM_RE.test(task[1].trim())) tasks.push(trimmed);
-    if (/^[^\p{L}\n]*(?:i (?:need|want) (?:to add )?(?:the )?following|we need (?:the )?following)\b/iu.test(
-      trimmed
-    )) {
-      const next = nextText(lines, i);
-      if (next && LIST_ITEM_RE.test(next)) put("acceptance", `${trimmed} ${next}`);
-    }
-    if (STEPS_HEAD_RE2.test(trimmed) && trimmed.length <= 60) {
-      inSteps = true;
-      steps = [];
-    } else if (inSteps) {
-      const step = STEP_ITEM_RE.exec(trimmed);
-      if (step && !EMPTY_ANSWER_RE.test(step[1].trim())) steps.push(trimmed);
-      else if (isHeading(trimmed)) inSteps = false;
-      if (steps.length >= 2) put("steps", steps.slice(0, 2).join(" "));
-    }
-    const demandText = withoutLinks.replace(/^\s*(?:\d{1,2}[.)]|[-*+•])\s+/, "");
-    const demand = DEMAND_RE2.exec(demandText);
-    if (demand) put("demand", sentenceAround(demandText, demand.index));
-    if (TRACE_RE.test(trimmed)) put("trace", trimmed);
-    if (VERSION_RE2.test(withoutLinks)) put("versions", withoutLinks);
-    else if (VERSION_FIELD_RE.test(withoutLinks)) {
-      const next = nextText(lines, i);
-      if (next && BARE_VERSION_RE.test(next)) put("versions", `${withoutLinks} ${next}`);
-    }
-    if (EXPECTED_LABEL_RE.test(withoutLinks)) {
-      const next = nextText(lines, i);
-      if (next && !isHeading(next) && !EMPTY_ANSWER_RE.test(next))
-        put("expected_actual", `${withoutLinks} ${next}`);
-    } else if (EXPECTED_INLINE_RE.test(withoutLinks)) put("expected_actual", withoutLinks);
-    if (CODE_LINE_RE.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed))
-      unfenced.push(trimmed);
-  }
-  if (tasks.length >= 2) put("acceptance", tasks[0]);
-  if (unfenced.length >= 3) put("code", unfenced[0]);
-  if (!found.has("versions")) {
-    const v = VERSION_RE2.exec(title);
-    if (v) put("versions", title);
-  }
-  return EVIDENCE_TYPES.filter((t) => found.has(t)).map((type) => ({ type, quote: found.get(type) }));
 }
 
 // src/core/offline/read-reading.ts
@@ -37397,7 +37412,7 @@ function evidenceSentence(r, persona) {
   return parts.join(" ") || void 0;
 }
 function shorten(quote2) {
-  return quote2.length <= 80 ? quote2 : `${quote2.slice(0, 79).trimEnd()}…`;
+  return quote2.length <= QUOTE_SHOWN ? quote2 : `${quote2.slice(0, QUOTE_SHOWN - 1).trimEnd()}…`;
 }
 var FEATURE_WORDS = {
   "kind.bug": ["it is a bug report", "it is not a bug report"],

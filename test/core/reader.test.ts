@@ -63,6 +63,20 @@ describe("evidence the old reader missed", () => {
     expect(quoteOf("A task", body, "demand")).toBe("Twelve customers asked for it.");
   });
 
+  it("a quote shows what was found even late in a long line: the reasoning shows the version, not only the opening", () => {
+    const body =
+      "Expected: the upload starts. Actual: the tab crashes with a blank page and nothing in the log. Chrome 120 on macOS 14.";
+    const versions = quoteOf("Upload crashes", body, "versions")!;
+    expect(versions).toBe("Chrome 120 on macOS 14.");
+    const architect = scoreOffline({ task: "Upload crashes", description: body }).find(
+      (v) => v.persona === "architect",
+    )!;
+    expect(architect.reasoning).toContain("Versions: “Chrome 120 on macOS 14.”");
+    const long =
+      "We looked into this for a long while with the whole team and we finally agreed on one thing that matters here: three hundred customers asked for it.";
+    expect(quoteOf("Add export", long, "demand")).toMatch(/^….*three hundred customers asked for it\.$/);
+  });
+
   it("does not read a standard's number as a version, or a single word as demand", () => {
     expect(types("Support currencies", "Prices should use ISO 4217 codes.")).not.toContain("versions");
     expect(types("Add export", "One user mentioned it once.")).not.toContain("demand");

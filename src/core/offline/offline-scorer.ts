@@ -8,7 +8,7 @@ import { contributions, featureVector, FEATURES, logit, sigmoid, type JudgeModel
 import { JUNK_SENTENCE, KIND_ANGLE, KIND_LEANING, type Shape } from "./persona-rules.js";
 import { readStructure, type TaskStructure } from "./read-structure.js";
 import type { Reading } from "../reading.schema.js";
-import type { Evidence, EvidenceType } from "./read-evidence.js";
+import { QUOTE_SHOWN, type Evidence, type EvidenceType } from "./read-evidence.js";
 import { isAdvertising, readReading } from "./read-reading.js";
 import { rememberReading } from "./reading-memo.js";
 import { adjustJudgeModel, calibrationUsed, type RepositoryCalibration } from "./calibration.js";
@@ -237,7 +237,7 @@ function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefine
 }
 
 function shorten(quote: string): string {
-  return quote.length <= 80 ? quote : `${quote.slice(0, 79).trimEnd()}…`;
+  return quote.length <= QUOTE_SHOWN ? quote : `${quote.slice(0, QUOTE_SHOWN - 1).trimEnd()}…`;
 }
 
 /** The structural features that moved the consensus most, in words, for the product persona's summary. */

@@ -21,6 +21,8 @@ export interface Evidence {
 }
 
 const QUOTE_MAX = 140;
+/** How much of a quote a persona's reasoning shows (the reading keeps up to QUOTE_MAX). */
+export const QUOTE_SHOWN = 80;
 const MAX_CHARS = 70_000;
 
 /** Numbers written as words, as people write counts of people ("twelve customers", "about forty integrators"). */
@@ -79,6 +81,24 @@ function sentenceAround(line: string, index: number): string {
   const rest = line.slice(index);
   const endRel = rest.search(/[.!?](?:\s|$)/);
   return line.slice(start < 0 ? 0 : start + 2, endRel < 0 ? line.length : index + endRel + 1);
+}
+
+/**
+ * The words that hold a match at `index` (`length` long): its line or its sentence, and where that is too long
+ * to quote whole, a window that starts shortly before the match, so that the quote always shows what was found
+ * (a version, a count of people), never only the sentence's opening.
+ */
+function quoteAt(line: string, index: number, length: number, unit: "line" | "sentence"): string {
+  // What a reasoning shows of the quote must hold the match.
+  const fits = (end: number) => end <= QUOTE_SHOWN - 1;
+  if (unit === "line" && fits(index + length)) return line;
+  const sentence = sentenceAround(line, index);
+  const at = sentence.indexOf(line.slice(index, index + length));
+  if (at < 0 || fits(at + length)) return sentence;
+  let start = Math.max(0, at - 30);
+  // From a word's start, not its middle.
+  while (start > 0 && /\S/.test(sentence[start - 1]!)) start--;
+  return `…${sentence.slice(start)}`;
 }
 
 function looksLikeCode(lines: readonly string[]): boolean {
@@ -181,9 +201,10 @@ export function readEvidence(title: string, description: string): Evidence[] {
 
     const demandText = withoutLinks.replace(/^\s*(?:\d{1,2}[.)]|[-*+•])\s+/, "");
     const demand = DEMAND_RE.exec(demandText);
-    if (demand) put("demand", sentenceAround(demandText, demand.index));
+    if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
     if (TRACE_RE.test(trimmed)) put("trace", trimmed);
-    if (VERSION_RE.test(withoutLinks)) put("versions", withoutLinks);
+    const version = VERSION_RE.exec(withoutLinks);
+    if (version) put("versions", quoteAt(withoutLinks, version.index, version[0].length, "line"));
     else if (VERSION_FIELD_RE.test(withoutLinks)) {
       const next = nextText(lines, i);
       if (next && BARE_VERSION_RE.test(next)) put("versions", `${withoutLinks} ${next}`);
@@ -193,7 +214,10 @@ export function readEvidence(title: string, description: string): Evidence[] {
       const next = nextText(lines, i);
       if (next && !isHeading(next) && !EMPTY_ANSWER_RE.test(next))
         put("expected_actual", `${withoutLinks} ${next}`);
-    } else if (EXPECTED_INLINE_RE.test(withoutLinks)) put("expected_actual", withoutLinks);
+    } else {
+      const said = EXPECTED_INLINE_RE.exec(withoutLinks);
+      if (said) put("expected_actual", quoteAt(withoutLinks, said.index, said[0].length, "line"));
+    }
     if (CODE_LINE_RE.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed))
       unfenced.push(trimmed);
   }
