@@ -69743,8 +69743,8 @@ async function applyFlagLabel(octokit, ref, name, on, current) {
 // src/github/kind-labels.ts
 var KIND_LABEL_CONFIDENCE = {
   bug: 0.6,
-  feature: 0.6,
-  question: 0.8,
+  feature: 0.65,
+  question: 0.9,
   docs: 0.8,
   refactor: 0.8,
   chore: 0.8,
