@@ -10,6 +10,7 @@ import { scoreTask } from "../core/score-task.js";
 import { DESCRIPTION_MAX_CHARS, ScoreRequestSchema, TASK_MAX_CHARS } from "../core/task-request.schema.js";
 import type { LabelsOctokit } from "../github/approval-labels.js";
 import { apiBaseUrl, type GitHubRequest } from "../github/github-request.js";
+import { copyScoreCheckRun } from "../github/check-run.js";
 import { outputProblems, writeOutputs } from "./outputs.js";
 import { upsertReportComment, type IssueCommentsOctokit } from "../github/report-comment.js";
 import { subjectKey } from "./delivery-handler.js";
@@ -102,6 +103,11 @@ export async function runJob(
   const why = reasons.map((t) => skipReason(config, t, subject));
   if (!why.some((r) => r === undefined)) {
     if (reasons.length > 0) log.info({ reasons: why }, "not scored");
+    await tellMaintainer();
+    return;
+  }
+
+  if (pushOnly && outputs.check && subject.isPullRequest && (await checkRunMoved(context, log))) {
     await tellMaintainer();
     return;
   }
@@ -235,4 +241,28 @@ export async function runJob(
   for (const d of met)
     if (!diagnostics.some((x) => x.key === d.key && x.message === d.message)) diagnostics.push(d);
   await tellMaintainer();
+}
+
+/**
+ * New commits on a pull request: its report's check run on the previous head is written again on the new head,
+ * as it was (see copyScoreCheckRun). False when there is nothing to copy or copying failed: the job then scores
+ * and writes the check run as on any event (and a failure there is told to maintainers as usual).
+ */
+async function checkRunMoved(context: Context, log: Context["log"]): Promise<boolean> {
+  const payload = context.payload as { before?: string; pull_request?: { head?: { sha?: string } } };
+  const headSha = payload.pull_request?.head?.sha;
+  if (!payload.before || !headSha) return false;
+  const { owner, repo } = context.repo();
+  try {
+    const run = await copyScoreCheckRun(
+      context.octokit as unknown as GitHubRequest,
+      { owner, repo, headSha },
+      payload.before,
+    );
+    if (run) log.info({ checkRun: run.id, conclusion: run.conclusion }, "check run moved to the new head");
+    return !!run;
+  } catch (error) {
+    log.warn({ err: error }, "check run: the previous head's could not be copied; scoring again");
+    return false;
+  }
 }

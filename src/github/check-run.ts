@@ -52,3 +52,47 @@ export async function createScoreCheckRun(
   });
   return { id: (data as { id?: number }).id, conclusion };
 }
+
+interface ListedCheckRun {
+  name?: string;
+  conclusion?: string | null;
+  details_url?: string | null;
+  output?: { title?: string | null; summary?: string | null };
+}
+
+/**
+ * New commits on a pull request leave its title and description, and so its report, as they were: the report's
+ * check run on the previous head commit (`fromSha`) is written again on the new one, word for word, instead of
+ * scoring again. Scoring again would spend model calls on every push, and a model's verdict can differ from
+ * one call to the next, so the check would then contradict the report comment. False when the previous commit
+ * has no check run of the report (check newly enabled, a force-push from elsewhere): the caller scores.
+ */
+export async function copyScoreCheckRun(
+  github: GitHubRequest,
+  target: CheckRunTarget,
+  fromSha: string,
+): Promise<{ id: number | undefined; conclusion: string } | undefined> {
+  const { data } = await github.request("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", {
+    owner: target.owner,
+    repo: target.repo,
+    ref: fromSha,
+    check_name: CHECK_NAME,
+    filter: "latest",
+  });
+  const runs = ((data as { check_runs?: ListedCheckRun[] }).check_runs ?? []).filter(
+    (r) => r.name === CHECK_NAME && /^Task score /.test(r.output?.title ?? "") && r.output?.summary,
+  );
+  const previous = runs[0];
+  if (!previous?.conclusion) return undefined;
+  const { data: created } = await github.request("POST /repos/{owner}/{repo}/check-runs", {
+    owner: target.owner,
+    repo: target.repo,
+    name: CHECK_NAME,
+    head_sha: target.headSha,
+    status: "completed",
+    conclusion: previous.conclusion,
+    ...(previous.details_url ? { details_url: previous.details_url } : {}),
+    output: { title: previous.output!.title!, summary: previous.output!.summary! },
+  });
+  return { id: (created as { id?: number }).id, conclusion: previous.conclusion };
+}

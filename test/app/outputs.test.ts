@@ -5,6 +5,7 @@ import { forgetOutputProblems } from "../../src/app/outputs.js";
 import { parseRepoConfig } from "../../src/app/repo-config.schema.js";
 import { resolveOutputs } from "../../src/app/resolve-outputs.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
+import { PERSONA_IDS } from "../../src/core/personas.js";
 import { forgetProjects } from "../../src/github/project-v2.js";
 import { headShaOf, nodeIdOf, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import {
@@ -108,11 +109,11 @@ describe("output in .github/task-scorer.yml", () => {
     github.configFiles.set(REPO, "output: [labels]\nkind-labels:\n  bug: 'Type: Bug'\n");
     service = await start();
     await deliver(service, "issues", issueOpened(11));
-    await deliver(service, "issues", issueOpened(12, { title: "hmm", body: "not sure" }));
+    await deliver(service, "issues", issueOpened(12, { title: "weird", body: "not sure" }));
     await settle();
 
     expect(github.issueLabels.get(`${REPO}#11`)).toEqual(["Type: Bug"]);
-    // The reader is 46% sure "hmm" is a bug: under the bar, so no kind label, and a person should decide.
+    // The reader is 46% sure "weird" is a bug: under the bar, so no kind label, and a person should decide.
     expect(github.issueLabels.get(`${REPO}#12`)).toEqual(["needs-human"]);
     expect(github.repoLabels.get(REPO)?.has("Type: Bug")).toBe(true);
     expect(github.comments).toHaveLength(0);
@@ -274,6 +275,65 @@ describe("output in .github/task-scorer.yml", () => {
     // The comment was not written again (no edit, no second comment).
     expect(github.comments).toHaveLength(1);
     expect(writes().filter((r) => r.method === "PATCH")).toEqual([]);
+  });
+
+  it("check: new commits move the check run as it was, without scoring again (a model's next verdict may differ)", async () => {
+    github.configFiles.set(REPO, "output: [comment, check]\n");
+    // A scorer whose verdict changes with every call, as a model's can.
+    let calls = 0;
+    service = await startService(
+      { GHE_HOST: github.host, GHE_PROTOCOL: "http" },
+      {
+        description: "varying",
+        scorer: {
+          name: "varying",
+          score: async () => {
+            calls++;
+            return PERSONA_IDS.map((persona) => ({
+              persona,
+              score: calls === 1 ? 8 : 3,
+              reasoning: `call ${calls}`,
+            }));
+          },
+        },
+      },
+    );
+    const pr = (action: string, sha: string, before?: string) =>
+      payload("pull_request", action, (p) => {
+        inRepo(p);
+        p.pull_request.number = 45;
+        p.pull_request.title = "Add CSV export to the reports page";
+        p.pull_request.body = "Users copy tables by hand. Adds an Export CSV button.";
+        p.pull_request.draft = false;
+        p.pull_request.head.sha = sha;
+        if (before) p.before = before;
+        p.sender.type = "User";
+      });
+    await deliver(service, "pull_request", pr("opened", headShaOf(45)));
+    await settle();
+    const pushed = "89abcdef0123456789abcdef0123456789abcdef";
+    await deliver(service, "pull_request", pr("synchronize", pushed, headShaOf(45)));
+    await settle();
+    const runs = github.checkRuns as any[];
+    expect(runs.map((r) => r.head_sha)).toEqual([headShaOf(45), pushed]);
+    expect(runs[1].output).toEqual(runs[0].output);
+    expect(runs[1].conclusion).toBe(runs[0].conclusion);
+    expect(runs[0].output.title).toMatch(/^Task score 8 \/ 10/);
+    expect(calls).toBe(1);
+    // The comment says what the check says: it was not written again either.
+    expect(github.comments).toHaveLength(1);
+
+    // A previous head without the report's check run (check enabled since): scored, and the check written.
+    const later = "fedcba9876543210fedcba9876543210fedcba98";
+    await deliver(
+      service,
+      "pull_request",
+      pr("synchronize", later, "0000000000000000000000000000000000000000"),
+    );
+    await settle();
+    expect(calls).toBe(2);
+    expect(runs.map((r) => r.head_sha)).toEqual([headShaOf(45), pushed, later]);
+    expect(runs[2].output.title).toMatch(/^Task score 3 \/ 10/);
   });
 
   it("check: without `check` in output, new commits write nothing", async () => {

@@ -428,6 +428,13 @@ export class FakeGitHub {
           })
         : send(404, { message: "Not Found" });
     }
+    if (method === "GET" && rest[0] === "commits" && rest[2] === "check-runs" && rest.length === 3) {
+      const name = url.searchParams.get("check_name");
+      const runs = this.checkRuns
+        .filter((r) => r.repository === repoKey && r.head_sha === rest[1] && (!name || r.name === name))
+        .reverse();
+      return send(200, { total_count: runs.length, check_runs: runs });
+    }
     if (method === "POST" && rest[0] === "check-runs" && rest.length === 1) {
       const run = { id: this.nextId++, ...input, repository: repoKey };
       this.checkRuns.push(run);
