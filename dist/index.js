@@ -36673,6 +36673,7 @@ function readTitle(title) {
   if (chore) return { ...out, kind: "chore", kindCue: chore };
   return out;
 }
+var CODE_MARK = "";
 function readBody(description) {
   let text2 = description.length > 7e4 ? description.slice(0, 7e4) : description;
   let code = false;
@@ -36682,7 +36683,9 @@ function readBody(description) {
     text2 = text2.replace(FENCE_RE, (block) => {
       code = true;
       if (!trace && STACK_RE.test(block)) trace = true;
-      return "\n";
+      return `
+${CODE_MARK}
+`;
     });
   }
   let screenshot = false;
@@ -36716,8 +36719,18 @@ function readBody(description) {
   let acceptance = false;
   let taskList = 0;
   const own2 = [];
+  let openHeading = false;
+  let answeredHeadings = 0;
+  const answer = () => {
+    if (openHeading) answeredHeadings++;
+    openHeading = false;
+  };
   for (const rawLine of text2.split("\n")) {
     const line = rawLine.trim();
+    if (line === CODE_MARK) {
+      answer();
+      continue;
+    }
     if (!line || !/[\p{L}\p{N}]/u.test(line)) {
       if (/^[-=*_]{3,}$/.test(line)) templateLines++;
       continue;
@@ -36725,6 +36738,7 @@ function readBody(description) {
     if (QUOTE_RE.test(line)) continue;
     if (HEADING_RE.test(line)) {
       templateLines++;
+      openHeading = true;
       if (STEPS_HEAD_RE.test(line)) stepsHeading = true;
       if (ACCEPT_RE.test(line)) acceptance = true;
       inOutOfScope = OUT_OF_SCOPE_RE.test(line.replace(/^[#*_\s]+/, ""));
@@ -36749,6 +36763,7 @@ function readBody(description) {
         taskList++;
         own2.push(item);
         ownLines++;
+        answer();
       } else templateLines++;
       continue;
     }
@@ -36761,12 +36776,14 @@ function readBody(description) {
     if (ACCEPT_RE.test(content)) acceptance = true;
     own2.push(content);
     ownLines++;
+    answer();
   }
   const ownText2 = own2.join("\n");
   return {
     ownWords: countWords(ownText2),
     ownText: ownText2,
     templateLines,
+    answeredHeadings,
     ownLines,
     steps: numbered >= 2 && (stepsHeading || numbered >= 3),
     code,
@@ -36828,6 +36845,7 @@ function readStructure(title, description, flags) {
     titleWords: t.words,
     ownWords: b2.ownWords,
     templateShare: b2.templateLines + b2.ownLines === 0 ? 0 : b2.templateLines / (b2.templateLines + b2.ownLines),
+    promptShare: b2.templateLines + b2.ownLines === 0 ? 0 : (b2.templateLines - b2.answeredHeadings) / (b2.templateLines + b2.ownLines),
     templateLines: b2.templateLines,
     steps: b2.steps,
     code: b2.code,
@@ -37431,9 +37449,10 @@ var FEATURE_WORDS = {
   hype: ["", "it makes claims of value without evidence"],
   "title.question": ["", "the title is a question"]
 };
+var PROMPT_SHARE_SAID = 1 / 3;
 function drivers(r, model) {
   const c = contributions(model, r.features);
-  const ranked = c.map((v, i) => ({ v, name: FEATURES[i].name })).filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1]).sort((a, b2) => Math.abs(b2.v) - Math.abs(a.v)).slice(0, 2);
+  const ranked = c.map((v, i) => ({ v, name: FEATURES[i].name })).filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1]).filter((x) => x.name !== "template_share" || r.structure.promptShare >= PROMPT_SHARE_SAID).sort((a, b2) => Math.abs(b2.v) - Math.abs(a.v)).slice(0, 2);
   if (ranked.length === 0) return void 0;
   return ranked.map((x) => FEATURE_WORDS[x.name][x.v > 0 ? 0 : 1]).join(", and ");
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { DEFAULT_APPROVAL_POLICY, evaluateApproval } from "../../src/core/approval.js";
 import { readEvidence, type EvidenceType } from "../../src/core/offline/read-evidence.js";
 import { readReading } from "../../src/core/offline/read-reading.js";
+import { readStructure } from "../../src/core/offline/read-structure.js";
 import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
 import { ReadingSchema } from "../../src/core/reading.schema.js";
 
@@ -80,6 +81,40 @@ describe("evidence the old reader missed", () => {
   it("does not read a standard's number as a version, or a single word as demand", () => {
     expect(types("Support currencies", "Prices should use ISO 4217 codes.")).not.toContain("versions");
     expect(types("Add export", "One user mentioned it once.")).not.toContain("demand");
+  });
+});
+
+describe("what a reasoning calls template text", () => {
+  const product = (title: string, body: string) =>
+    scoreOffline({ task: title, description: body }).find((v) => v.persona === "product")!.reasoning;
+  const unanswered = (n: number) =>
+    Array.from({ length: n }, (_, i) => `### Field ${i + 1}\n\n_No response_\n`).join("\n");
+
+  it("is never the author's own sections: headings the author wrote under are structure, not template", () => {
+    const body = [
+      "## Summary",
+      "Adds SAML 2.0 single sign-on for enterprise workspaces, configurable per workspace.",
+      "## Why",
+      "Three of our largest customers require SSO before renewing; they are 40% of revenue.",
+      "## Changes",
+      "- new /auth/saml endpoints",
+      "- admin settings page for IdP metadata",
+      "## Testing",
+      "```",
+      "npm test -- saml",
+      "```",
+    ].join("\n");
+    const s = readStructure("Add SAML SSO", body, { spam: false, trackerNote: false });
+    expect(s.promptShare).toBe(0);
+    expect(s.templateShare).toBeGreaterThan(0.3);
+    expect(product("Add SAML SSO", body)).not.toMatch(/template text/);
+  });
+
+  it("is said where most of the description is the template's, unanswered", () => {
+    const body = `### What happened\n\nThe export button does nothing on Firefox.\n\n${unanswered(8)}`;
+    const s = readStructure("Export button does nothing", body, { spam: false, trackerNote: false });
+    expect(s.promptShare).toBeGreaterThan(0.6);
+    expect(product("Export button does nothing", body)).toMatch(/much of the description is template text/);
   });
 });
 

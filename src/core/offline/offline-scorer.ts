@@ -259,11 +259,17 @@ const FEATURE_WORDS: Record<string, [up: string, down: string]> = {
   "title.question": ["", "the title is a question"],
 };
 
+/** How much of a description must be unanswered template before a reasoning calls it template text. */
+const PROMPT_SHARE_SAID = 1 / 3;
+
 function drivers(r: TaskReading, model: JudgeModel): string | undefined {
   const c = contributions(model, r.features);
   const ranked = c
     .map((v, i) => ({ v, name: FEATURES[i]!.name }))
     .filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1])
+    // The fitted feature counts every heading; "template text" is said only where a third of the
+    // description is the template's own, unanswered (see promptShare).
+    .filter((x) => x.name !== "template_share" || r.structure.promptShare >= PROMPT_SHARE_SAID)
     .sort((a, b) => Math.abs(b.v) - Math.abs(a.v))
     .slice(0, 2);
   if (ranked.length === 0) return undefined;

@@ -51,6 +51,13 @@ export interface TaskStructure {
   ownWords: number;
   /** Share of the description's non-empty lines that are template scaffolding (headings, prompts, checkboxes). */
   templateShare: number;
+  /**
+   * The share of the description that is the template's and left unanswered: prompts, labels, placeholders,
+   * and headings with nothing of the author's under them. A heading the author wrote under ("## Why", then
+   * the reason) counts in templateShare (the fitted feature) but not here: what a reasoning may call
+   * "template text".
+   */
+  promptShare: number;
   templateLines: number;
   steps: boolean;
   code: boolean;
@@ -280,10 +287,15 @@ function readTitle(title: string): TitleReading {
   return out;
 }
 
+/** Stands for a code block removed from the text (a control character: no description holds it as such). */
+const CODE_MARK = "\u0001";
+
 interface BodyReading {
   ownWords: number;
   ownText: string;
   templateLines: number;
+  /** Headings with the author's own text or code under them. */
+  answeredHeadings: number;
   ownLines: number;
   steps: boolean;
   code: boolean;
@@ -304,7 +316,8 @@ function readBody(description: string): BodyReading {
     text = text.replace(FENCE_RE, (block) => {
       code = true;
       if (!trace && STACK_RE.test(block)) trace = true;
-      return "\n";
+      // A line of its own that stands for the block: it answers a heading above it ("## Logs").
+      return `\n${CODE_MARK}\n`;
     });
   }
   let screenshot = false;
@@ -340,8 +353,18 @@ function readBody(description: string): BodyReading {
   let acceptance = false;
   let taskList = 0;
   const own: string[] = [];
+  let openHeading = false;
+  let answeredHeadings = 0;
+  const answer = () => {
+    if (openHeading) answeredHeadings++;
+    openHeading = false;
+  };
   for (const rawLine of text.split("\n")) {
     const line = rawLine.trim();
+    if (line === CODE_MARK) {
+      answer();
+      continue;
+    }
     if (!line || !/[\p{L}\p{N}]/u.test(line)) {
       if (/^[-=*_]{3,}$/.test(line)) templateLines++;
       continue;
@@ -349,6 +372,7 @@ function readBody(description: string): BodyReading {
     if (QUOTE_RE.test(line)) continue; // quoted text is someone else's words
     if (HEADING_RE.test(line)) {
       templateLines++;
+      openHeading = true;
       if (STEPS_HEAD_RE.test(line)) stepsHeading = true;
       if (ACCEPT_RE.test(line)) acceptance = true;
       inOutOfScope = OUT_OF_SCOPE_RE.test(line.replace(/^[#*_\s]+/, ""));
@@ -376,6 +400,7 @@ function readBody(description: string): BodyReading {
         taskList++;
         own.push(item);
         ownLines++;
+        answer();
       } else templateLines++;
       continue;
     }
@@ -388,12 +413,14 @@ function readBody(description: string): BodyReading {
     if (ACCEPT_RE.test(content)) acceptance = true;
     own.push(content);
     ownLines++;
+    answer();
   }
   const ownText = own.join("\n");
   return {
     ownWords: countWords(ownText),
     ownText,
     templateLines,
+    answeredHeadings,
     ownLines,
     steps: numbered >= 2 && (stepsHeading || numbered >= 3),
     code,
@@ -475,6 +502,10 @@ export function readStructure(
     titleWords: t.words,
     ownWords: b.ownWords,
     templateShare: b.templateLines + b.ownLines === 0 ? 0 : b.templateLines / (b.templateLines + b.ownLines),
+    promptShare:
+      b.templateLines + b.ownLines === 0
+        ? 0
+        : (b.templateLines - b.answeredHeadings) / (b.templateLines + b.ownLines),
     templateLines: b.templateLines,
     steps: b.steps,
     code: b.code,
