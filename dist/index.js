@@ -36885,7 +36885,12 @@ var TEMPLATE_ITEM_RE = /^(?:i(?:'m| am| have|'ve)?\b|please\b|there (?:is|are)\b
 var LIST_ITEM_RE = /^\s*(?:[-*+•]|\d{1,2}[.)]|\[[ xX]\])\s+\S/;
 var TASK_ITEM_RE = /^\s*[-*+]\s+\[[ xX]\]\s+(\S.*)$/;
 var STEP_ITEM_RE = /^\s*(?:\d{1,2}\s*[.):-]|step \d+[:.]|[-*+•])\s+(\S.*)$/i;
-var STEPS_HEAD_RE2 = /^[^\p{L}\n]*(?:steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro(?:duction)? steps|verification steps|steps|pasos para reproducir|étapes pour reproduire|schritte zur reproduktion|复现步骤|重现步骤|再現手順|шаги воспроизведения)\b/iu;
+var STEPS_LABELS = "steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro(?:duction)? steps|verification steps|steps|pasos para reproducir|pasos|étapes pour reproduire|étapes|schritte zur reproduktion|schritte|复现步骤|重现步骤|再現手順|шаги воспроизведения|шаги";
+var STEPS_HEAD_RE2 = new RegExp(`^[^\\p{L}\\n]*(?:${STEPS_LABELS})(?![\\p{L}])`, "iu");
+var STEPS_INLINE_RE = new RegExp(
+  `(?:^|[^\\p{L}])(?:${STEPS_LABELS})\\s*[:：]\\s*(1\\s*[.)]\\s*\\S.{0,200}?\\s2\\s*[.)]\\s*[\\p{L}\\p{N}][^\\n.!?。]{0,120}[.!?。]?)`,
+  "iu"
+);
 var TRACE_RE = /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{/m;
 var VERSION_RE2 = /\b(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
 var VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
@@ -36984,6 +36989,8 @@ function readEvidence(title, description) {
       const next = nextText(lines, i);
       if (next && LIST_ITEM_RE.test(next)) put("acceptance", `${trimmed} ${next}`);
     }
+    const inline = STEPS_INLINE_RE.exec(withoutLinks);
+    if (inline) put("steps", inline[1]);
     if (STEPS_HEAD_RE2.test(trimmed) && trimmed.length <= 60) {
       inSteps = true;
       steps = [];

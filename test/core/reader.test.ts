@@ -52,11 +52,24 @@ describe("evidence the old reader missed", () => {
     ["thread 'main' panicked at 'index out of bounds', src/lib.rs:10:5", "trace"],
     ["  File \"tool.py\", line 12, in main\n    run()\nKeyError: 'rows'", "trace"],
     ["Steps to reproduce\n1. Open settings\n2. Click save", "steps"],
+    ["It crashes on save. Steps: 1. Open settings 2. Click save.", "steps"],
+    ["La aplicación se cierra. Pasos: 1. Abrir informe 2. Exportar PDF.", "steps"],
+    ["复现步骤：\n1. 打开报告\n2. 导出 PDF", "steps"],
     ["Expected: the file is saved\nActual: nothing happens", "expected_actual"],
     ["Running on Node 20.11 with pnpm 9.1", "versions"],
     ["![the broken dialog](https://example.com/a.png)", "screenshot"],
   ] as [string, EvidenceType][])("%j gives %s", (body, type) => {
     expect(types("A task", body)).toContain(type);
+  });
+
+  it("never says steps are missing when they are written on one line", () => {
+    const body =
+      "Cuando exporto un informe a PDF la aplicación se cierra. Pasos: 1. Abrir informe 2. Exportar PDF.";
+    const architect = scoreOffline({ task: "Error al exportar PDF", description: body }).find(
+      (v) => v.persona === "architect",
+    )!;
+    expect(quoteOf("Error al exportar PDF", body, "steps")).toBe("1. Abrir informe 2. Exportar PDF.");
+    expect(architect.reasoning).not.toMatch(/I found no steps/);
   });
 
   it("quotes the author's own words, not the template's prompts", () => {

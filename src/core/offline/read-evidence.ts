@@ -42,8 +42,14 @@ const TEMPLATE_ITEM_RE =
 const LIST_ITEM_RE = /^\s*(?:[-*+•]|\d{1,2}[.)]|\[[ xX]\])\s+\S/;
 const TASK_ITEM_RE = /^\s*[-*+]\s+\[[ xX]\]\s+(\S.*)$/;
 const STEP_ITEM_RE = /^\s*(?:\d{1,2}\s*[.):-]|step \d+[:.]|[-*+•])\s+(\S.*)$/i;
-const STEPS_HEAD_RE =
-  /^[^\p{L}\n]*(?:steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro(?:duction)? steps|verification steps|steps|pasos para reproducir|étapes pour reproduire|schritte zur reproduktion|复现步骤|重现步骤|再現手順|шаги воспроизведения)\b/iu;
+const STEPS_LABELS =
+  "steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro(?:duction)? steps|verification steps|steps|pasos para reproducir|pasos|étapes pour reproduire|étapes|schritte zur reproduktion|schritte|复现步骤|重现步骤|再現手順|шаги воспроизведения|шаги";
+const STEPS_HEAD_RE = new RegExp(`^[^\\p{L}\\n]*(?:${STEPS_LABELS})(?![\\p{L}])`, "iu");
+/** Steps written on one line after their label: "Steps: 1. Open the report 2. Export it". */
+const STEPS_INLINE_RE = new RegExp(
+  `(?:^|[^\\p{L}])(?:${STEPS_LABELS})\\s*[:：]\\s*(1\\s*[.)]\\s*\\S.{0,200}?\\s2\\s*[.)]\\s*[\\p{L}\\p{N}][^\\n.!?。]{0,120}[.!?。]?)`,
+  "iu",
+);
 const TRACE_RE =
   /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{/m;
 const VERSION_RE =
@@ -188,7 +194,9 @@ export function readEvidence(title: string, description: string): Evidence[] {
       if (next && LIST_ITEM_RE.test(next)) put("acceptance", `${trimmed} ${next}`);
     }
 
-    // Steps: two or more list items under a steps heading.
+    // Steps: two or more list items under a steps heading, or numbered on the label's own line.
+    const inline = STEPS_INLINE_RE.exec(withoutLinks);
+    if (inline) put("steps", inline[1]!);
     if (STEPS_HEAD_RE.test(trimmed) && trimmed.length <= 60) {
       inSteps = true;
       steps = [];
