@@ -72,6 +72,20 @@ describe("evidence the old reader missed", () => {
     expect(architect.reasoning).not.toMatch(/I found no steps/);
   });
 
+  it("a rate of requests is load, not demand; requests people made are demand", () => {
+    expect(types("Rate limit the API", "Some clients send 10k requests per minute.")).not.toContain("demand");
+    expect(types("Add export", "We got 200 feature requests for it.")).toContain("demand");
+    expect(types("Add export", "20 customers a month ask for this.")).toContain("demand");
+  });
+
+  it("an error late in a line is quoted from where it starts", () => {
+    const body =
+      "On Safari 17.1 (macOS 14.2), clicking Log in does nothing. Console shows: TypeError: undefined is not an object";
+    expect(quoteOf("Log in does nothing", body, "trace")).toBe(
+      "Console shows: TypeError: undefined is not an object",
+    );
+  });
+
   it("quotes the author's own words, not the template's prompts", () => {
     const body = "<!-- Describe how many users need this -->\nTwelve customers asked for it.";
     expect(quoteOf("A task", body, "demand")).toBe("Twelve customers asked for it.");
@@ -128,6 +142,15 @@ describe("what a reasoning calls template text", () => {
     const s = readStructure("Export button does nothing", body, { spam: false, trackerNote: false });
     expect(s.promptShare).toBeGreaterThan(0.6);
     expect(product("Export button does nothing", body)).toMatch(/much of the description is template text/);
+  });
+});
+
+describe("kinds read from the title's words", () => {
+  it('"Document …" is documentation work; a document as the subject is not', () => {
+    expect(
+      readReading("Document the webhook retry policy", "The docs do not say how often we retry.").kind,
+    ).toBe("docs");
+    expect(readReading("Export the document to PDF", "Users want a PDF copy.").kind).not.toBe("docs");
   });
 });
 

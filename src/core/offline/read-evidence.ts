@@ -29,9 +29,15 @@ const MAX_CHARS = 70_000;
 const NUMBER_WORD =
   "(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundreds|a thousand|thousands|millions|a dozen|dozens|several hundred|several thousand)";
 const WHO =
-  "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|requests|complaints|stars|seats|instances|servers|devices|sessions|times a (?:day|week|month))";
+  "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|complaints|stars|seats|instances|servers|devices|times a (?:day|week|month))";
+/**
+ * Requests and sessions count as demand ("200 feature requests"), except per unit of time: "10k requests per
+ * minute" is load on a server, not people asking.
+ */
+const RATE_AFTER =
+  "(?!\\s*(?:per|a|an|each|every|/)\\s*(?:s|sec|second|min|minute|h|hr|hour|day|week|month)\\b)";
 const DEMAND_RE = new RegExp(
-  `(?:\\b\\d[\\d,.]*\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+[\\p{L}-]+){0,3}?\\s+${WHO}(?![\\p{L}])`,
+  `(?:\\b\\d[\\d,.]*\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+[\\p{L}-]+){0,3}?\\s+(?:(?:requests|sessions)(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
   "iu",
 );
 const ACCEPT_LABEL_RE =
@@ -210,7 +216,8 @@ export function readEvidence(title: string, description: string): Evidence[] {
     const demandText = withoutLinks.replace(/^\s*(?:\d{1,2}[.)]|[-*+•])\s+/, "");
     const demand = DEMAND_RE.exec(demandText);
     if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
-    if (TRACE_RE.test(trimmed)) put("trace", trimmed);
+    const trace = TRACE_RE.exec(trimmed);
+    if (trace) put("trace", quoteAt(trimmed, trace.index, trace[0].length, "line"));
     const version = VERSION_RE.exec(withoutLinks);
     if (version) put("versions", quoteAt(withoutLinks, version.index, version[0].length, "line"));
     else if (VERSION_FIELD_RE.test(withoutLinks)) {

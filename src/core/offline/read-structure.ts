@@ -126,8 +126,10 @@ const DEBT_ADD_RE =
   /\b(?:hard-?cod\w*|copy[- ]?(?:and[- ])?past\w*|past\w* (?:the |this |a |that )?(?:same )?(?:\w+ )?(?:function|code|logic|helper)\w*|cop(?:y|ies|ying) (?:the |this |a |that )?(?:\w+ )?(?:helper|function|code|logic|module|file)s? (?:in)?to (?:each|every|all)|duplicat\w* (?:the |this )?(?:code|logic|function)|disabl\w* (?:the )?(?:tests?|lint\w*|checks?|ci)|skip (?:the )?tests|quick hack|temporary hack|monkey-?patch\w*|vendor(?:ing)? (?:a )?copy)\b/i;
 const DEBT_REMOVE_RE =
   /\b(?:refactor\w*|clean ?up|extract\w*|deduplicat\w*|de-?duplicat\w*|simplif\w*|rewrit\w*|restructur\w*|technical debt|tech debt|remov\w* (?:dead|unused|duplicat\w*|deprecated|legacy)|drop\w* (?:dead|unused|deprecated|legacy)|decoupl\w*|consolidat\w*|modulari[sz]\w*|type ?safety|migrat\w* (?:\w+ )?(?:tests?|code|codebase) to)\b/i;
+// "Document" only as the title's first word, the verb ("Document the retry policy"); as a noun it is what a
+// feature works on ("Export the document to PDF").
 const DOCS_RE =
-  /\b(?:docs?|documentation|documented|readme|changelog|wiki|tutorial|guide|manual|examples?|example ?site|typo in (?:the )?(?:docs?|readme))\b/i;
+  /^document\b|\b(?:docs?|documentation|documented|readme|changelog|wiki|tutorial|guide|manual|examples?|example ?site|typo in (?:the )?(?:docs?|readme))\b/i;
 const CHORE_RE =
   /\b(?:bump\w*|upgrad\w*|update (?:to|deps|dependencies|[\w.-]+ to)|dependenc\w*|release|ci|github actions|travis|deprecat\w*|drop (?:support|python|node|php)|rebuild|lint\w*|helm|docker ?image|image bump|migrat\w* (?:from|ci|to)|telemetry|v?\d+(?:\.\d+)+ (?:is|are) out|new version)\b/i;
 const IMPERATIVE_RE =
