@@ -36533,7 +36533,7 @@ var TAG_KINDS = [
   [/^(question|help|support|q)$/i, "question"],
   [/^(feat|feature|fr|feature request|enhancement|proposal|idea|request|rfc|feat request)$/i, "feature"]
 ];
-var PING_RE = /^\W*(?:any (?:update|news|progress)s?|\+1|bump|still (?:nothing|broken|waiting|no)|is this (?:project )?(?:dead|abandoned)|eta\??|status\??|why (?:haven.?t|hasn.?t|isn.?t) (?:you|this|it|there)|when (?:will|is) (?:this|it|the next))\b/i;
+var PING_RE = /^\W*(?:any (?:update|news|progress)s?|\+1|bump(?=\s*[!.?]*\s*$|\s+(?:this|thread|issue|pls|please)\b)|still (?:nothing|broken|waiting|no)|is this (?:project )?(?:dead|abandoned)|eta\??|status\??|why (?:haven.?t|hasn.?t|isn.?t) (?:you|this|it|there)|when (?:will|is) (?:this|it|the next))\b/i;
 var SUPPORT_RE = /^(?:how (?:do|can|should|would|to) (?:i|we|you)?\b|how to\b|why (?:does|is|do|did|are|was|isn'?t|doesn'?t|my)\b|what (?:is|does|are)\b|where (?:is|are|do|can)\b|can (?:i|you|someone) (?:help|explain|tell)\b|question\b|help\b|help needed\b|can (?:you|someone) (?:give|tell|explain|show)\b)|^(?:如何|怎么|怎样|请问)|^как\s/i;
 var SEVERITY_RULES = [
   [
@@ -36877,8 +36877,9 @@ var MAX_CHARS = 7e4;
 var NUMBER_WORD = "(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundreds|a thousand|thousands|millions|a dozen|dozens|several hundred|several thousand)";
 var WHO = "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|complaints|stars|seats|instances|servers|devices|times a (?:day|week|month))";
 var RATE_AFTER = "(?!\\s*(?:per|a|an|each|every|/)\\s*(?:s|sec|second|min|minute|h|hr|hour|day|week|month)\\b)";
+var LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|that|which|when|if)";
 var DEMAND_RE2 = new RegExp(
-  `(?:\\b\\d[\\d,.]*\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+[\\p{L}-]+){0,3}?\\s+(?:(?:requests|sessions)(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
+  `(?:\\b\\d[\\d,.]*\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:requests|sessions)(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
   "iu"
 );
 var ACCEPT_LABEL_RE = /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
@@ -36898,7 +36899,7 @@ var VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
 var BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
 var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)]*\)|\[e\.g\.[^\]]*\]/gi;
 var EXPECTED_LABEL_RE = /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
-var EXPECTED_INLINE_RE = /^[^\p{L}\n]*(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
+var EXPECTED_INLINE_RE = /(?:^|(?<=[.!?]\s+))[^\p{L}\n]*(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
 var IMAGE_RE2 = /!\[([^\]]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}>/i;
 var FENCE_RE2 = /(```|~~~)[^\n]*\n([\s\S]*?)(?:\1|$)/g;
 var INLINE_FENCE_RE = /```([^`\n]+)```/g;
@@ -37012,13 +37013,12 @@ function readEvidence(title, description) {
       const next = nextText(lines, i);
       if (next && BARE_VERSION_RE.test(next)) put("versions", `${withoutLinks} ${next}`);
     }
-    if (EXPECTED_LABEL_RE.test(withoutLinks)) {
+    const said = EXPECTED_INLINE_RE.exec(withoutLinks);
+    if (said) put("expected_actual", quoteAt(withoutLinks, said.index, said[0].length, "line"));
+    else if (EXPECTED_LABEL_RE.test(withoutLinks)) {
       const next = nextText(lines, i);
       if (next && !isHeading(next) && !EMPTY_ANSWER_RE.test(next))
         put("expected_actual", `${withoutLinks} ${next}`);
-    } else {
-      const said = EXPECTED_INLINE_RE.exec(withoutLinks);
-      if (said) put("expected_actual", quoteAt(withoutLinks, said.index, said[0].length, "line"));
     }
     if (CODE_LINE_RE.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed))
       unfenced.push(trimmed);

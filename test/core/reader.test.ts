@@ -57,6 +57,8 @@ describe("evidence the old reader missed", () => {
     ["复现步骤：\n1. 打开报告\n2. 导出 PDF", "steps"],
     ["Expected: the file is saved\nActual: nothing happens", "expected_actual"],
     ["Running on Node 20.11 with pnpm 9.1", "versions"],
+    ["Visitors see USD prices. Expected: EUR prices. Actual: USD everywhere.", "expected_actual"],
+    ["Expected: saved. Actual: it crashes.", "expected_actual"],
     ["![the broken dialog](https://example.com/a.png)", "screenshot"],
   ] as [string, EvidenceType][])("%j gives %s", (body, type) => {
     expect(types("A task", body)).toContain(type);
@@ -70,6 +72,16 @@ describe("evidence the old reader missed", () => {
     )!;
     expect(quoteOf("Error al exportar PDF", body, "steps")).toBe("1. Abrir informe 2. Exportar PDF.");
     expect(architect.reasoning).not.toMatch(/I found no steps/);
+  });
+
+  it('a count of something else is not demand: "two projects as different users" counts projects', () => {
+    expect(
+      types(
+        "Delete removes other projects",
+        "Steps: 1. Create two projects as different users 2. Delete one.",
+      ),
+    ).not.toContain("demand");
+    expect(types("Add SSO", "Three of our largest customers require SSO.")).toContain("demand");
   });
 
   it("a rate of requests is load, not demand; requests people made are demand", () => {
@@ -146,6 +158,17 @@ describe("what a reasoning calls template text", () => {
 });
 
 describe("kinds read from the title's words", () => {
+  it("a dependency bump is maintenance work, not a status ping", () => {
+    const bump = scoreOffline({
+      task: "Bump axios from 1.6.0 to 1.6.8",
+      description: "Bumps axios from 1.6.0 to 1.6.8.",
+    });
+    expect(bump.every((v) => !/asks about status/.test(v.reasoning))).toBe(true);
+    expect(bump.find((v) => v.persona === "architect")!.reasoning).toMatch(/maintenance work/);
+    const ping = scoreOffline({ task: "Bump this please", description: "Any update?" });
+    expect(ping.every((v) => v.score <= 3)).toBe(true);
+  });
+
   it('"Document …" is documentation work; a document as the subject is not', () => {
     expect(
       readReading("Document the webhook retry policy", "The docs do not say how often we retry.").kind,

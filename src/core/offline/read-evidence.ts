@@ -36,8 +36,13 @@ const WHO =
  */
 const RATE_AFTER =
   "(?!\\s*(?:per|a|an|each|every|/)\\s*(?:s|sec|second|min|minute|h|hr|hour|day|week|month)\\b)";
+/**
+ * Words that end the phrase a count belongs to: in "two projects as different users" the count is of projects.
+ * "Three of our largest customers" keeps its count (of, our).
+ */
+const LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|that|which|when|if)";
 const DEMAND_RE = new RegExp(
-  `(?:\\b\\d[\\d,.]*\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+[\\p{L}-]+){0,3}?\\s+(?:(?:requests|sessions)(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
+  `(?:\\b\\d[\\d,.]*\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:requests|sessions)(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
   "iu",
 );
 const ACCEPT_LABEL_RE =
@@ -65,11 +70,14 @@ const VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
 const BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
 /** Template examples ("(e.g., Linux Ubuntu 16.04)") are the template's words, not the author's. */
 const EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)]*\)|\[e\.g\.[^\]]*\]/gi;
-/** The expected side: a label ("Expected behavior", "What is the expected behavior?") or "should … but/instead". */
+/**
+ * The expected side: a label ("Expected behavior", "What is the expected behavior?") or "should … but/instead";
+ * inline, the label may open any sentence of the line ("… see USD prices. Expected: EUR prices.").
+ */
 const EXPECTED_LABEL_RE =
   /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
 const EXPECTED_INLINE_RE =
-  /^[^\p{L}\n]*(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
+  /(?:^|(?<=[.!?]\s+))[^\p{L}\n]*(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
 const IMAGE_RE = /!\[([^\]]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}>/i;
 const FENCE_RE = /(```|~~~)[^\n]*\n([\s\S]*?)(?:\1|$)/g;
 /** Triple backticks opened and closed on one line are inline code, not a block. */
@@ -224,14 +232,14 @@ export function readEvidence(title: string, description: string): Evidence[] {
       const next = nextText(lines, i);
       if (next && BARE_VERSION_RE.test(next)) put("versions", `${withoutLinks} ${next}`);
     }
-    // Expected versus actual: a label with an answer under it, or said in one sentence.
-    if (EXPECTED_LABEL_RE.test(withoutLinks)) {
+    // Expected versus actual: said on the line ("Expected: saved. Actual: it crashes."), or a label with an
+    // answer under it.
+    const said = EXPECTED_INLINE_RE.exec(withoutLinks);
+    if (said) put("expected_actual", quoteAt(withoutLinks, said.index, said[0].length, "line"));
+    else if (EXPECTED_LABEL_RE.test(withoutLinks)) {
       const next = nextText(lines, i);
       if (next && !isHeading(next) && !EMPTY_ANSWER_RE.test(next))
         put("expected_actual", `${withoutLinks} ${next}`);
-    } else {
-      const said = EXPECTED_INLINE_RE.exec(withoutLinks);
-      if (said) put("expected_actual", quoteAt(withoutLinks, said.index, said[0].length, "line"));
     }
     if (CODE_LINE_RE.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed))
       unfenced.push(trimmed);

@@ -93,8 +93,9 @@ const TAG_KINDS: [RegExp, TaskKind][] = [
 ];
 
 /** Each rule: a kind (and severity) and the title words that show it. First match wins, in this order. */
+// "Bump" alone (or "bump this") is a ping; "Bump axios from 1.6.0 to 1.6.8" is a dependency update.
 const PING_RE =
-  /^\W*(?:any (?:update|news|progress)s?|\+1|bump|still (?:nothing|broken|waiting|no)|is this (?:project )?(?:dead|abandoned)|eta\??|status\??|why (?:haven.?t|hasn.?t|isn.?t) (?:you|this|it|there)|when (?:will|is) (?:this|it|the next))\b/i;
+  /^\W*(?:any (?:update|news|progress)s?|\+1|bump(?=\s*[!.?]*\s*$|\s+(?:this|thread|issue|pls|please)\b)|still (?:nothing|broken|waiting|no)|is this (?:project )?(?:dead|abandoned)|eta\??|status\??|why (?:haven.?t|hasn.?t|isn.?t) (?:you|this|it|there)|when (?:will|is) (?:this|it|the next))\b/i;
 const SUPPORT_RE =
   /^(?:how (?:do|can|should|would|to) (?:i|we|you)?\b|how to\b|why (?:does|is|do|did|are|was|isn'?t|doesn'?t|my)\b|what (?:is|does|are)\b|where (?:is|are|do|can)\b|can (?:i|you|someone) (?:help|explain|tell)\b|question\b|help\b|help needed\b|can (?:you|someone) (?:give|tell|explain|show)\b)|^(?:如何|怎么|怎样|请问)|^как\s/i;
 const SEVERITY_RULES: [Severity, RegExp][] = [
