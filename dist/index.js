@@ -36570,7 +36570,7 @@ var FEATURE_VERB_RE = /^(?:please )?(?:add\w*|support\w*|allow\w*|enable|impleme
 var BULK_RE = /\b(?:(?:generat\w*|creat\w*|produc\w*|publish\w*) (?:\d[\d,]*|hundreds|thousands|bulk|mass|many|lots of) (?:of )?(?:\w+ )?(?:pages|posts|articles|listings|blogs?|landing pages|seo pages|products)|bulk[- ](?:generat\w*|creat\w*) (?:of )?(?:pages|content|articles|posts)|(?:auto|ai)[- ]?generat\w* (?:seo |blog |landing )?(?:pages|content|articles|posts|listings)|mass[- ]produc\w*|programmatic seo|content farm)\b/i;
 var VERSION_RE = /\b(?:v?\d+\.\d+(?:\.\d+)*|v\d+|(?:[A-Z][\w-]*|[Vv]ersion|[Rr]elease) \d{1,4})\b/;
 var PLACEHOLDER_TITLE_RE = /\b(?:(?:insert|enter|add) [^.?!]{0,40}\bhere\b|(?:title|name|summary) (?:here|goes here)|your (?:title|feature|issue) here|proposal name|short description|a clear and concise|\[?title\]?$)/i;
-var ACCIDENT_RE = /\b(?:by (?:accident|mistake)|please (?:delete|ignore|close) (?:this|it|me)|delete this|ignore this|(?:just )?a test(?: issue)?\b(?! (?:for|of|case|suite|that|which|to))|test issue|testing issue|this is a test|wrong repo\w*|opened (?:by )?accident\w*)/i;
+var ACCIDENT_RE = /\b(?:by (?:accident|mistake)|please (?:delete|ignore|close) (?:this|it|me)|delete this|ignore this|(?:^|\b(?:just|only) )a test(?: issue| post)?\b(?! (?:for|of|case|suite|that|which|to))|test issue|testing issue|this is a test|wrong repo\w*|opened (?:by )?accident\w*)/i;
 var HYPE_RE = /\b(?:game[- ]?changer|revolutionar\w*|10x|100x|huge (?:impact|win|value)|high[- ]impact|revenue[- ]critical|mission[- ]critical|must[- ]have|killer feature|massive(?:ly)?|skyrocket\w*|best[- ]in[- ]class|world[- ]class|disrupt\w*|next[- ]level|unlock\w* (?:huge|massive|enormous)|everyone (?:wants|needs)|all users (?:want|need))\b/gi;
 var IMAGE_RE = /!\[[^\]\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
 var LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g;
@@ -36674,14 +36674,17 @@ function readTitle(title) {
   return out;
 }
 var CODE_MARK = "";
+var IMAGE_MARK = "";
 function readBody(description) {
   let text2 = description.length > 7e4 ? description.slice(0, 7e4) : description;
   let code = false;
   let trace = false;
+  let codeChars = 0;
   if (text2.includes("<!--")) text2 = text2.replace(HTML_COMMENT_RE, "\n");
   if (text2.includes("```") || text2.includes("~~~")) {
     text2 = text2.replace(FENCE_RE, (block) => {
       code = true;
+      codeChars += block.length;
       if (!trace && STACK_RE.test(block)) trace = true;
       return `
 ${CODE_MARK}
@@ -36692,7 +36695,7 @@ ${CODE_MARK}
   if (text2.includes("![") || text2.includes("<img")) {
     text2 = text2.replace(IMAGE_RE, () => {
       screenshot = true;
-      return " ";
+      return IMAGE_MARK;
     });
   }
   let links = 0;
@@ -36719,15 +36722,21 @@ ${CODE_MARK}
   let acceptance = false;
   let taskList = 0;
   const own2 = [];
-  let openHeading = false;
+  let openHeading = 0;
   let answeredHeadings = 0;
+  let promptChars = 0;
+  let ownChars = codeChars;
   const answer = () => {
-    if (openHeading) answeredHeadings++;
-    openHeading = false;
+    if (openHeading > 0) {
+      answeredHeadings++;
+      promptChars -= openHeading;
+    }
+    openHeading = 0;
   };
   for (const rawLine of text2.split("\n")) {
-    const line = rawLine.trim();
-    if (line === CODE_MARK) {
+    const pictured = rawLine.includes(IMAGE_MARK);
+    const line = (pictured ? rawLine.replaceAll(IMAGE_MARK, " ") : rawLine).trim();
+    if (line === CODE_MARK || pictured && line === "") {
       answer();
       continue;
     }
@@ -36738,7 +36747,8 @@ ${CODE_MARK}
     if (QUOTE_RE.test(line)) continue;
     if (HEADING_RE.test(line)) {
       templateLines++;
-      openHeading = true;
+      promptChars += line.length;
+      openHeading = line.length;
       if (STEPS_HEAD_RE.test(line)) stepsHeading = true;
       if (ACCEPT_RE.test(line)) acceptance = true;
       inOutOfScope = OUT_OF_SCOPE_RE.test(line.replace(/^[#*_\s]+/, ""));
@@ -36754,6 +36764,7 @@ ${CODE_MARK}
     const label2 = LABEL_RE.exec(content);
     if (label2) {
       templateLines++;
+      promptChars += label2[0].length;
       content = content.slice(label2[0].length);
       if (!/[\p{L}\p{N}]/u.test(content)) continue;
     }
@@ -36763,12 +36774,18 @@ ${CODE_MARK}
         taskList++;
         own2.push(item);
         ownLines++;
+        ownChars += item.length;
         answer();
-      } else templateLines++;
+      } else {
+        templateLines++;
+        if (!PROMPT_RE.test(item) && /^\W*\[ \]/.test(content)) ownChars += item.length;
+        else promptChars += content.length;
+      }
       continue;
     }
     if (PROMPT_RE.test(content) || PLACEHOLDER_RE.test(content)) {
       templateLines++;
+      promptChars += content.length;
       continue;
     }
     if (NUMBERED_RE.test(content)) numbered++;
@@ -36776,6 +36793,7 @@ ${CODE_MARK}
     if (ACCEPT_RE.test(content)) acceptance = true;
     own2.push(content);
     ownLines++;
+    ownChars += content.length;
     answer();
   }
   const ownText2 = own2.join("\n");
@@ -36784,6 +36802,7 @@ ${CODE_MARK}
     ownText: ownText2,
     templateLines,
     answeredHeadings,
+    promptShare: promptChars + ownChars === 0 ? 0 : Math.max(0, promptChars) / (promptChars + ownChars),
     ownLines,
     steps: numbered >= 2 && (stepsHeading || numbered >= 3),
     code,
@@ -36845,7 +36864,7 @@ function readStructure(title, description, flags) {
     titleWords: t.words,
     ownWords: b2.ownWords,
     templateShare: b2.templateLines + b2.ownLines === 0 ? 0 : b2.templateLines / (b2.templateLines + b2.ownLines),
-    promptShare: b2.templateLines + b2.ownLines === 0 ? 0 : (b2.templateLines - b2.answeredHeadings) / (b2.templateLines + b2.ownLines),
+    promptShare: b2.promptShare,
     templateLines: b2.templateLines,
     steps: b2.steps,
     code: b2.code,
@@ -36984,7 +37003,8 @@ function readEvidence(title, description) {
         put("acceptance", `${sentence} ${next}`);
     }
     const task = TASK_ITEM_RE.exec(trimmed);
-    if (task && !TEMPLATE_ITEM_RE.test(task[1].trim())) tasks.push(trimmed);
+    if (task && !TEMPLATE_ITEM_RE.test(task[1].trim()) && (/\[ \]/.test(trimmed) || /\S\s+\S/.test(task[1].trim())))
+      tasks.push(trimmed);
     if (/^[^\p{L}\n]*(?:i (?:need|want) (?:to add )?(?:the )?following|we need (?:the )?following)\b/iu.test(
       trimmed
     )) {

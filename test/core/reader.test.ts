@@ -84,6 +84,13 @@ describe("evidence the old reader missed", () => {
     expect(types("Add SSO", "Three of our largest customers require SSO.")).toContain("demand");
   });
 
+  it("a ticked one-word checklist is a pull request template's, not acceptance criteria; a plan's items are", () => {
+    expect(types("Add retries", "Adds retries.\n\n- [x] tests\n- [x] docs")).not.toContain("acceptance");
+    expect(types("Remove deprecated fields", "- [ ] `Item.type`\n- [ ] `Item.status`")).toContain(
+      "acceptance",
+    );
+  });
+
   it("a rate of requests is load, not demand; requests people made are demand", () => {
     expect(types("Rate limit the API", "Some clients send 10k requests per minute.")).not.toContain("demand");
     expect(types("Add export", "We got 200 feature requests for it.")).toContain("demand");
@@ -149,6 +156,19 @@ describe("what a reasoning calls template text", () => {
     expect(product("Add SAML SSO", body)).not.toMatch(/template text/);
   });
 
+  it("a code block or a picture answers the heading above it; a paragraph weighs as its text", () => {
+    const shot =
+      "### Issue details\n\nThe shortcut does not open the menu.\n\n### Proposed solution\n\n![mock](https://example.com/a.png)";
+    expect(
+      readStructure("Add a shortcut", shot, { spam: false, trackerNote: false }).promptShare,
+    ).toBeLessThan(0.34);
+    const example = "E.g.:\n\n```ts\nreturn texts.map((t) => t.trim()).join('\\n') + '\\n';\n```";
+    expect(product("Allow multiline templates", example)).not.toMatch(/template text/);
+    const pr =
+      "Webhook deliveries fail for good on the first 5xx. This adds up to five retries with exponential backoff and jitter.\n\n- [x] tests\n- [x] docs";
+    expect(product("Add retries to the webhook sender", pr)).not.toMatch(/template text/);
+  });
+
   it("is said where most of the description is the template's, unanswered", () => {
     const body = `### What happened\n\nThe export button does nothing on Firefox.\n\n${unanswered(8)}`;
     const s = readStructure("Export button does nothing", body, { spam: false, trackerNote: false });
@@ -158,6 +178,12 @@ describe("what a reasoning calls template text", () => {
 });
 
 describe("kinds read from the title's words", () => {
+  it("a pull request that adds a unit test is not a test post", () => {
+    const body = "Fixes #123.\n\nThe parser crashed on empty input. Added a guard and a test.";
+    expect(readReading("Fix null check in parser", body).kind).not.toBe("junk");
+    expect(readReading("Hello", "This is a test, please ignore").kind).toBe("junk");
+  });
+
   it("a dependency bump is maintenance work, not a status ping", () => {
     const bump = scoreOffline({
       task: "Bump axios from 1.6.0 to 1.6.8",

@@ -198,7 +198,14 @@ export function readEvidence(title: string, description: string): Evidence[] {
         put("acceptance", `${sentence} ${next}`);
     }
     const task = TASK_ITEM_RE.exec(trimmed);
-    if (task && !TEMPLATE_ITEM_RE.test(task[1]!.trim())) tasks.push(trimmed);
+    // A plan's items say what is to be done ("export button", "`OrderDetails.token`"); a single ticked word
+    // ("- [x] tests") is a pull request template's checklist, not the work's criteria.
+    if (
+      task &&
+      !TEMPLATE_ITEM_RE.test(task[1]!.trim()) &&
+      (/\[ \]/.test(trimmed) || /\S\s+\S/.test(task[1]!.trim()))
+    )
+      tasks.push(trimmed);
     if (
       /^[^\p{L}\n]*(?:i (?:need|want) (?:to add )?(?:the )?following|we need (?:the )?following)\b/iu.test(
         trimmed,

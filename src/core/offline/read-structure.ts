@@ -52,10 +52,10 @@ export interface TaskStructure {
   /** Share of the description's non-empty lines that are template scaffolding (headings, prompts, checkboxes). */
   templateShare: number;
   /**
-   * The share of the description that is the template's and left unanswered: prompts, labels, placeholders,
-   * and headings with nothing of the author's under them. A heading the author wrote under ("## Why", then
-   * the reason) counts in templateShare (the fitted feature) but not here: what a reasoning may call
-   * "template text".
+   * The share of the description's text (in characters) that is the template's and left unanswered: prompts,
+   * labels, placeholders, and headings with nothing of the author's under them. A heading the author wrote
+   * under ("## Why", then the reason) counts in templateShare (the fitted feature, by lines) but not here, and
+   * a long paragraph weighs as much as its text: what a reasoning may call "template text".
    */
   promptShare: number;
   templateLines: number;
@@ -144,8 +144,10 @@ const BULK_RE =
 const VERSION_RE = /\b(?:v?\d+\.\d+(?:\.\d+)*|v\d+|(?:[A-Z][\w-]*|[Vv]ersion|[Rr]elease) \d{1,4})\b/;
 const PLACEHOLDER_TITLE_RE =
   /\b(?:(?:insert|enter|add) [^.?!]{0,40}\bhere\b|(?:title|name|summary) (?:here|goes here)|your (?:title|feature|issue) here|proposal name|short description|a clear and concise|\[?title\]?$)/i;
+// A test post says so ("this is a test", "just a test", a text that is only "a test"); "added a guard and a
+// test" is a pull request with a unit test.
 const ACCIDENT_RE =
-  /\b(?:by (?:accident|mistake)|please (?:delete|ignore|close) (?:this|it|me)|delete this|ignore this|(?:just )?a test(?: issue)?\b(?! (?:for|of|case|suite|that|which|to))|test issue|testing issue|this is a test|wrong repo\w*|opened (?:by )?accident\w*)/i;
+  /\b(?:by (?:accident|mistake)|please (?:delete|ignore|close) (?:this|it|me)|delete this|ignore this|(?:^|\b(?:just|only) )a test(?: issue| post)?\b(?! (?:for|of|case|suite|that|which|to))|test issue|testing issue|this is a test|wrong repo\w*|opened (?:by )?accident\w*)/i;
 const HYPE_RE =
   /\b(?:game[- ]?changer|revolutionar\w*|10x|100x|huge (?:impact|win|value)|high[- ]impact|revenue[- ]critical|mission[- ]critical|must[- ]have|killer feature|massive(?:ly)?|skyrocket\w*|best[- ]in[- ]class|world[- ]class|disrupt\w*|next[- ]level|unlock\w* (?:huge|massive|enormous)|everyone (?:wants|needs)|all users (?:want|need))\b/gi;
 
@@ -292,6 +294,8 @@ function readTitle(title: string): TitleReading {
 
 /** Stands for a code block removed from the text (a control character: no description holds it as such). */
 const CODE_MARK = "\u0001";
+/** Stands for a picture removed from a line (a space to everything else). */
+const IMAGE_MARK = "\u0002";
 
 interface BodyReading {
   ownWords: number;
@@ -299,6 +303,8 @@ interface BodyReading {
   templateLines: number;
   /** Headings with the author's own text or code under them. */
   answeredHeadings: number;
+  /** See TaskStructure.promptShare. */
+  promptShare: number;
   ownLines: number;
   steps: boolean;
   code: boolean;
@@ -314,10 +320,13 @@ function readBody(description: string): BodyReading {
   let text = description.length > 70_000 ? description.slice(0, 70_000) : description;
   let code = false;
   let trace = false;
+  // The author's code and logs are the author's text too (for promptShare).
+  let codeChars = 0;
   if (text.includes("<!--")) text = text.replace(HTML_COMMENT_RE, "\n");
   if (text.includes("```") || text.includes("~~~")) {
     text = text.replace(FENCE_RE, (block) => {
       code = true;
+      codeChars += block.length;
       if (!trace && STACK_RE.test(block)) trace = true;
       // A line of its own that stands for the block: it answers a heading above it ("## Logs").
       return `\n${CODE_MARK}\n`;
@@ -327,7 +336,7 @@ function readBody(description: string): BodyReading {
   if (text.includes("![") || text.includes("<img")) {
     text = text.replace(IMAGE_RE, () => {
       screenshot = true;
-      return " ";
+      return IMAGE_MARK;
     });
   }
   let links = 0;
@@ -356,15 +365,24 @@ function readBody(description: string): BodyReading {
   let acceptance = false;
   let taskList = 0;
   const own: string[] = [];
-  let openHeading = false;
+  let openHeading = 0;
   let answeredHeadings = 0;
+  // Characters of what is the template's and left unanswered, and of the author's own lines: "much of the
+  // description is template text" is said by this share (a long paragraph is one line, but much text).
+  let promptChars = 0;
+  let ownChars = codeChars;
   const answer = () => {
-    if (openHeading) answeredHeadings++;
-    openHeading = false;
+    if (openHeading > 0) {
+      answeredHeadings++;
+      promptChars -= openHeading;
+    }
+    openHeading = 0;
   };
   for (const rawLine of text.split("\n")) {
-    const line = rawLine.trim();
-    if (line === CODE_MARK) {
+    const pictured = rawLine.includes(IMAGE_MARK);
+    const line = (pictured ? rawLine.replaceAll(IMAGE_MARK, " ") : rawLine).trim();
+    // A code block or a picture under a heading answers it ("### Proposed solution", then a screenshot).
+    if (line === CODE_MARK || (pictured && line === "")) {
       answer();
       continue;
     }
@@ -375,7 +393,8 @@ function readBody(description: string): BodyReading {
     if (QUOTE_RE.test(line)) continue; // quoted text is someone else's words
     if (HEADING_RE.test(line)) {
       templateLines++;
-      openHeading = true;
+      promptChars += line.length;
+      openHeading = line.length;
       if (STEPS_HEAD_RE.test(line)) stepsHeading = true;
       if (ACCEPT_RE.test(line)) acceptance = true;
       inOutOfScope = OUT_OF_SCOPE_RE.test(line.replace(/^[#*_\s]+/, ""));
@@ -392,6 +411,7 @@ function readBody(description: string): BodyReading {
     const label = LABEL_RE.exec(content);
     if (label) {
       templateLines++;
+      promptChars += label[0].length;
       content = content.slice(label[0].length);
       if (!/[\p{L}\p{N}]/u.test(content)) continue;
     }
@@ -403,12 +423,19 @@ function readBody(description: string): BodyReading {
         taskList++;
         own.push(item);
         ownLines++;
+        ownChars += item.length;
         answer();
-      } else templateLines++;
+      } else {
+        templateLines++;
+        // An unticked item of the author's own list ("- [ ] AWS") is the author's text all the same.
+        if (!PROMPT_RE.test(item) && /^\W*\[ \]/.test(content)) ownChars += item.length;
+        else promptChars += content.length;
+      }
       continue;
     }
     if (PROMPT_RE.test(content) || PLACEHOLDER_RE.test(content)) {
       templateLines++;
+      promptChars += content.length;
       continue;
     }
     if (NUMBERED_RE.test(content)) numbered++;
@@ -416,6 +443,7 @@ function readBody(description: string): BodyReading {
     if (ACCEPT_RE.test(content)) acceptance = true;
     own.push(content);
     ownLines++;
+    ownChars += content.length;
     answer();
   }
   const ownText = own.join("\n");
@@ -424,6 +452,7 @@ function readBody(description: string): BodyReading {
     ownText,
     templateLines,
     answeredHeadings,
+    promptShare: promptChars + ownChars === 0 ? 0 : Math.max(0, promptChars) / (promptChars + ownChars),
     ownLines,
     steps: numbered >= 2 && (stepsHeading || numbered >= 3),
     code,
@@ -505,10 +534,7 @@ export function readStructure(
     titleWords: t.words,
     ownWords: b.ownWords,
     templateShare: b.templateLines + b.ownLines === 0 ? 0 : b.templateLines / (b.templateLines + b.ownLines),
-    promptShare:
-      b.templateLines + b.ownLines === 0
-        ? 0
-        : (b.templateLines - b.answeredHeadings) / (b.templateLines + b.ownLines),
+    promptShare: b.promptShare,
     templateLines: b.templateLines,
     steps: b.steps,
     code: b.code,
