@@ -36152,8 +36152,10 @@ function scan(text2) {
       recent = [];
     }
     const candidates = info2.exact;
+    const inside = i < coveredUntil;
     if (candidates) {
       for (const entry of candidates) {
+        if (inside && entry.kind === "concept") continue;
         const n = entry.tokens.length;
         let ok = true;
         for (let k = 1; k < n; k++) {
@@ -36165,7 +36167,9 @@ function scan(text2) {
         if (ok) record3(entry, i, n === 1 ? raw[i] : raw.slice(i, i + n).join(" "));
       }
     }
-    if (info2.prefixed) for (const entry of info2.prefixed) record3(entry, i, raw[i]);
+    if (info2.prefixed) {
+      for (const entry of info2.prefixed) if (!(inside && entry.kind === "concept")) record3(entry, i, raw[i]);
+    }
     if (info2.negator) lastNegator = i;
     if (i < coveredUntil) {
       run++;
@@ -36919,7 +36923,7 @@ var BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
 var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)]*\)|\[e\.g\.[^\]]*\]/gi;
 var EXPECTED_LABEL_RE = /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
 var EXPECTED_INLINE_RE = /(?:^|(?<=[.!?]\s+))[^\p{L}\n]*(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
-var IMAGE_RE2 = /!\[([^\]]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}>/i;
+var IMAGE_RE2 = /!\[([^\]]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^>]{0,500}>/i;
 var FENCE_RE2 = /(```|~~~)[^\n]*\n([\s\S]*?)(?:\1|$)/g;
 var INLINE_FENCE_RE = /```([^`\n]+)```/g;
 var CODE_LINE_RE = /^\s*(?:#include\s*[<"]|#(?:ifdef|ifndef|define|if|endif|pragma)\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|using|package|return)\b\s*[\w({[]|\$\s+\S|(?:npm|npx|pip3?|python3?|node|git|cd|cmake|make|cargo|go|docker|kubectl|yarn|pnpm|bitcoin-cli|curl)\s+\S|<\/?(?!details|summary|br|sub|sup|img|p\b|b\b|i\b)[a-zA-Z][\w-]*[\s>/]|[\w.$[\]]+(?:\s*,\s*[\w.$]+)*\s*(?:=|\+=|-=)\s*[^=\s]|[\w.$]+\([^)]*\)\s*;?\s*$|[\w.$]+\(.*[,{(]\s*$|\w+\s*\([^)]*\)\s*\{|[{}]\s*$|.*;\s*$)/;
@@ -37204,11 +37208,83 @@ var STRONG_JUNK = /* @__PURE__ */ new Set([
 var TAGGED_KINDS = /* @__PURE__ */ new Set(["docs", "chore", "refactor"]);
 var TAGGED_CONFIDENCE = 0.9;
 var STOP_WORDS = [
-  ["en", ["the", "and", "is", "to", "of", "it", "when", "with", "this", "not"]],
-  ["de", ["der", "die", "das", "und", "ist", "nicht", "mit", "wenn", "ich", "ein"]],
-  ["fr", ["le", "la", "les", "et", "est", "pas", "avec", "une", "pour", "dans"]],
-  ["es", ["el", "la", "los", "y", "es", "no", "con", "una", "para", "que"]],
-  ["pt", ["o", "os", "e", "é", "não", "com", "uma", "para", "que", "em"]]
+  [
+    "en",
+    ["the", "and", "is", "to", "of", "it", "when", "with", "this", "not", "in", "for", "on", "that", "are"]
+  ],
+  [
+    "de",
+    [
+      "der",
+      "die",
+      "das",
+      "und",
+      "ist",
+      "nicht",
+      "mit",
+      "wenn",
+      "ich",
+      "ein",
+      "eine",
+      "den",
+      "zu",
+      "auf",
+      "im",
+      "beim",
+      "auch",
+      "sich"
+    ]
+  ],
+  [
+    "fr",
+    [
+      "le",
+      "la",
+      "les",
+      "et",
+      "est",
+      "pas",
+      "avec",
+      "une",
+      "pour",
+      "dans",
+      "des",
+      "un",
+      "du",
+      "nous",
+      "ont",
+      "je",
+      "sur",
+      "qui",
+      "au"
+    ]
+  ],
+  [
+    "es",
+    [
+      "el",
+      "la",
+      "los",
+      "y",
+      "es",
+      "no",
+      "con",
+      "una",
+      "para",
+      "que",
+      "del",
+      "las",
+      "por",
+      "se",
+      "al",
+      "cuando",
+      "como"
+    ]
+  ],
+  [
+    "pt",
+    ["o", "os", "e", "é", "não", "com", "uma", "para", "que", "em", "do", "da", "um", "no", "na", "quando"]
+  ]
 ];
 var LANGUAGES_OF = /* @__PURE__ */ new Map();
 STOP_WORDS.forEach(([, words], i) => {

@@ -84,6 +84,15 @@ describe("evidence the old reader missed", () => {
     expect(types("Add SSO", "Three of our largest customers require SSO.")).toContain("demand");
   });
 
+  it("an XSS payload quoted in prose is not a screenshot", () => {
+    expect(
+      types("XSS in the preview", "Posting <img src=x onerror=alert(1)> in a comment runs the script."),
+    ).not.toContain("screenshot");
+    expect(types("Broken layout", '<img width="300" src="https://example.com/a.png">')).toContain(
+      "screenshot",
+    );
+  });
+
   it("a ticked one-word checklist is a pull request template's, not acceptance criteria; a plan's items are", () => {
     expect(types("Add retries", "Adds retries.\n\n- [x] tests\n- [x] docs")).not.toContain("acceptance");
     expect(types("Remove deprecated fields", "- [ ] `Item.type`\n- [ ] `Item.status`")).toContain(
@@ -174,6 +183,32 @@ describe("what a reasoning calls template text", () => {
     const s = readStructure("Export button does nothing", body, { spam: false, trackerNote: false });
     expect(s.promptShare).toBeGreaterThan(0.6);
     expect(product("Export button does nothing", body)).toMatch(/much of the description is template text/);
+  });
+});
+
+describe("the language and the themes the reading names", () => {
+  it("tells French, German, Spanish and Portuguese from English by their common words", () => {
+    expect(
+      readReading("Ajouter l'export CSV", "Plusieurs clients nous ont demandé un export CSV des rapports.")
+        .language,
+    ).toBe("fr");
+    expect(
+      readReading("Absturz beim Speichern", "Wenn ich eine Datei speichere, stürzt die App ab.").language,
+    ).toBe("de");
+    expect(
+      readReading("Error al exportar", "Cuando exporto un informe la aplicación se cierra.").language,
+    ).toBe("es");
+    expect(readReading("Erro ao salvar", "Quando salvo o arquivo o app fecha.").language).toBe("pt");
+    expect(readReading("Crash on save", "When I save a file the app closes.").language).toBe("en");
+  });
+
+  it("a word inside a longer theme term is not a second theme: a memory leak is not a security leak", () => {
+    const verdicts = scoreOffline({
+      task: "Memory leak in the worker after 24h",
+      description: "RSS grows to 3 GB over a day.",
+    });
+    expect(verdicts.some((v) => /memory leak/.test(v.reasoning))).toBe(true);
+    expect(verdicts.every((v) => !/security and privacy/.test(v.reasoning))).toBe(true);
   });
 });
 

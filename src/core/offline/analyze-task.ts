@@ -311,8 +311,12 @@ function scan(text: string): Scan {
       recent = [];
     }
     const candidates = info.exact;
+    // A word inside a longer term already matched means that term ("leak" in "memory leak" is performance,
+    // not security): themes start only where no earlier term still covers the word.
+    const inside = i < coveredUntil;
     if (candidates) {
       for (const entry of candidates) {
+        if (inside && entry.kind === "concept") continue;
         const n = entry.tokens.length;
         let ok = true;
         for (let k = 1; k < n; k++) {
@@ -324,7 +328,8 @@ function scan(text: string): Scan {
         if (ok) record(entry, i, n === 1 ? raw[i]! : raw.slice(i, i + n).join(" "));
       }
     }
-    if (info.prefixed) for (const entry of info.prefixed) record(entry, i, raw[i]!);
+    if (info.prefixed)
+      for (const entry of info.prefixed) if (!(inside && entry.kind === "concept")) record(entry, i, raw[i]!);
     if (info.negator) lastNegator = i;
     if (i < coveredUntil) {
       run++;
