@@ -36905,7 +36905,7 @@ var DEMAND_RE2 = new RegExp(
   `(?:\\b\\d[\\d,.]*\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:requests|sessions)(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
   "iu"
 );
-var ACCEPT_LABEL_RE = /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
+var ACCEPT_LABEL_RE = /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|a\.?c\.?(?=\s*[:：])|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
 var TEMPLATE_ITEM_RE = /^(?:i(?:'m| am| have|'ve)?\b|please\b|there (?:is|are)\b|to the best\b|the (?:pr|feature|issue|patch)\b|this (?:is|issue|pr)\b|my\b)/i;
 var LIST_ITEM_RE = /^\s*(?:[-*+•]|\d{1,2}[.)]|\[[ xX]\])\s+\S/;
 var TASK_ITEM_RE = /^\s*[-*+]\s+\[[ xX]\]\s+(\S.*)$/;
@@ -36966,7 +36966,7 @@ function readEvidence(title, description) {
   const text2 = raw.replace(/<!--[\s\S]*?(?:-->|$)/g, "\n").replace(INLINE_FENCE_RE, "`$1`");
   const found = /* @__PURE__ */ new Map();
   const put = (type, quote2) => {
-    const q = clip(quote2);
+    const q = clip(quote2.replace(/^\s*#{1,6}\s+/, "").replace(/^\s*\*\*([^*\n]{1,60})\*\*/, "$1"));
     if (!found.has(type) && /[\p{L}\p{N}]/u.test(q)) found.set(type, q);
   };
   const firstWithText = (lines2) => lines2.find((l) => /[\p{L}\p{N}]/u.test(l)) ?? "";
@@ -37600,7 +37600,7 @@ function personaVerdict(r, persona, c, lean, model) {
     sentences.push(
       "It asks for generated or bulk content, which is cheap to produce and costly to keep correct."
     );
-  if (s.hype > 0 && (persona === "product" || persona === "revenue"))
+  if (s.hype > 0 && (persona === "revenue" || persona === "product" && !sentences.at(-1)?.includes("claims of value")))
     sentences.push("Claims of value without numbers behind them earn nothing.");
   if (s.outOfScope && persona === "revenue")
     sentences.push("What its out-of-scope list names is not counted as part of the task.");

@@ -45,6 +45,7 @@ describe("evidence the old reader missed", () => {
     ["About forty integrators depend on this endpoint.", "demand"],
     ["It has 312 votes on the forum.", "demand"],
     ["Done when: the export opens in Excel.", "acceptance"],
+    ["AC:\n1. every admin action is logged\n2. logs kept a year", "acceptance"],
     ["Success looks like: finance stops copying tables.", "acceptance"],
     ["Requirements:\n- one row per task\n- UTF-8", "acceptance"],
     ["- [ ] export button\n- [ ] one row per task", "acceptance"],
@@ -82,6 +83,25 @@ describe("evidence the old reader missed", () => {
       ),
     ).not.toContain("demand");
     expect(types("Add SSO", "Three of our largest customers require SSO.")).toContain("demand");
+  });
+
+  it("quotes words, not markup: a heading's marks are left out", () => {
+    expect(
+      quoteOf("Add bulk edit", "## Acceptance criteria\n- select many tasks\n- change all", "acceptance"),
+    ).toBe("Acceptance criteria - select many tasks");
+    expect(quoteOf("Add export", "**Acceptance:** one row per task", "acceptance")).toBe(
+      "Acceptance: one row per task",
+    );
+    expect(types("Fix the office", "The AC in the office is broken.")).not.toContain("acceptance");
+  });
+
+  it("says a claim of value is unsupported once per reasoning", () => {
+    const verdicts = scoreOffline({
+      task: "Revolutionary AI assistant",
+      description: "This game-changer will 10x our revenue. Must-have.",
+    });
+    for (const v of verdicts)
+      expect(v.reasoning.match(/claims of value/gi)?.length ?? 0).toBeLessThanOrEqual(1);
   });
 
   it("an XSS payload quoted in prose is not a screenshot", () => {

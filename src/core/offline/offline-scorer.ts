@@ -327,7 +327,11 @@ function personaVerdict(
     sentences.push(
       "It asks for generated or bulk content, which is cheap to produce and costly to keep correct.",
     );
-  if (s.hype > 0 && (persona === "product" || persona === "revenue"))
+  // The product persona's estimate already names the claims when they moved it.
+  if (
+    s.hype > 0 &&
+    (persona === "revenue" || (persona === "product" && !sentences.at(-1)?.includes("claims of value")))
+  )
     sentences.push("Claims of value without numbers behind them earn nothing.");
   if (s.outOfScope && persona === "revenue")
     sentences.push("What its out-of-scope list names is not counted as part of the task.");

@@ -46,7 +46,7 @@ const DEMAND_RE = new RegExp(
   "iu",
 );
 const ACCEPT_LABEL_RE =
-  /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
+  /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|a\.?c\.?(?=\s*[:：])|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
 /** Checklist items that are the template's own statements, not the author's plan ("I agree…", "There is…"). */
 const TEMPLATE_ITEM_RE =
   /^(?:i(?:'m| am| have|'ve)?\b|please\b|there (?:is|are)\b|to the best\b|the (?:pr|feature|issue|patch)\b|this (?:is|issue|pr)\b|my\b)/i;
@@ -146,7 +146,9 @@ export function readEvidence(title: string, description: string): Evidence[] {
   const text = raw.replace(/<!--[\s\S]*?(?:-->|$)/g, "\n").replace(INLINE_FENCE_RE, "`$1`");
   const found = new Map<EvidenceType, string>();
   const put = (type: EvidenceType, quote: string) => {
-    const q = clip(quote);
+    // A heading's marks are markup, not the author's words ("## Acceptance criteria", "**Acceptance:**" are
+    // quoted without them); nothing else is touched (a quote of code keeps its "**").
+    const q = clip(quote.replace(/^\s*#{1,6}\s+/, "").replace(/^\s*\*\*([^*\n]{1,60})\*\*/, "$1"));
     if (!found.has(type) && /[\p{L}\p{N}]/u.test(q)) found.set(type, q);
   };
   const firstWithText = (lines: readonly string[]) => lines.find((l) => /[\p{L}\p{N}]/u.test(l)) ?? "";
