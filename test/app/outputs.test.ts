@@ -44,6 +44,20 @@ function start(env: Record<string, string> = {}, logger?: Parameters<typeof star
   return startService({ GHE_HOST: github.host, GHE_PROTOCOL: "http", ...env }, undefined, logger);
 }
 
+/** A pull request event by a person, on REPO, with its head commit (and the previous one, for `synchronize`). */
+function pullRequestEvent(number: number, action: string, sha: string, before?: string) {
+  return payload("pull_request", action, (p) => {
+    inRepo(p);
+    p.pull_request.number = number;
+    p.pull_request.title = "Add CSV export to the reports page";
+    p.pull_request.body = "Users copy tables by hand. Adds an Export CSV button.";
+    p.pull_request.draft = false;
+    p.pull_request.head.sha = sha;
+    if (before) p.before = before;
+    p.sender.type = "User";
+  });
+}
+
 function inRepo(p: any) {
   p.repository.owner.login = "acme";
   p.repository.name = "widgets";
@@ -254,16 +268,7 @@ describe("output in .github/task-scorer.yml", () => {
   it("check: new commits on the pull request get the check run too; nothing else is written again", async () => {
     github.configFiles.set(REPO, "output: [comment, check]\n");
     service = await start();
-    const pr = (action: string, sha: string) =>
-      payload("pull_request", action, (p) => {
-        inRepo(p);
-        p.pull_request.number = 43;
-        p.pull_request.title = "Add CSV export to the reports page";
-        p.pull_request.body = "Users copy tables by hand. Adds an Export CSV button.";
-        p.pull_request.draft = false;
-        p.pull_request.head.sha = sha;
-        p.sender.type = "User";
-      });
+    const pr = (action: string, sha: string) => pullRequestEvent(43, action, sha);
     await deliver(service, "pull_request", pr("opened", headShaOf(43)));
     await settle();
     expect(github.comments).toHaveLength(1);
@@ -298,17 +303,7 @@ describe("output in .github/task-scorer.yml", () => {
         },
       },
     );
-    const pr = (action: string, sha: string, before?: string) =>
-      payload("pull_request", action, (p) => {
-        inRepo(p);
-        p.pull_request.number = 45;
-        p.pull_request.title = "Add CSV export to the reports page";
-        p.pull_request.body = "Users copy tables by hand. Adds an Export CSV button.";
-        p.pull_request.draft = false;
-        p.pull_request.head.sha = sha;
-        if (before) p.before = before;
-        p.sender.type = "User";
-      });
+    const pr = (action: string, sha: string, before?: string) => pullRequestEvent(45, action, sha, before);
     await deliver(service, "pull_request", pr("opened", headShaOf(45)));
     await settle();
     const pushed = "89abcdef0123456789abcdef0123456789abcdef";

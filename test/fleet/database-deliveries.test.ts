@@ -81,9 +81,13 @@ describe("DatabaseDeliveries (PGlite in memory)", () => {
   it("past maxAttempts it gives up and says so instead of handling again", async () => {
     const d = delivery();
     await store.accept(d);
-    // Two attempts whose process stopped while handling: their leases ran out.
-    await store.claim(d.id, 0);
-    await store.claim(d.id, 0);
+    // Two attempts whose process stopped while handling: their leases ran out. A lease of 0 ms runs out once
+    // the database's clock has moved on, which PGlite's does by the millisecond: wait for it between claims.
+    const clockMoves = () => new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await store.claim(d.id, 0)).toBe(1);
+    await clockMoves();
+    expect(await store.claim(d.id, 0)).toBe(2);
+    await clockMoves();
     const given: [string, number][] = [];
     const { deliveries, seen, settle } = intake(async () => {}, {
       maxAttempts: 2,
