@@ -37555,6 +37555,7 @@ var FEATURE_WORDS = {
   "title.question": ["", "the title is a question"]
 };
 var PROMPT_SHARE_SAID = 1 / 3;
+var CHANGES_BEHAVIOUR = /* @__PURE__ */ new Set(["feature", "bug"]);
 function drivers(r, model) {
   const c = contributions(model, r.features);
   const ranked = c.map((v, i) => ({ v, name: FEATURES[i].name })).filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1]).filter((x) => x.name !== "template_share" || r.structure.promptShare >= PROMPT_SHARE_SAID).sort((a, b2) => Math.abs(b2.v) - Math.abs(a.v)).slice(0, 2);
@@ -37581,7 +37582,7 @@ function personaVerdict(r, persona, c, lean, model) {
   const theme = r.themes.filter((h) => (h.concept.weights[persona] ?? 0) >= 1 && h.concept.why[persona]).sort((x, y) => (y.concept.weights[persona] ?? 0) - (x.concept.weights[persona] ?? 0))[0];
   if (theme)
     sentences.push(
-      `The title names ${theme.concept.label} (${quote(theme.terms.slice(0, 2))}); if that is the subject, it ${theme.concept.why[persona]}.`
+      CHANGES_BEHAVIOUR.has(kind) ? `The title names ${theme.concept.label} (${quote(theme.terms.slice(0, 2))}); if that is the subject, it ${theme.concept.why[persona]}.` : `The title names ${theme.concept.label} (${quote(theme.terms.slice(0, 2))}).`
     );
   const evidence = evidenceSentence(r, persona);
   if (evidence) sentences.push(evidence);

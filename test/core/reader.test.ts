@@ -222,6 +222,22 @@ describe("the language and the themes the reading names", () => {
     expect(readReading("Crash on save", "When I save a file the app closes.").language).toBe("en");
   });
 
+  it("a theme's consequence is said of new or changed behaviour, not of a refactor of that code", () => {
+    const refactor = scoreOffline({
+      task: "Refactor the billing module into smaller services",
+      description: "No behaviour change.",
+    });
+    for (const v of refactor) expect(v.reasoning).not.toMatch(/if that is the subject/);
+    expect(refactor.some((v) => v.reasoning.includes('The title names payments ("billing").'))).toBe(true);
+    const feature = scoreOffline({
+      task: "Add annual billing",
+      description: "Customers asked to pay yearly.",
+    });
+    expect(
+      feature.some((v) => /The title names payments \("billing"\); if that is the subject/.test(v.reasoning)),
+    ).toBe(true);
+  });
+
   it("a word inside a longer theme term is not a second theme: a memory leak is not a security leak", () => {
     const verdicts = scoreOffline({
       task: "Memory leak in the worker after 24h",

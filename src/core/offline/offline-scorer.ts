@@ -262,6 +262,9 @@ const FEATURE_WORDS: Record<string, [up: string, down: string]> = {
 /** How much of a description must be unanswered template before a reasoning calls it template text. */
 const PROMPT_SHARE_SAID = 1 / 3;
 
+/** Kinds of work whose themes' consequences ("it opens a path to taking money") may be said. */
+const CHANGES_BEHAVIOUR = new Set(["feature", "bug"]);
+
 function drivers(r: TaskReading, model: JudgeModel): string | undefined {
   const c = contributions(model, r.features);
   const ranked = c
@@ -304,10 +307,14 @@ function personaVerdict(
   const theme = r.themes
     .filter((h) => (h.concept.weights[persona] ?? 0) >= 1 && h.concept.why[persona])
     .sort((x, y) => (y.concept.weights[persona] ?? 0) - (x.concept.weights[persona] ?? 0))[0];
-  // A theme word is a hint, not a finding: said as what the title names, and what would follow.
+  // A theme word is a hint, not a finding: said as what the title names, and what would follow. What would
+  // follow is said of new or changed behaviour (a feature, a fix); a refactor, maintenance, docs or a question
+  // of billing code does not "open a path to taking money", so there only the theme is named.
   if (theme)
     sentences.push(
-      `The title names ${theme.concept.label} (${quote(theme.terms.slice(0, 2))}); if that is the subject, it ${theme.concept.why[persona]}.`,
+      CHANGES_BEHAVIOUR.has(kind)
+        ? `The title names ${theme.concept.label} (${quote(theme.terms.slice(0, 2))}); if that is the subject, it ${theme.concept.why[persona]}.`
+        : `The title names ${theme.concept.label} (${quote(theme.terms.slice(0, 2))}).`,
     );
   const evidence = evidenceSentence(r, persona);
   if (evidence) sentences.push(evidence);
