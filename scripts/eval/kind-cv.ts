@@ -94,7 +94,7 @@ export function chooseKind(): void {
   }
   const settings: KindFitOptions[] = [
     KIND_FIT,
-    { ...KIND_FIT, buckets: 1 << 16 },
+    { ...KIND_FIT, buckets: 1 << 17 },
     { ...KIND_FIT, rate: 0.5 },
     { ...KIND_FIT, l2: 1e-3 },
     { ...KIND_FIT, epochs: 20 },
