@@ -36727,14 +36727,10 @@ ${CODE_MARK}
   let taskList = 0;
   const own2 = [];
   let openHeading = 0;
-  let answeredHeadings = 0;
   let promptChars = 0;
   let ownChars = codeChars;
   const answer = () => {
-    if (openHeading > 0) {
-      answeredHeadings++;
-      promptChars -= openHeading;
-    }
+    promptChars -= openHeading;
     openHeading = 0;
   };
   for (const rawLine of text2.split("\n")) {
@@ -36805,7 +36801,6 @@ ${CODE_MARK}
     ownWords: countWords(ownText2),
     ownText: ownText2,
     templateLines,
-    answeredHeadings,
     promptShare: promptChars + ownChars === 0 ? 0 : Math.max(0, promptChars) / (promptChars + ownChars),
     ownLines,
     steps: numbered >= 2 && (stepsHeading || numbered >= 3),
@@ -69779,6 +69774,17 @@ function clipSummary(markdown, max = CHECK_SUMMARY_MAX) {
 }
 async function createScoreCheckRun(github, target, report, markdown, detailsUrl) {
   const conclusion = report.consensus.approved ? "success" : "neutral";
+  const id = await postCheckRun(
+    github,
+    target,
+    conclusion,
+    checkTitle(report),
+    clipSummary(markdown),
+    detailsUrl
+  );
+  return { id, conclusion };
+}
+async function postCheckRun(github, target, conclusion, title, summary2, detailsUrl) {
   const { data } = await github.request("POST /repos/{owner}/{repo}/check-runs", {
     owner: target.owner,
     repo: target.repo,
@@ -69787,9 +69793,9 @@ async function createScoreCheckRun(github, target, report, markdown, detailsUrl)
     status: "completed",
     conclusion,
     ...detailsUrl ? { details_url: detailsUrl } : {},
-    output: { title: checkTitle(report), summary: clipSummary(markdown) }
+    output: { title, summary: summary2 }
   });
-  return { id: data.id, conclusion };
+  return data.id;
 }
 
 // src/github/github-request.ts

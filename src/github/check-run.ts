@@ -40,6 +40,26 @@ export async function createScoreCheckRun(
   detailsUrl?: string,
 ): Promise<{ id: number | undefined; conclusion: "success" | "neutral" }> {
   const conclusion = report.consensus.approved ? "success" : "neutral";
+  const id = await postCheckRun(
+    github,
+    target,
+    conclusion,
+    checkTitle(report),
+    clipSummary(markdown),
+    detailsUrl,
+  );
+  return { id, conclusion };
+}
+
+/** The one completed check run the App writes, from a report or copied from the previous head's. */
+async function postCheckRun(
+  github: GitHubRequest,
+  target: CheckRunTarget,
+  conclusion: string,
+  title: string,
+  summary: string,
+  detailsUrl?: string | null,
+): Promise<number | undefined> {
   const { data } = await github.request("POST /repos/{owner}/{repo}/check-runs", {
     owner: target.owner,
     repo: target.repo,
@@ -48,9 +68,9 @@ export async function createScoreCheckRun(
     status: "completed",
     conclusion,
     ...(detailsUrl ? { details_url: detailsUrl } : {}),
-    output: { title: checkTitle(report), summary: clipSummary(markdown) },
+    output: { title, summary },
   });
-  return { id: (data as { id?: number }).id, conclusion };
+  return (data as { id?: number }).id;
 }
 
 interface ListedCheckRun {
@@ -84,15 +104,13 @@ export async function copyScoreCheckRun(
   );
   const previous = runs[0];
   if (!previous?.conclusion) return undefined;
-  const { data: created } = await github.request("POST /repos/{owner}/{repo}/check-runs", {
-    owner: target.owner,
-    repo: target.repo,
-    name: CHECK_NAME,
-    head_sha: target.headSha,
-    status: "completed",
-    conclusion: previous.conclusion,
-    ...(previous.details_url ? { details_url: previous.details_url } : {}),
-    output: { title: previous.output!.title!, summary: previous.output!.summary! },
-  });
-  return { id: (created as { id?: number }).id, conclusion: previous.conclusion };
+  const id = await postCheckRun(
+    github,
+    target,
+    previous.conclusion,
+    previous.output!.title!,
+    previous.output!.summary!,
+    previous.details_url,
+  );
+  return { id, conclusion: previous.conclusion };
 }

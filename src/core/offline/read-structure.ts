@@ -301,8 +301,6 @@ interface BodyReading {
   ownWords: number;
   ownText: string;
   templateLines: number;
-  /** Headings with the author's own text or code under them. */
-  answeredHeadings: number;
   /** See TaskStructure.promptShare. */
   promptShare: number;
   ownLines: number;
@@ -366,16 +364,12 @@ function readBody(description: string): BodyReading {
   let taskList = 0;
   const own: string[] = [];
   let openHeading = 0;
-  let answeredHeadings = 0;
   // Characters of what is the template's and left unanswered, and of the author's own lines: "much of the
   // description is template text" is said by this share (a long paragraph is one line, but much text).
   let promptChars = 0;
   let ownChars = codeChars;
   const answer = () => {
-    if (openHeading > 0) {
-      answeredHeadings++;
-      promptChars -= openHeading;
-    }
+    promptChars -= openHeading;
     openHeading = 0;
   };
   for (const rawLine of text.split("\n")) {
@@ -451,7 +445,6 @@ function readBody(description: string): BodyReading {
     ownWords: countWords(ownText),
     ownText,
     templateLines,
-    answeredHeadings,
     promptShare: promptChars + ownChars === 0 ? 0 : Math.max(0, promptChars) / (promptChars + ownChars),
     ownLines,
     steps: numbered >= 2 && (stepsHeading || numbered >= 3),
