@@ -9,7 +9,12 @@ export default {
     "^.+\\.ts$": [
       "@swc/jest",
       {
-        jsc: { parser: { syntax: "typescript" }, target: "es2022" },
+        // keepImportAttributes: the JSON word lists are imported `with { type: "json" }`, as Node requires.
+        jsc: {
+          parser: { syntax: "typescript" },
+          target: "es2022",
+          experimental: { keepImportAttributes: true },
+        },
         module: { type: "es6" },
       },
     ],

@@ -34880,8 +34880,167 @@ var HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
 var FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 var URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
 
-// src/core/offline/signals.ts
-var CONCEPT_TERMS = [
+// src/core/offline/words/languages.json
+var languages_default = {
+  stopWords: [
+    {
+      language: "en",
+      words: [
+        "the",
+        "and",
+        "is",
+        "to",
+        "of",
+        "it",
+        "when",
+        "with",
+        "this",
+        "not",
+        "in",
+        "for",
+        "on",
+        "that",
+        "are"
+      ]
+    },
+    {
+      language: "de",
+      words: [
+        "der",
+        "die",
+        "das",
+        "und",
+        "ist",
+        "nicht",
+        "mit",
+        "wenn",
+        "ich",
+        "ein",
+        "eine",
+        "den",
+        "zu",
+        "auf",
+        "im",
+        "beim",
+        "auch",
+        "sich"
+      ]
+    },
+    {
+      language: "fr",
+      words: [
+        "le",
+        "la",
+        "les",
+        "et",
+        "est",
+        "pas",
+        "avec",
+        "une",
+        "pour",
+        "dans",
+        "des",
+        "un",
+        "du",
+        "nous",
+        "ont",
+        "je",
+        "sur",
+        "qui",
+        "au"
+      ]
+    },
+    {
+      language: "es",
+      words: [
+        "el",
+        "la",
+        "los",
+        "y",
+        "es",
+        "no",
+        "con",
+        "una",
+        "para",
+        "que",
+        "del",
+        "las",
+        "por",
+        "se",
+        "al",
+        "cuando",
+        "como"
+      ]
+    },
+    {
+      language: "pt",
+      words: [
+        "o",
+        "os",
+        "e",
+        "é",
+        "não",
+        "com",
+        "uma",
+        "para",
+        "que",
+        "em",
+        "do",
+        "da",
+        "um",
+        "no",
+        "na",
+        "quando"
+      ]
+    }
+  ],
+  englishFunctionWords: [
+    "the",
+    "a",
+    "an",
+    "to",
+    "of",
+    "and",
+    "or",
+    "in",
+    "on",
+    "for",
+    "with",
+    "is",
+    "are",
+    "be",
+    "it",
+    "this",
+    "that",
+    "we",
+    "i",
+    "you",
+    "can",
+    "should",
+    "would",
+    "when",
+    "if",
+    "not",
+    "from",
+    "by",
+    "at",
+    "as",
+    "have",
+    "ha",
+    "do"
+  ]
+};
+
+// src/core/offline/words/negation.json
+var negation_default = {
+  before: ["no", "not", "without", "never", "none", "nor", "neither", "nothing", "non", "avoid", "instead"],
+  unchanged: ["unchanged", "untouched", "unaffected", "intact"],
+  changeVerbs: ["change", "affect", "touch", "alter", "modify"],
+  changed: ["changed", "affected", "touched", "altered", "modified"]
+};
+
+// src/core/offline/words/concepts.json
+var concepts_default = [
   {
     id: "payments",
     label: "payments",
@@ -35587,7 +35746,6 @@ var CONCEPT_TERMS = [
     ]
   },
   {
-    // Removing things: often clean-up, but "remove a member" is a feature, so no verdict on visibility.
     id: "removal",
     label: "removal",
     terms: ["remove", "delete", "drop", "get rid of"]
@@ -35611,7 +35769,6 @@ var CONCEPT_TERMS = [
     ]
   },
   {
-    // Who the task is for. Weak on its own: nearly every task mentions users.
     id: "audience",
     role: "evidence",
     label: "users",
@@ -35673,14 +35830,12 @@ var CONCEPT_TERMS = [
     ]
   },
   {
-    // Outcomes anyone can claim; a payment or pricing mechanism is the evidence, not the word.
     id: "revenue-claim",
     role: "evidence",
     label: "claimed revenue impact",
     terms: ["revenue", "sales", "profit", "conversion", "roi", "growth", "viral"]
   },
   {
-    // Superlatives and promises are what stuffed or promotional text is made of, not evidence.
     id: "hype",
     role: "evidence",
     label: "hype",
@@ -35707,6 +35862,122 @@ var CONCEPT_TERMS = [
     ]
   }
 ];
+
+// src/core/offline/words/junk-terms.json
+var junk_terms_default = {
+  softSpam: [
+    "cheap",
+    "best price",
+    "visit our",
+    "our website",
+    "our store",
+    "our services",
+    "our agency",
+    "contact us",
+    "dm me",
+    "claim your",
+    "connect your wallet",
+    "airdrop",
+    "giveaway",
+    "bonus",
+    "seo expert",
+    "first page of google",
+    "no experience needed",
+    "per hour",
+    "100% guaranteed"
+  ],
+  spam: [
+    "crack",
+    "cracked",
+    "keygen",
+    "activation key",
+    "serial key",
+    "product key",
+    "license key free",
+    "full version",
+    "free download",
+    "download free",
+    "torrent",
+    "warez",
+    "casino",
+    "betting",
+    "viagra",
+    "escort",
+    "loan offer",
+    "buy followers",
+    "backlinks",
+    "whatsapp",
+    "telegram",
+    "click here",
+    "limited offer",
+    "100% working",
+    "hack tool",
+    "double your",
+    "guaranteed profit",
+    "guaranteed returns",
+    "guaranteed ranking",
+    "guaranteed rankings",
+    "seed phrase",
+    "recovery phrase",
+    "free spins",
+    "deposit bonus",
+    "replica",
+    "shop now",
+    "order now",
+    "buy now",
+    "free shipping",
+    "make money online",
+    "earn money online",
+    "work from home",
+    "passive income",
+    "investment opportunity",
+    "binary options",
+    "forex signals",
+    "seo services",
+    "seo agency",
+    "link building",
+    "digital marketing agency",
+    "free quote",
+    "hire dedicated",
+    "dedicated developers",
+    "outsourcing company",
+    "call girls",
+    "onlyfans",
+    "per day from home",
+    "eat shit",
+    "fuck",
+    "fucking",
+    "shit",
+    "idiot",
+    "idiots",
+    "freaks",
+    "morons"
+  ],
+  spamFragments: ["казино", "ставки", "заработ", "破解", "激活码"],
+  meta: [
+    "please delete",
+    "delete this",
+    "delete this request",
+    "ignore this",
+    "test issue",
+    "testing issue",
+    "just a test",
+    "wrong repo",
+    "wrong repository",
+    "duplicate of",
+    "my ticket",
+    "get closed",
+    "got closed",
+    "this is a test",
+    "fill me in",
+    "your names",
+    "yyyy mm dd",
+    "one paragraph explanation"
+  ]
+};
+
+// src/core/offline/signals.ts
+var CONCEPT_TERMS = concepts_default;
 var CONCEPTS = CONCEPT_TERMS.map((c) => {
   const weights = {};
   const why = {};
@@ -35718,132 +35989,11 @@ var CONCEPTS = CONCEPT_TERMS.map((c) => {
   }
   return { ...c, weights, why };
 });
-var SOFT_SPAM_TERMS = [
-  "cheap",
-  "best price",
-  "visit our",
-  "our website",
-  "our store",
-  "our services",
-  "our agency",
-  "contact us",
-  "dm me",
-  "claim your",
-  "connect your wallet",
-  "airdrop",
-  "giveaway",
-  "bonus",
-  "seo expert",
-  "first page of google",
-  "no experience needed",
-  "per hour",
-  "100% guaranteed"
-];
-var SPAM_TERMS = [
-  "crack",
-  "cracked",
-  "keygen",
-  "activation key",
-  "serial key",
-  "product key",
-  "license key free",
-  "full version",
-  "free download",
-  "download free",
-  "torrent",
-  "warez",
-  "casino",
-  "betting",
-  "viagra",
-  "escort",
-  "loan offer",
-  "buy followers",
-  "backlinks",
-  "whatsapp",
-  "telegram",
-  "click here",
-  "limited offer",
-  "100% working",
-  "hack tool",
-  // Scams and advertising.
-  "double your",
-  "guaranteed profit",
-  "guaranteed returns",
-  "guaranteed ranking",
-  "guaranteed rankings",
-  "seed phrase",
-  "recovery phrase",
-  "free spins",
-  "deposit bonus",
-  "replica",
-  "shop now",
-  "order now",
-  "buy now",
-  "free shipping",
-  "make money online",
-  "earn money online",
-  "work from home",
-  "passive income",
-  "investment opportunity",
-  "binary options",
-  "forex signals",
-  "seo services",
-  "seo agency",
-  "link building",
-  "digital marketing agency",
-  "free quote",
-  "hire dedicated",
-  "dedicated developers",
-  "outsourcing company",
-  "call girls",
-  "onlyfans",
-  "per day from home",
-  // Abuse is not a task either.
-  "eat shit",
-  "fuck",
-  "fucking",
-  "shit",
-  "idiot",
-  "idiots",
-  "freaks",
-  "morons",
-  ...SOFT_SPAM_TERMS
-];
-var SPAM_FRAGMENTS = ["казино", "ставки", "заработ", "破解", "激活码"];
-var META_TERMS = [
-  "please delete",
-  "delete this",
-  "delete this request",
-  "ignore this",
-  "test issue",
-  "testing issue",
-  "just a test",
-  "wrong repo",
-  "wrong repository",
-  "duplicate of",
-  "my ticket",
-  "get closed",
-  "got closed",
-  "this is a test",
-  // Unfilled templates.
-  "fill me in",
-  "your names",
-  "yyyy mm dd",
-  "one paragraph explanation"
-];
-var NEGATORS = [
-  "no",
-  "not",
-  "without",
-  "never",
-  "none",
-  "nor",
-  "neither",
-  "nothing",
-  "non",
-  "avoid",
-  "instead"
-];
+var SOFT_SPAM_TERMS = junk_terms_default.softSpam;
+var SPAM_TERMS = [...junk_terms_default.spam, ...SOFT_SPAM_TERMS];
+var SPAM_FRAGMENTS = junk_terms_default.spamFragments;
+var META_TERMS = junk_terms_default.meta;
+var NEGATORS = negation_default.before;
 var NEGATION_SPAN = 4;
 var TEMPLATE_BOILERPLATE = [
   /^[ \t#*]*(is your feature request related to a problem\??( please describe\.?)?|describe the (bug|solution you'?d like|alternatives you'?ve considered)|describe alternatives you'?ve considered|additional context|to reproduce|steps to reproduce( the behavior)?|expected behaviou?r|actual behaviou?r|screenshots|desktop \(please complete the following information\)|smartphone \(please complete the following information\)|summary|details|priority|context|motivation|proposal|description|problem|solution|alternatives)[ \t:*]*$/gim,
@@ -36000,45 +36150,11 @@ function normalise(text2) {
   if (!lower.includes("'") && !lower.includes("’")) return lower;
   return lower.replace(/\bcan['’]t\b/g, "cannot").replace(/\bwon['’]t\b/g, "will not").replace(/n['’]t\b/g, " not");
 }
-var ENGLISH_FUNCTION_WORDS = /* @__PURE__ */ new Set([
-  "the",
-  "a",
-  "an",
-  "to",
-  "of",
-  "and",
-  "or",
-  "in",
-  "on",
-  "for",
-  "with",
-  "is",
-  "are",
-  "be",
-  "it",
-  "this",
-  "that",
-  "we",
-  "i",
-  "you",
-  "can",
-  "should",
-  "would",
-  "when",
-  "if",
-  "not",
-  "from",
-  "by",
-  "at",
-  "as",
-  "have",
-  "ha",
-  "do"
-]);
+var ENGLISH_FUNCTION_WORDS = new Set(languages_default.englishFunctionWords);
 var POST_NEGATION_REACH = 5;
-var UNCHANGED = /* @__PURE__ */ new Set(["unchanged", "untouched", "unaffected", "intact"]);
-var CHANGE_VERBS = /* @__PURE__ */ new Set(["change", "affect", "touch", "alter", "modify"]);
-var CHANGED = /* @__PURE__ */ new Set(["changed", "affected", "touched", "altered", "modified"]);
+var UNCHANGED = new Set(negation_default.unchanged);
+var CHANGE_VERBS = new Set(negation_default.changeVerbs);
+var CHANGED = new Set(negation_default.changed);
 function postNegation(tokens2, i) {
   const t = tokens2[i];
   if (UNCHANGED.has(t)) return 1;
@@ -37202,85 +37318,9 @@ var STRONG_JUNK = /* @__PURE__ */ new Set([
 ]);
 var TAGGED_KINDS = /* @__PURE__ */ new Set(["docs", "chore", "refactor"]);
 var TAGGED_CONFIDENCE = 0.9;
-var STOP_WORDS = [
-  [
-    "en",
-    ["the", "and", "is", "to", "of", "it", "when", "with", "this", "not", "in", "for", "on", "that", "are"]
-  ],
-  [
-    "de",
-    [
-      "der",
-      "die",
-      "das",
-      "und",
-      "ist",
-      "nicht",
-      "mit",
-      "wenn",
-      "ich",
-      "ein",
-      "eine",
-      "den",
-      "zu",
-      "auf",
-      "im",
-      "beim",
-      "auch",
-      "sich"
-    ]
-  ],
-  [
-    "fr",
-    [
-      "le",
-      "la",
-      "les",
-      "et",
-      "est",
-      "pas",
-      "avec",
-      "une",
-      "pour",
-      "dans",
-      "des",
-      "un",
-      "du",
-      "nous",
-      "ont",
-      "je",
-      "sur",
-      "qui",
-      "au"
-    ]
-  ],
-  [
-    "es",
-    [
-      "el",
-      "la",
-      "los",
-      "y",
-      "es",
-      "no",
-      "con",
-      "una",
-      "para",
-      "que",
-      "del",
-      "las",
-      "por",
-      "se",
-      "al",
-      "cuando",
-      "como"
-    ]
-  ],
-  [
-    "pt",
-    ["o", "os", "e", "é", "não", "com", "uma", "para", "que", "em", "do", "da", "um", "no", "na", "quando"]
-  ]
-];
+var STOP_WORDS = languages_default.stopWords.map(
+  (l) => [l.language, l.words]
+);
 var LANGUAGES_OF = /* @__PURE__ */ new Map();
 STOP_WORDS.forEach(([, words], i) => {
   for (const w of words) LANGUAGES_OF.set(w, [...LANGUAGES_OF.get(w) ?? [], i]);

@@ -30,7 +30,7 @@ export interface PersonaRecord {
   quotes: readonly (readonly [EvidenceType, string])[];
   /** The evidence leanings the offline judge applies for this persona. */
   evidence: EvidenceLean;
-  /** The areas (themes of signals.ts) it weighs: how much, and why it matters to this persona. */
+  /** The areas (the concepts of words/concepts.json) it weighs: how much, and why it matters to this persona. */
   areas: Readonly<Record<string, { weight: number; why?: string }>>;
   /** How it reads each kind of task: its leaning (points) and its angle ("It reads as …"). */
   kinds: Readonly<Record<string, { leaning?: number; angle?: string }>>;

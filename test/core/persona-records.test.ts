@@ -2,7 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { z } from "zod";
 import { EVIDENCE_TYPES } from "../../src/core/offline/read-evidence.js";
 import { KIND_ANGLE } from "../../src/core/offline/persona-rules.js";
-import { CONCEPTS, SPAM_TERMS } from "../../src/core/offline/signals.js";
+import { CONCEPTS } from "../../src/core/offline/signals.js";
 import { PERSONA_RECORDS } from "../../src/core/persona-records.js";
 import { PERSONAS } from "../../src/core/personas.js";
 import { PERSONA_PROMPTS } from "../../src/llm/prompts/index.js";
@@ -16,7 +16,7 @@ const RecordSchema = z
     quotes: z.array(z.tuple([z.enum(EVIDENCE_TYPES), z.string().min(3)])).min(1),
     evidence: z.record(z.string(), z.number().min(-2).max(2)),
     areas: z.record(
-      z.string().refine((id) => conceptIds.has(id), "an area must be a concept of signals.ts"),
+      z.string().refine((id) => conceptIds.has(id), "an area must be a concept of words/concepts.json"),
       z.object({ weight: z.number().min(-5).max(5), why: z.string().min(5).optional() }).strict(),
     ),
     kinds: z.record(
@@ -50,21 +50,5 @@ describe("the persona records", () => {
       expect(PERSONA_PROMPTS[id].guidance).toBe(PERSONA_RECORDS[id].llm.guidance);
       expect(PERSONA_PROMPTS[id].rubric.map((b) => b.scores)).toEqual(["1-2", "3-4", "5-6", "7-8", "9-10"]);
     }
-  });
-});
-
-describe("the word lists", () => {
-  it("concepts have unique ids, lowercase terms without duplicates, and someone who weighs them", () => {
-    expect(conceptIds.size).toBe(CONCEPTS.length);
-    for (const c of CONCEPTS) {
-      for (const t of c.terms) expect([c.id, t]).toEqual([c.id, t.toLowerCase()]);
-      expect(new Set(c.terms).size).toBe(c.terms.length);
-      expect(Object.keys(c.weights).length).toBeGreaterThan(0);
-    }
-  });
-
-  it("spam terms are lowercase and unique", () => {
-    expect(new Set(SPAM_TERMS).size).toBe(SPAM_TERMS.length);
-    for (const t of SPAM_TERMS) expect(t).toBe(t.toLowerCase());
   });
 });

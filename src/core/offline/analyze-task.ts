@@ -1,4 +1,6 @@
 import { FENCE_RE, HTML_COMMENT_RE, URL_RE } from "./prose.js";
+import languages from "./words/languages.json" with { type: "json" };
+import negation from "./words/negation.json" with { type: "json" };
 import {
   CONCEPTS,
   INJECTION_PATTERNS,
@@ -128,47 +130,14 @@ function normalise(text: string): string {
     .replace(/n['’]t\b/g, " not");
 }
 
-const ENGLISH_FUNCTION_WORDS = new Set([
-  "the",
-  "a",
-  "an",
-  "to",
-  "of",
-  "and",
-  "or",
-  "in",
-  "on",
-  "for",
-  "with",
-  "is",
-  "are",
-  "be",
-  "it",
-  "this",
-  "that",
-  "we",
-  "i",
-  "you",
-  "can",
-  "should",
-  "would",
-  "when",
-  "if",
-  "not",
-  "from",
-  "by",
-  "at",
-  "as",
-  "have",
-  "ha",
-  "do",
-]);
+/** English's commonest short words (`words/languages.json`). */
+const ENGLISH_FUNCTION_WORDS: ReadonlySet<string> = new Set(languages.englishFunctionWords);
 
 /** How many words back a negation that follows the word ("X will not change") reaches. */
 const POST_NEGATION_REACH = 5;
-const UNCHANGED = new Set(["unchanged", "untouched", "unaffected", "intact"]);
-const CHANGE_VERBS = new Set(["change", "affect", "touch", "alter", "modify"]);
-const CHANGED = new Set(["changed", "affected", "touched", "altered", "modified"]);
+const UNCHANGED: ReadonlySet<string> = new Set(negation.unchanged);
+const CHANGE_VERBS: ReadonlySet<string> = new Set(negation.changeVerbs);
+const CHANGED: ReadonlySet<string> = new Set(negation.changed);
 
 /** Length of a "not change"-style phrase starting at token i, or 0. Tokens are lower-case and stemmed. */
 function postNegation(tokens: readonly string[], i: number): number {

@@ -6,6 +6,7 @@ import { adjustmentFor, KIND_CLASSES, predictKind, type KindModel } from "./kind
 import { readEvidence } from "./read-evidence.js";
 import { readStructure, type TaskStructure } from "./read-structure.js";
 import { SOFT_SPAM_TERMS } from "./signals.js";
+import languages from "./words/languages.json" with { type: "json" };
 
 const SOFT_SPAM = new Set(SOFT_SPAM_TERMS);
 const CONTACT_RE = /\+\d[\d\s().-]{8,}\d|\bwhats ?app\b|\btelegram\b|\bcall (?:us|now)\b|\bcontact us\b/i;
@@ -40,85 +41,9 @@ const TAGGED_KINDS = new Set(["docs", "chore", "refactor"]);
 const TAGGED_CONFIDENCE = 0.9;
 
 /** Each language's commonest short words; a word may belong to several (Spanish and Portuguese share "que"). */
-const STOP_WORDS: readonly [string, readonly string[]][] = [
-  [
-    "en",
-    ["the", "and", "is", "to", "of", "it", "when", "with", "this", "not", "in", "for", "on", "that", "are"],
-  ],
-  [
-    "de",
-    [
-      "der",
-      "die",
-      "das",
-      "und",
-      "ist",
-      "nicht",
-      "mit",
-      "wenn",
-      "ich",
-      "ein",
-      "eine",
-      "den",
-      "zu",
-      "auf",
-      "im",
-      "beim",
-      "auch",
-      "sich",
-    ],
-  ],
-  [
-    "fr",
-    [
-      "le",
-      "la",
-      "les",
-      "et",
-      "est",
-      "pas",
-      "avec",
-      "une",
-      "pour",
-      "dans",
-      "des",
-      "un",
-      "du",
-      "nous",
-      "ont",
-      "je",
-      "sur",
-      "qui",
-      "au",
-    ],
-  ],
-  [
-    "es",
-    [
-      "el",
-      "la",
-      "los",
-      "y",
-      "es",
-      "no",
-      "con",
-      "una",
-      "para",
-      "que",
-      "del",
-      "las",
-      "por",
-      "se",
-      "al",
-      "cuando",
-      "como",
-    ],
-  ],
-  [
-    "pt",
-    ["o", "os", "e", "é", "não", "com", "uma", "para", "que", "em", "do", "da", "um", "no", "na", "quando"],
-  ],
-];
+const STOP_WORDS: readonly (readonly [string, readonly string[]])[] = languages.stopWords.map(
+  (l) => [l.language, l.words] as const,
+);
 const LANGUAGES_OF = new Map<string, number[]>();
 STOP_WORDS.forEach(([, words], i) => {
   for (const w of words) LANGUAGES_OF.set(w, [...(LANGUAGES_OF.get(w) ?? []), i]);
