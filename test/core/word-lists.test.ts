@@ -57,9 +57,9 @@ describe("the word lists", () => {
     expect(readReading("Casino bonus", "").kind).toBe("junk");
     expect(readReading("Add a bonus round to the quiz mode", "").kind).not.toBe("junk");
     // A negator cancels the words after it.
-    expect(analyzeTask("Refactor the parser", "No payment changes.").concepts.map((c) => c.concept.id)).not.toContain(
-      "payments",
-    );
+    expect(
+      analyzeTask("Refactor the parser", "No payment changes.").concepts.map((c) => c.concept.id),
+    ).not.toContain("payments");
     // Stop words name the language.
     expect(
       readReading("Le bouton ne marche pas", "Quand je clique sur le bouton, rien ne se passe avec la page.")
