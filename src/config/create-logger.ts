@@ -43,7 +43,26 @@ export function bufferedDestination(dest: number | string = 1): DestinationStrea
   return stream;
 }
 
+let stampedAt: number | undefined;
+
+/**
+ * Lines written inside `write` carry `time` instead of the clock's now: the access log writes its lines in
+ * batches (src/http/access-log.ts), each stamped with the moment its request ended. Only loggers made by
+ * createLogger read it; another logger stamps the moment of writing.
+ */
+export function atTime(time: number, write: () => void): void {
+  stampedAt = time;
+  try {
+    write();
+  } finally {
+    stampedAt = undefined;
+  }
+}
+
+/** pino's own epoch-milliseconds stamp, or the one `atTime` set. */
+const timestamp = () => `,"time":${stampedAt ?? Date.now()}`;
+
 /** The service's JSON logger: `npm start` writes it to stdout (buffered); the benchmark to /dev/null. */
 export function createLogger(level = "info", destination: DestinationStream = bufferedDestination()): Logger {
-  return pino({ level, redact: REDACTED_PATHS }, destination);
+  return pino({ level, redact: REDACTED_PATHS, timestamp }, destination);
 }

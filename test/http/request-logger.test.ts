@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,6 +45,7 @@ describe("request logs", () => {
     const { app, lines } = await serverWith();
     const res = await app.inject({ method: "POST", url: "/score-task", payload: { task: "Add CSV export" } });
     expect(res.statusCode).toBe(200);
+    await app.close(); // the lines still held are written when the server closes
     const access = lines.filter((l) => l.msg === "request");
     expect(access).toHaveLength(1);
     expect(access[0]).toMatchObject({
@@ -52,7 +54,61 @@ describe("request logs", () => {
       url: "/score-task",
       status: 200,
     });
+  });
+
+  it("write the lines within the flush interval, each stamped with the moment its request ended", async () => {
+    const { app, lines } = await serverWith();
+    const before = Date.now();
+    const first = await app.inject({
+      method: "POST",
+      url: "/score-task?x=1",
+      payload: { task: "Add CSV export" },
+    });
+    const between = Date.now();
+    await new Promise((r) => setTimeout(r, 30));
+    const second = await app.inject({ method: "GET", url: "/nowhere" });
+    const after = Date.now();
+    // Nothing is written until the batch is; then both lines arrive, in order, with their own times.
+    for (let waited = 0; lines.length < 2 && waited < 2_000; waited += 10)
+      await new Promise((r) => setTimeout(r, 10));
+    const access = lines.filter((l) => l.msg === "request");
+    expect(access.map((l) => [l.reqId, l.url, l.status])).toEqual([
+      [first.headers["x-request-id"], "/score-task", 200],
+      [second.headers["x-request-id"], "/nowhere", 404],
+    ]);
+    const [t1, t2] = access.map((l) => l.time as number);
+    expect(t1).toBeGreaterThanOrEqual(before);
+    expect(t1).toBeLessThanOrEqual(between);
+    expect(t2).toBeGreaterThanOrEqual(between + 30);
+    expect(t2).toBeLessThanOrEqual(after);
     await app.close();
+  });
+
+  it("write the lines still held when the process exits without closing the server (a crash)", () => {
+    const script = `
+      import { createLogger } from "./src/config/create-logger.js";
+      import { DEFAULT_APPROVAL_POLICY } from "./src/core/approval.js";
+      import { buildServer } from "./src/http/build-server.js";
+      import { createScorer } from "./src/llm/create-scorer.js";
+      const app = await buildServer({
+        scorer: createScorer({ scorer: "offline" }).scorer,
+        policy: DEFAULT_APPROVAL_POLICY,
+        loggerInstance: createLogger("info"),
+      });
+      for (let i = 0; i < 3; i++) await app.inject({ method: "POST", url: "/score-task", payload: { task: "Add CSV export " + i } });
+      throw new Error("a crash after three requests");
+    `;
+    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: new URL("../..", import.meta.url),
+      encoding: "utf8",
+    });
+    expect(run.status).not.toBe(0);
+    const access = run.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.msg === "request");
+    expect(access.map((l) => l.status)).toEqual([200, 200, 200]);
   });
 
   it("bind the request id to a route's own warnings, and drop lines below the level", async () => {

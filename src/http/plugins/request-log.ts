@@ -1,8 +1,9 @@
 import type { FastifyInstance } from "fastify";
+import { AccessLog } from "../access-log.js";
 import type { ServiceMetrics } from "../metrics.js";
 
 /**
- * Every request's id in its answer, one JSON log line when it is done, and its count in the metrics. Hooks
+ * Every request's id in its answer, one JSON log line when it is done (written in batches, see access-log.ts), and its count in the metrics. Hooks
  * use callbacks, not async functions: they run on every request, and a promise each costs throughput.
  */
 export function requestLogAndMetrics(app: FastifyInstance, metrics: ServiceMetrics): void {
@@ -11,23 +12,17 @@ export function requestLogAndMetrics(app: FastifyInstance, metrics: ServiceMetri
     done();
   });
 
+  // Through the service logger with the id in the line (the same line a request child would write),
+  // so the request's own logger is never made for a request that goes well (see request-logger.ts).
+  const access = new AccessLog(app.log);
   app.addHook("onResponse", (request, reply, done) => {
-    // Through the service logger with the id in the line (the same line a request child would write),
-    // so the request's own logger is never made for a request that goes well (see request-logger.ts).
-    app.log.info(
-      {
-        reqId: request.id,
-        method: request.method,
-        url: request.url.split("?")[0],
-        status: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 100) / 100,
-        scorer: reply.getHeader("x-scorer"),
-        // The client's address: behind a proxy, only with TRUST_PROXY (otherwise the proxy's).
-        ip: request.ip,
-      },
-      "request",
-    );
+    access.record(request, reply);
     metrics.observeRequest(request.method, request.routeOptions.url ?? "(no route)", reply.statusCode);
+    done();
+  });
+  // After the last request has been answered: nothing is left unwritten when the server stops.
+  app.addHook("onClose", (_app, done) => {
+    access.flush();
     done();
   });
 }
