@@ -5,7 +5,7 @@
 import type { Context } from "probot";
 import type { Logger } from "pino";
 import { escapeMarkdown } from "../core/render-comment.js";
-import type { ListedIssue } from "../backlog/backfill-runner.js";
+import type { ListedIssue } from "../backlog/paced-github.js";
 import type { CalibrationStore } from "../learning/calibration-store.js";
 import { learnCalibration } from "../learning/fit-calibration.js";
 import { labelNames } from "../learning/label-kinds.js";

@@ -3,31 +3,16 @@ import type { Logger } from "pino";
 import type { ScoreReport } from "../core/score-report.schema.js";
 import { KIND_MODEL } from "../core/offline/kind-model.data.js";
 import { kindModelId } from "../core/offline/kind-model.js";
-import { BacklogStore, type PageMemo, type RepositoryRow } from "./backlog-store.js";
-
-/** One open issue as GitHub's list gives it (pull requests are filtered out before). */
-export interface ListedIssue {
-  number: number;
-  title: string;
-  body?: string | null;
-  html_url: string;
-  /** GraphQL node id (for `output: [project]`). */
-  node_id?: string;
-  labels?: unknown;
-  created_at?: string;
-  updated_at?: string;
-  pull_request?: unknown;
-  /** Closed issues only: "completed", "not_planned", "duplicate", "reopened" or null. */
-  state_reason?: string | null;
-}
-
-/** What the runner needs of GitHub, for one installation (an Octokit's `request`, narrowed). */
-export interface BacklogGitHub {
-  request(
-    route: string,
-    params?: Record<string, unknown>,
-  ): Promise<{ status: number; headers: Record<string, string | number | undefined>; data: unknown }>;
-}
+import type { PageMemo, RepositoryRow } from "./backfill-queue-store.js";
+import { BacklogStore } from "./backlog-store.js";
+import {
+  GiveUp,
+  listPage,
+  pacedGitHub,
+  Pause,
+  type BacklogGitHub,
+  type ListedIssue,
+} from "./paced-github.js";
 
 /** What a repository's own file says about its backfill. */
 export interface BacklogRepoSettings {
@@ -85,31 +70,6 @@ export const LEARN_MAX_ISSUES = 1000;
 const LEARN_MAX_PAGES = 30;
 const RELEARN_CHECK_MS = 3_600_000;
 
-/** Stop this run for now; the repository is resumed after `until` by whichever instance is free. */
-class Pause extends Error {
-  constructor(
-    readonly until: Date | undefined,
-    reason: string,
-  ) {
-    super(reason);
-  }
-}
-/** Give this repository up with a reason a maintainer can act on. */
-class GiveUp extends Error {}
-
-const header = (h: Record<string, string | number | undefined>, name: string) =>
-  h[name] === undefined ? undefined : String(h[name]);
-
-/** The `rel="next"` address of a Link header. */
-export function nextLink(link: string | undefined): string | null {
-  if (!link) return null;
-  for (const part of link.split(",")) {
-    const m = /<([^>]+)>\s*;\s*rel="?next"?/.exec(part);
-    if (m) return m[1]!;
-  }
-  return null;
-}
-
 /**
  * Silent backfill: lists a repository's open issues page by page, scores each new or changed one and stores
  * the report, writing nothing on GitHub. Progress (the next page, ETags, counts) is stored after every page,
@@ -134,6 +94,11 @@ export class BackfillRunner {
 
   private now(): Date {
     return this.deps.clock?.() ?? new Date();
+  }
+
+  /** `github` keeping to GitHub's limits, with this runner's reserve (see paced-github.ts). */
+  private paced(github: BacklogGitHub): BacklogGitHub {
+    return pacedGitHub(github, { reserve: this.reserve, now: () => this.now() });
   }
 
   start(): void {
@@ -205,7 +170,7 @@ export class BackfillRunner {
       if (url === null) {
         // A fresh run: what GitHub says of the repository (private or public; its open count, which
         // includes pull requests, stands for the total until the last page gives the real one).
-        const { data } = await this.call(github, "GET /repos/{owner}/{repo}", { owner, repo });
+        const { data } = await this.paced(github).request("GET /repos/{owner}/{repo}", { owner, repo });
         const info = data as { private?: boolean; open_issues_count?: number; full_name?: string };
         await store.noteRepository(info.full_name ?? name, {
           installationId,
@@ -225,7 +190,7 @@ export class BackfillRunner {
       log.info({ from: url, done }, "backfill: running");
       while (url !== null) {
         if (this.stopping) throw new Pause(undefined, "instance stopping");
-        const page = await this.page(github, url, etags[url]);
+        const page = await listPage(this.paced(github), url, etags[url]);
         const issues = page.issues;
         if (issues) await this.scoreAll(name, installationId, settings, issues, github);
         else await store.markSeen(name, page.numbers);
@@ -282,7 +247,7 @@ export class BackfillRunner {
       pages++
     ) {
       if (this.stopping) throw new Pause(undefined, "instance stopping");
-      const page = await this.page(github, url, undefined);
+      const page = await listPage(this.paced(github), url, undefined);
       closed.push(...(page.issues ?? []));
       url = page.next;
       if (!(await this.deps.store.renew(name, this.instance, this.leaseMs)))
@@ -300,7 +265,10 @@ export class BackfillRunner {
   private async findInstallation(owner: string, repo: string): Promise<number> {
     try {
       const app = await this.deps.github(undefined);
-      const { data } = await this.call(app, "GET /repos/{owner}/{repo}/installation", { owner, repo });
+      const { data } = await this.paced(app).request("GET /repos/{owner}/{repo}/installation", {
+        owner,
+        repo,
+      });
       return (data as { id: number }).id;
     } catch (error) {
       if (error instanceof Pause) throw error;
@@ -308,74 +276,6 @@ export class BackfillRunner {
         throw new GiveUp(`the App is not installed on ${owner}/${repo}: install it there first`);
       throw error;
     }
-  }
-
-  private async page(
-    github: BacklogGitHub,
-    url: string,
-    memo: PageMemo | undefined,
-  ): Promise<{ issues?: ListedIssue[]; numbers: number[]; next: string | null; etag?: string | undefined }> {
-    try {
-      const r = await this.call(
-        github,
-        `GET ${url}`,
-        memo?.etag ? { headers: { "if-none-match": memo.etag } } : {},
-      );
-      const items = r.data as ListedIssue[];
-      const issues = items.filter((i) => !i.pull_request);
-      return {
-        issues,
-        numbers: issues.map((i) => i.number),
-        next: nextLink(header(r.headers, "link")),
-        etag: header(r.headers, "etag"),
-      };
-    } catch (error) {
-      // 304: the page is as it was on the last run (which stored its issues); it costs no rate limit.
-      if ((error as { status?: number }).status === 304 && memo)
-        return { numbers: memo.numbers ?? [], next: memo.next, etag: memo.etag };
-      throw error;
-    }
-  }
-
-  /** One request, with GitHub's limits: stop before the hourly allowance runs out, and obey `retry-after`. */
-  private async call(github: BacklogGitHub, route: string, params: Record<string, unknown>) {
-    try {
-      const r = await github.request(route, params);
-      this.checkRemaining(r.headers);
-      return r;
-    } catch (error) {
-      const e = error as {
-        status?: number;
-        response?: { headers?: Record<string, string | number | undefined> };
-      };
-      const h = e.response?.headers ?? {};
-      if (e.status === 403 || e.status === 429) {
-        const retryAfter = Number(header(h, "retry-after"));
-        if (Number.isFinite(retryAfter) && retryAfter > 0)
-          throw new Pause(
-            new Date(this.now().getTime() + retryAfter * 1000),
-            `GitHub asked to wait ${retryAfter} s (secondary rate limit)`,
-          );
-        if (header(h, "x-ratelimit-remaining") === "0") throw this.untilReset(h);
-        // A secondary limit without retry-after: GitHub's advice is to wait at least a minute.
-        if (e.status === 429)
-          throw new Pause(new Date(this.now().getTime() + 60_000), "GitHub's secondary rate limit");
-      }
-      throw error;
-    }
-  }
-
-  private checkRemaining(h: Record<string, string | number | undefined>) {
-    const remaining = Number(header(h, "x-ratelimit-remaining"));
-    if (Number.isFinite(remaining) && remaining <= this.reserve) throw this.untilReset(h);
-  }
-
-  private untilReset(h: Record<string, string | number | undefined>): Pause {
-    const reset = Number(header(h, "x-ratelimit-reset"));
-    const until = Number.isFinite(reset)
-      ? new Date(reset * 1000 + 1000)
-      : new Date(this.now().getTime() + 60_000);
-    return new Pause(until, `GitHub's hourly rate limit is nearly used (resets at ${until.toISOString()})`);
   }
 
   private async scoreAll(
@@ -387,7 +287,7 @@ export class BackfillRunner {
   ): Promise<void> {
     // Writes (labels, a board) go through the same limits as reads: a pause stops the run before the issue's
     // report is stored, so the issue is scored and written again when the run resumes.
-    const paced: BacklogGitHub = { request: (route, params) => this.call(github, route, params ?? {}) };
+    const paced = this.paced(github);
     const { store } = this.deps;
     const stored = await store.hashes(
       repository,

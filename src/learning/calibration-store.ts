@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import { calibrationUsed, type RepositoryCalibration } from "../core/offline/calibration.js";
 import { KIND_MODEL } from "../core/offline/kind-model.data.js";
 import { adjustmentFor } from "../core/offline/kind-model.js";
-import { repositoryKey } from "../backlog/backlog-store.js";
+import { repositoryKey } from "../backlog/backfill-queue-store.js";
 import type { Db } from "../storage/tables.js";
 import type { LearningResult } from "./fit-calibration.js";
 import type { KindLabelNames } from "../github/kind-labels.js";
