@@ -3,6 +3,7 @@ import { AccessError } from "../core/errors.js";
 import type { Plan } from "../core/plans.js";
 import { holdStatement } from "./account-store.js";
 import { prepared } from "../storage/prepared-statements.js";
+import { StatementBatcher } from "../storage/statement-batcher.js";
 import type { Db } from "../storage/tables.js";
 
 /** A limit: `perMinute` sustained, up to `burst` at once after a quiet spell. */
@@ -118,83 +119,48 @@ export class RedisRateLimiter implements RateLimiter {
   }
 }
 
-interface PendingTake {
-  subject: string;
+interface TakeInput {
   rule: RateRule;
   hold?: AllowanceHold | undefined;
-  resolve: (d: HeldDecision) => void;
-  reject: (err: unknown) => void;
 }
 
 /**
  * A fleet on PostgreSQL without Redis: conditional upserts on the database's clock. Takes that arrive within
- * a millisecond or two share one statement per rule (one row per subject; a subject's second take waits for
- * the next statement, since one statement may not change a row twice), so the limit costs a fraction of a
- * round trip per request under load.
+ * a millisecond or two share one statement per rule (StatementBatcher: one row per subject; a subject's second
+ * take waits for the next statement, since one statement may not change a row twice), so the limit costs a
+ * fraction of a round trip per request under load.
  */
 export class DatabaseRateLimiter implements RateLimiter {
-  private pending: PendingTake[] = [];
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> = Promise.resolve();
+  private readonly takes: StatementBatcher<TakeInput, HeldDecision>;
 
   constructor(
     private readonly db: Db,
-    private readonly maxWaitMs = 1,
-  ) {}
+    maxWaitMs = 1,
+  ) {
+    this.takes = new StatementBatcher(
+      (group) =>
+        this.takeAll(
+          group.map((g) => g.subject),
+          group[0]!.input,
+        ),
+      ({ rule, hold }) => `${rule.perMinute}/${rule.burst}/${hold ? `${hold.period}/${hold.allowance}` : ""}`,
+      maxWaitMs,
+    );
+  }
 
   take(subject: string, rule: RateRule): Promise<RateDecision> {
-    return this.enqueue(subject, rule, undefined);
+    return this.takes.submit(subject, { rule });
   }
 
   takeAndHold(subject: string, rule: RateRule, hold: AllowanceHold): Promise<HeldDecision> {
-    return this.enqueue(subject, rule, hold);
+    return this.takes.submit(subject, { rule, hold });
   }
 
-  private enqueue(subject: string, rule: RateRule, hold: AllowanceHold | undefined): Promise<HeldDecision> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ subject, rule, hold, resolve, reject });
-      this.timer ??= setTimeout(() => {
-        this.timer = undefined;
-        this.running = this.running.then(() => this.flush());
-      }, this.maxWaitMs);
-    });
-  }
-
-  private async flush(): Promise<void> {
-    const batch = this.pending;
-    this.pending = [];
-    const seen = new Set<string>();
-    const now: PendingTake[] = [];
-    for (const p of batch) {
-      if (seen.has(p.subject)) this.pending.push(p);
-      else {
-        seen.add(p.subject);
-        now.push(p);
-      }
-    }
-    const byRule = new Map<string, PendingTake[]>();
-    for (const p of now) {
-      const k = `${p.rule.perMinute}/${p.rule.burst}/${p.hold ? `${p.hold.period}/${p.hold.allowance}` : ""}`;
-      byRule.set(k, [...(byRule.get(k) ?? []), p]);
-    }
-    for (const group of byRule.values()) {
-      try {
-        await this.takeAll(group);
-      } catch (err) {
-        for (const p of group) p.reject(err);
-      }
-    }
-    if (this.pending.length > 0) this.running = this.running.then(() => this.flush());
-  }
-
-  private async takeAll(group: PendingTake[]): Promise<void> {
-    const rule = group[0]!.rule;
+  private async takeAll(subjects: string[], { rule, hold }: TakeInput): Promise<Map<string, HeldDecision>> {
     const t = Math.ceil(interval(rule));
     const window = Math.floor(rule.burst * interval(rule));
-    const subjects = group.map((p) => p.subject);
     // Allowed: the row's tat moves on and is returned. Refused: nothing changes and nothing is returned.
     // A fixed text and three values: nothing is built or compiled per statement on this hot path.
-    const hold = group[0]!.hold;
     const allowed = await this.db.executeQuery<{ subject: string; tat: string; now: string; held?: boolean }>(
       hold
         ? CompiledQuery.raw(TAKE_AND_HOLD_SQL, [subjects, t, window, hold.period, hold.allowance])
@@ -216,14 +182,15 @@ export class DatabaseRateLimiter implements RateLimiter {
               )
             ).rows.map((r) => [r.subject, r]),
           );
-    for (const p of group) {
-      const a = done.get(p.subject);
-      if (a) p.resolve({ ...decide(rule, Number(a.now), Number(a.tat), true), held: a.held === true });
-      else {
-        const c = current.get(p.subject);
-        p.resolve({ ...decide(rule, Number(c?.now ?? 0), Number(c?.tat ?? 0), false), held: false });
-      }
-    }
+    return new Map(
+      subjects.map((subject): [string, HeldDecision] => {
+        const a = done.get(subject);
+        if (a)
+          return [subject, { ...decide(rule, Number(a.now), Number(a.tat), true), held: a.held === true }];
+        const c = current.get(subject);
+        return [subject, { ...decide(rule, Number(c?.now ?? 0), Number(c?.tat ?? 0), false), held: false }];
+      }),
+    );
   }
 }
 
