@@ -2,7 +2,8 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "build/", "node_modules/", "coverage/", ".bench/"] },
+  // .scratch/: a developer's own notes and experiments, never committed (listed in .git/info/exclude).
+  { ignores: ["dist/", "build/", "node_modules/", "coverage/", ".bench/", ".scratch/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
