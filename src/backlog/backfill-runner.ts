@@ -161,6 +161,8 @@ export class BackfillRunner {
       let installationId = row.installation_id === null ? undefined : Number(row.installation_id);
       if (installationId === undefined) installationId = await this.findInstallation(owner, repo);
       const github = await this.deps.github(installationId);
+      // Every call of this run, reads and writes alike, keeps to GitHub's limits (see paced-github.ts).
+      const paced = this.paced(github);
       const settings = await this.deps.settings(github, owner, repo);
       if (!settings.enabled)
         throw new GiveUp(`the App is turned off in ${name}'s .github/task-scorer.yml (enabled: false)`);
@@ -170,7 +172,7 @@ export class BackfillRunner {
       if (url === null) {
         // A fresh run: what GitHub says of the repository (private or public; its open count, which
         // includes pull requests, stands for the total until the last page gives the real one).
-        const { data } = await this.paced(github).request("GET /repos/{owner}/{repo}", { owner, repo });
+        const { data } = await paced.request("GET /repos/{owner}/{repo}", { owner, repo });
         const info = data as { private?: boolean; open_issues_count?: number; full_name?: string };
         await store.noteRepository(info.full_name ?? name, {
           installationId,
@@ -179,7 +181,7 @@ export class BackfillRunner {
         total = info.open_issues_count ?? 0;
         // Asked to learn first (issue 18): from the closed issues, then every open issue is scored again.
         if (row.learn_requested && this.deps.learn) {
-          await this.learnFrom(github, owner, repo, name, log);
+          await this.learnFrom(paced, owner, repo, name, log);
           relisted = true;
         }
         url = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues?state=open&per_page=${BACKLOG_PAGE_SIZE}`;
@@ -190,9 +192,9 @@ export class BackfillRunner {
       log.info({ from: url, done }, "backfill: running");
       while (url !== null) {
         if (this.stopping) throw new Pause(undefined, "instance stopping");
-        const page = await listPage(this.paced(github), url, etags[url]);
+        const page = await listPage(paced, url, etags[url]);
         const issues = page.issues;
-        if (issues) await this.scoreAll(name, installationId, settings, issues, github);
+        if (issues) await this.scoreAll(name, installationId, settings, issues, paced);
         else await store.markSeen(name, page.numbers);
         etags[url] = {
           etag: page.etag ?? "",
@@ -237,7 +239,7 @@ export class BackfillRunner {
    * left out), through the same calls as the backfill (its rate-limit pauses, under its lease); then the
    * stored reports' hashes are forgotten, so the listing that follows re-scores every open issue.
    */
-  private async learnFrom(github: BacklogGitHub, owner: string, repo: string, name: string, log: Logger) {
+  private async learnFrom(paced: BacklogGitHub, owner: string, repo: string, name: string, log: Logger) {
     const closed: ListedIssue[] = [];
     let url: string | null =
       `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues?state=closed&sort=updated&direction=desc&per_page=${BACKLOG_PAGE_SIZE}`;
@@ -247,7 +249,7 @@ export class BackfillRunner {
       pages++
     ) {
       if (this.stopping) throw new Pause(undefined, "instance stopping");
-      const page = await listPage(this.paced(github), url, undefined);
+      const page = await listPage(paced, url, undefined);
       closed.push(...(page.issues ?? []));
       url = page.next;
       if (!(await this.deps.store.renew(name, this.instance, this.leaseMs)))
@@ -283,11 +285,10 @@ export class BackfillRunner {
     installationId: number,
     settings: BacklogRepoSettings,
     issues: ListedIssue[],
-    github: BacklogGitHub,
+    /** The run's paced client: writes (labels, a board) keep to the same limits as reads, and a pause stops the
+     * run before the issue's report is stored, so the issue is scored and written again when the run resumes. */
+    paced: BacklogGitHub,
   ): Promise<void> {
-    // Writes (labels, a board) go through the same limits as reads: a pause stops the run before the issue's
-    // report is stored, so the issue is scored and written again when the run resumes.
-    const paced = this.paced(github);
     const { store } = this.deps;
     const stored = await store.hashes(
       repository,

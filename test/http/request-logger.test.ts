@@ -111,6 +111,16 @@ describe("request logs", () => {
     expect(access.map((l) => l.status)).toEqual([200, 200, 200]);
   });
 
+  it("write no access lines when the level is above info", async () => {
+    const { app, lines } = await serverWith("warn");
+    expect(
+      (await app.inject({ method: "POST", url: "/score-task", payload: { task: "Add CSV export" } }))
+        .statusCode,
+    ).toBe(200);
+    await app.close();
+    expect(lines.filter((l) => l.msg === "request")).toEqual([]);
+  });
+
   it("bind the request id to a route's own warnings, and drop lines below the level", async () => {
     const { app, lines } = await serverWith();
     const res = await app.inject({

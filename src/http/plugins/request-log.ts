@@ -3,8 +3,9 @@ import { AccessLog } from "../access-log.js";
 import type { ServiceMetrics } from "../metrics.js";
 
 /**
- * Every request's id in its answer, one JSON log line when it is done (written in batches, see access-log.ts), and its count in the metrics. Hooks
- * use callbacks, not async functions: they run on every request, and a promise each costs throughput.
+ * Every request's id in its answer, one JSON log line when it is done (written in batches, see access-log.ts),
+ * and its count in the metrics. Hooks use callbacks, not async functions: they run on every request, and a
+ * promise each costs throughput.
  */
 export function requestLogAndMetrics(app: FastifyInstance, metrics: ServiceMetrics): void {
   app.addHook("onRequest", (request, reply, done) => {
