@@ -37027,13 +37027,18 @@ var STEPS_INLINE_RE = new RegExp(
   `(?:^|[^\\p{L}])(?:${STEPS_LABELS})\\s*[:：]\\s*(1\\s*[.)]\\s*\\S.{0,200}?\\s2\\s*[.)]\\s*[\\p{L}\\p{N}][^\\n.!?。]{0,120}[.!?。]?)`,
   "iu"
 );
-var TRACE_RE = /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{/m;
+var TRACE_RE = /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|[\w\\/.-]+(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
+var ERROR_QUOTED_RE = /\b(?:get|gets|got|getting|see|saw|seeing|throws?|threw|raises?|raised|shows?|showed|showing|returns?|returned|receive[sd]?|encounter(?:ed)?|fails? with|failed with)\b[^\n"“]{0,30}\b(?:errors?|exceptions?)(?: messages?)?\b[^\n"“]{0,40}["“][^"”\n]{12,}["”]/i;
+var ERROR_INTRO_RE = /\b(?:following|this|the|an|these|same|get|gets|got|getting|throws?|threw|shows?|returns?|gives?|see|saw|encounter(?:ed)?|received?)\b[^\n.]{0,20}\b(?:errors?|exceptions?)(?: messages?)?[^\n.`]{0,40}?[:：]\s*$/i;
+var OUTPUT_LINE_RE = /^[`"“_*>]|\b(?:error|exception|fail\w*|invalid|cannot|can't|unable|not found|denied|refused|undefined|null)\b/i;
 var VERSION_RE2 = /\b(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
 var VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
 var BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
 var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)]*\)|\[e\.g\.[^\]]*\]/gi;
 var EXPECTED_LABEL_RE = /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
 var EXPECTED_INLINE_RE = /(?:^|(?<=[.!?]\s+))[^\p{L}\n]*(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
+var ACTUAL_SHOWN_RE = /\b(?:(?:the )?(?:results?|outputs?) (?:is|are|was|were)|(?:it|this|that) (?:returns|prints|outputs|gives|shows)|(?:i|we) (?:get|got|see|saw))\b[^.\n]{0,30}[:：]\s*$/i;
+var EXPECTED_SAID_RE = /\bshould (?:be|return|give|show|print|output|equal)\b|\b(?:i|we)(?:'d| would)? expect(?:ed)?\b|\bis supposed to\b/i;
 var IMAGE_RE2 = /!\[([^\]]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^>]{0,500}>/i;
 var FENCE_RE2 = /(```|~~~)[^\n]*\n([\s\S]*?)(?:\1|$)/g;
 var INLINE_FENCE_RE = /```([^`\n]+)```/g;
@@ -37058,7 +37063,7 @@ function quoteAt(line, index, length, unit) {
   if (at < 0 || fits(at + length)) return sentence;
   let start = Math.max(0, at - 30);
   while (start > 0 && /\S/.test(sentence[start - 1])) start--;
-  return `…${sentence.slice(start)}`;
+  return start === 0 ? sentence : `…${sentence.slice(start)}`;
 }
 function looksLikeCode(lines) {
   const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
@@ -37067,9 +37072,12 @@ function looksLikeCode(lines) {
   return codeish >= Math.max(1, Math.ceil(content.length / 3));
 }
 function nextText(lines, i) {
-  for (let k = i + 1; k < lines.length; k++) if (lines[k].trim()) return lines[k].trim();
+  for (let k = i + 1; k < lines.length; k++)
+    if (lines[k].trim() && !isFence(lines[k])) return lines[k].trim();
   return void 0;
 }
+var FENCE_MARK = "";
+var isFence = (line) => line.startsWith(FENCE_MARK);
 var EMPTY_ANSWER_RE = /^(?:_?no response_?|n\/a|none|-|\.\.\.|…)$/i;
 var isHeading = (line) => /^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*$)/.test(line);
 function readEvidence(title, description) {
@@ -37089,15 +37097,20 @@ function readEvidence(title, description) {
       put("code", firstWithText(lines2.filter((l) => CODE_LINE_RE.test(l))));
     const version2 = lines2.map((l) => VERSION_RE2.exec(l.replace(EXAMPLE_RE, " "))).find(Boolean);
     if (version2 && /\b(?:version|use|using|installed|with)\b/i.test(body)) put("versions", version2[0]);
-    return "\n";
+    return `
+${FENCE_MARK}${firstWithText(lines2)}
+`;
   });
   const lines = prose.split("\n");
   let steps = [];
   let inSteps = false;
   const tasks = [];
   const unfenced = [];
+  let actualShown = false;
+  let expectedSentence;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
+    if (isFence(line)) continue;
     const quoted = /^\s*>/.test(line);
     const trimmed = line.replace(/^\s*>\s?/, "").trim();
     if (!trimmed) continue;
@@ -37142,6 +37155,16 @@ function readEvidence(title, description) {
     if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
     const trace = TRACE_RE.exec(trimmed);
     if (trace) put("trace", quoteAt(trimmed, trace.index, trace[0].length, "line"));
+    const quotedError = ERROR_QUOTED_RE.exec(withoutLinks);
+    if (quotedError) put("trace", quoteAt(withoutLinks, quotedError.index, quotedError[0].length, "line"));
+    else if (ERROR_INTRO_RE.test(withoutLinks) && !image) {
+      const under = lines.slice(i + 1).find((l) => l.trim());
+      const next = nextText(lines, i);
+      if (under && isFence(under) && /[\p{L}]{3}/u.test(under))
+        put("trace", `${withoutLinks} ${under.slice(1)}`);
+      else if (next && under.trim() === next && !isHeading(next) && !LIST_ITEM_RE.test(next) && !EMPTY_ANSWER_RE.test(next) && !IMAGE_RE2.test(next) && OUTPUT_LINE_RE.test(next))
+        put("trace", `${withoutLinks} ${next}`);
+    }
     const version2 = VERSION_RE2.exec(withoutLinks);
     if (version2) put("versions", quoteAt(withoutLinks, version2.index, version2[0].length, "line"));
     else if (VERSION_FIELD_RE.test(withoutLinks)) {
@@ -37149,6 +37172,10 @@ function readEvidence(title, description) {
       if (next && BARE_VERSION_RE.test(next)) put("versions", `${withoutLinks} ${next}`);
     }
     const said = EXPECTED_INLINE_RE.exec(withoutLinks);
+    if (ACTUAL_SHOWN_RE.test(withoutLinks)) actualShown = true;
+    const expectedSaid = EXPECTED_SAID_RE.exec(withoutLinks);
+    if (expectedSaid && !expectedSentence)
+      expectedSentence = quoteAt(withoutLinks, expectedSaid.index, expectedSaid[0].length, "sentence");
     if (said) put("expected_actual", quoteAt(withoutLinks, said.index, said[0].length, "line"));
     else if (EXPECTED_LABEL_RE.test(withoutLinks)) {
       const next = nextText(lines, i);
@@ -37159,6 +37186,7 @@ function readEvidence(title, description) {
       unfenced.push(trimmed);
   }
   if (tasks.length >= 2) put("acceptance", tasks[0]);
+  if (actualShown && expectedSentence) put("expected_actual", expectedSentence);
   if (unfenced.length >= 3) put("code", unfenced[0]);
   if (!found.has("versions")) {
     const v = VERSION_RE2.exec(title);

@@ -10,7 +10,9 @@
  * its number: "React 16", "version 17"); expected_actual, expected versus actual behaviour; screenshot, an
  * embedded image; code, a code snippet, fenced or not (commands count; logs and configuration dumps do not).
  * Eight annotations were corrected after reading the whole text where the development part disagreed (the first
- * reading had seen the first 1,000-1,500 characters): nlbse-train 83, 253, 853, 1063, 1153, 1183, 1263 and 1393.
+ * reading had seen the first 1,000-1,500 characters): nlbse-train 83, 253, 853, 1063, 1153, 1183, 1263 and 1393;
+ * on 2026-11-26 two more, nlbse-train 433 (a log announced as "the following error message", ending "Benchmarking
+ * failed.") and 1243 (a compiler's error output below five screenshots).
  * Only the development part was corrected; the held-out third was not looked at.
  */
 import type { EvidenceType } from "../../src/core/offline/read-evidence.js";
@@ -59,7 +61,7 @@ export const EVIDENCE_ANNOTATIONS: [ref: string, types: EvidenceType[]][] = [
   ["nlbse-train:403", []],
   ["nlbse-train:413", []],
   ["nlbse-train:423", ["code", "trace", "versions"]],
-  ["nlbse-train:433", ["versions"]],
+  ["nlbse-train:433", ["trace", "versions"]],
   ["nlbse-train:443", ["code", "trace", "versions"]],
   ["nlbse-train:453", ["code", "versions"]],
   ["nlbse-train:463", ["versions"]],
@@ -140,7 +142,7 @@ export const EVIDENCE_ANNOTATIONS: [ref: string, types: EvidenceType[]][] = [
   ["nlbse-train:1213", ["code", "versions", "screenshot"]],
   ["nlbse-train:1223", ["code", "trace", "versions", "screenshot"]],
   ["nlbse-train:1233", ["trace", "versions"]],
-  ["nlbse-train:1243", ["versions", "screenshot"]],
+  ["nlbse-train:1243", ["trace", "versions", "screenshot"]],
   ["nlbse-train:1253", ["code", "versions", "expected_actual", "screenshot"]],
   ["nlbse-train:1263", ["code", "trace", "versions"]],
   ["nlbse-train:1273", ["trace"]],

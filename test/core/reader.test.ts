@@ -157,6 +157,69 @@ describe("evidence the old reader missed", () => {
     expect(types("Support currencies", "Prices should use ISO 4217 codes.")).not.toContain("versions");
     expect(types("Add export", "One user mentioned it once.")).not.toContain("demand");
   });
+
+  it("reads error output the author announces in prose, on the next line, in the block under it or in quotes", () => {
+    expect(
+      quoteOf(
+        "Softmax fails on the GPU delegate",
+        "Running any model with softmax on the phone, I encounter an error:\nGpuDelegate Invoke: Failed to enqueue kernel - Invalid work group size.",
+        "trace",
+      ),
+    ).toBe(
+      "Running any model with softmax on the phone, I encounter an error: GpuDelegate Invoke: Failed to enqueue kernel - Invalid work group size.",
+    );
+    expect(
+      quoteOf(
+        "Benchmark fails",
+        "With the DSP on, we get the following error message:\n```\nSTARTING!\nDisallowed CPU fallback detected.\nBenchmarking failed.\n```",
+        "trace",
+      ),
+    ).toBe("With the DSP on, we get the following error message: STARTING!");
+    expect(
+      quoteOf(
+        "Cannot create the transaction",
+        'Instead, I get this error on clicking Create: "Transaction needs a change address, call refill first."',
+        "trace",
+      ),
+    ).toMatch(/^Instead, I get this error on clicking Create: "Transaction needs/);
+    // A compiler's diagnostic, with the path and position before "error".
+    expect(
+      types("Build fails", "Output:\n1>include\\gapi\\variant.hpp(37,56): error C2338: Type not found"),
+    ).toContain("trace");
+    expect(types("Build fails", "src/main.c:12:5: error: unknown type name 'fn'")).toContain("trace");
+  });
+
+  it("does not take a mention of errors for error output", () => {
+    // A list of error codes a feature handles, a picture of the error, and prose after the announcement.
+    expect(
+      types(
+        "Retry rate-limited calls",
+        "The client should retry failed requests for these error codes:\n- `rate_limited` (HTTP 429)\n- `overloaded` (HTTP 529)",
+      ),
+    ).not.toContain("trace");
+    expect(
+      types(
+        "Save fails",
+        "2. Notice the following error: ![error](https://example.com/error.png)\n3. Close the tab",
+      ),
+    ).not.toContain("trace");
+    expect(
+      types("Save fails", "It results in the following error:\nHowever, this works:\n```js\nsave(doc)\n```"),
+    ).not.toContain("trace");
+    expect(
+      types("Show errors", 'The error message should say "the file is too large" in plain words.'),
+    ).not.toContain("trace");
+  });
+
+  it("reads expected versus actual said in prose: what it shows, then what it should be", () => {
+    const body =
+      "The loss ignores `alpha`. The results are:\n```\n0.6932\n0.6932\n```\n`loss1` should be `0.5117` with alpha 0.25.";
+    expect(quoteOf("Focal loss ignores alpha", body, "expected_actual")).toBe(
+      "`loss1` should be `0.5117` with alpha 0.25.",
+    );
+    // What should happen, with nothing shown of what happens, is not the pair.
+    expect(types("Add dark mode", "The page should be dark after 8 pm.")).not.toContain("expected_actual");
+  });
 });
 
 describe("what a reasoning calls template text", () => {

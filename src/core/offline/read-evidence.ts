@@ -62,7 +62,18 @@ const STEPS_INLINE_RE = new RegExp(
   "iu",
 );
 const TRACE_RE =
-  /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{/m;
+  /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|[\w\\/.-]+(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
+/**
+ * Error output quoted in prose: a sentence that announces an error and then quotes it, on the same line
+ * ('I get this error: "Transaction needs a change address…"') or on the next ("… will encounter an error:").
+ */
+const ERROR_QUOTED_RE =
+  /\b(?:get|gets|got|getting|see|saw|seeing|throws?|threw|raises?|raised|shows?|showed|showing|returns?|returned|receive[sd]?|encounter(?:ed)?|fails? with|failed with)\b[^\n"“]{0,30}\b(?:errors?|exceptions?)(?: messages?)?\b[^\n"“]{0,40}["“][^"”\n]{12,}["”]/i;
+const ERROR_INTRO_RE =
+  /\b(?:following|this|the|an|these|same|get|gets|got|getting|throws?|threw|shows?|returns?|gives?|see|saw|encounter(?:ed)?|received?)\b[^\n.]{0,20}\b(?:errors?|exceptions?)(?: messages?)?[^\n.`]{0,40}?[:：]\s*$/i;
+/** The line under such an announcement reads as output (a colon, quotes, code marks or an error's words), not prose. */
+const OUTPUT_LINE_RE =
+  /^[`"“_*>]|\b(?:error|exception|fail\w*|invalid|cannot|can't|unable|not found|denied|refused|undefined|null)\b/i;
 const VERSION_RE =
   /\b(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
 /** A heading or label that asks for a version ("### TensorFlow version"): the line under it holds one. */
@@ -78,6 +89,14 @@ const EXPECTED_LABEL_RE =
   /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
 const EXPECTED_INLINE_RE =
   /(?:^|(?<=[.!?]\s+))[^\p{L}\n]*(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
+/**
+ * Expected versus actual said in prose, across lines: what happens is shown ("The results are:", "it prints:")
+ * and what should happen is said ("`focal_loss1` should be `0.51168`", "I would expect …").
+ */
+const ACTUAL_SHOWN_RE =
+  /\b(?:(?:the )?(?:results?|outputs?) (?:is|are|was|were)|(?:it|this|that) (?:returns|prints|outputs|gives|shows)|(?:i|we) (?:get|got|see|saw))\b[^.\n]{0,30}[:：]\s*$/i;
+const EXPECTED_SAID_RE =
+  /\bshould (?:be|return|give|show|print|output|equal)\b|\b(?:i|we)(?:'d| would)? expect(?:ed)?\b|\bis supposed to\b/i;
 /** An embedded picture: markdown, or an <img> whose source is an address (not an XSS payload quoted in prose). */
 const IMAGE_RE =
   /!\[([^\]]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^>]{0,500}>/i;
@@ -120,7 +139,7 @@ function quoteAt(line: string, index: number, length: number, unit: "line" | "se
   let start = Math.max(0, at - 30);
   // From a word's start, not its middle.
   while (start > 0 && /\S/.test(sentence[start - 1]!)) start--;
-  return `…${sentence.slice(start)}`;
+  return start === 0 ? sentence : `…${sentence.slice(start)}`;
 }
 
 function looksLikeCode(lines: readonly string[]): boolean {
@@ -132,9 +151,14 @@ function looksLikeCode(lines: readonly string[]): boolean {
 
 /** The next line with text after `i`, or undefined. */
 function nextText(lines: readonly string[], i: number): string | undefined {
-  for (let k = i + 1; k < lines.length; k++) if (lines[k]!.trim()) return lines[k]!.trim();
+  for (let k = i + 1; k < lines.length; k++)
+    if (lines[k]!.trim() && !isFence(lines[k]!)) return lines[k]!.trim();
   return undefined;
 }
+
+/** Where a code block stood in the prose: a line of its own, so that what comes right before it can be read. */
+const FENCE_MARK = "\u0001";
+const isFence = (line: string) => line.startsWith(FENCE_MARK);
 
 /** A template's empty answer. */
 const EMPTY_ANSWER_RE = /^(?:_?no response_?|n\/a|none|-|\.\.\.|…)$/i;
@@ -162,7 +186,7 @@ export function readEvidence(title: string, description: string): Evidence[] {
       put("code", firstWithText(lines.filter((l) => CODE_LINE_RE.test(l))));
     const version = lines.map((l) => VERSION_RE.exec(l.replace(EXAMPLE_RE, " "))).find(Boolean);
     if (version && /\b(?:version|use|using|installed|with)\b/i.test(body)) put("versions", version[0]);
-    return "\n";
+    return `\n${FENCE_MARK}${firstWithText(lines)}\n`;
   });
 
   const lines = prose.split("\n");
@@ -170,8 +194,11 @@ export function readEvidence(title: string, description: string): Evidence[] {
   let inSteps = false;
   const tasks: string[] = [];
   const unfenced: string[] = [];
+  let actualShown = false;
+  let expectedSentence: string | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
+    if (isFence(line)) continue;
     const quoted = /^\s*>/.test(line);
     const trimmed = line.replace(/^\s*>\s?/, "").trim();
     if (!trimmed) continue;
@@ -237,6 +264,25 @@ export function readEvidence(title: string, description: string): Evidence[] {
     if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
     const trace = TRACE_RE.exec(trimmed);
     if (trace) put("trace", quoteAt(trimmed, trace.index, trace[0].length, "line"));
+    const quotedError = ERROR_QUOTED_RE.exec(withoutLinks);
+    if (quotedError) put("trace", quoteAt(withoutLinks, quotedError.index, quotedError[0].length, "line"));
+    else if (ERROR_INTRO_RE.test(withoutLinks) && !image) {
+      // The output is the code block right under the announcement, or a line that reads as output.
+      const under = lines.slice(i + 1).find((l) => l.trim());
+      const next = nextText(lines, i);
+      if (under && isFence(under) && /[\p{L}]{3}/u.test(under))
+        put("trace", `${withoutLinks} ${under.slice(1)}`);
+      else if (
+        next &&
+        under.trim() === next &&
+        !isHeading(next) &&
+        !LIST_ITEM_RE.test(next) &&
+        !EMPTY_ANSWER_RE.test(next) &&
+        !IMAGE_RE.test(next) &&
+        OUTPUT_LINE_RE.test(next)
+      )
+        put("trace", `${withoutLinks} ${next}`);
+    }
     const version = VERSION_RE.exec(withoutLinks);
     if (version) put("versions", quoteAt(withoutLinks, version.index, version[0].length, "line"));
     else if (VERSION_FIELD_RE.test(withoutLinks)) {
@@ -246,6 +292,10 @@ export function readEvidence(title: string, description: string): Evidence[] {
     // Expected versus actual: said on the line ("Expected: saved. Actual: it crashes."), or a label with an
     // answer under it.
     const said = EXPECTED_INLINE_RE.exec(withoutLinks);
+    if (ACTUAL_SHOWN_RE.test(withoutLinks)) actualShown = true;
+    const expectedSaid = EXPECTED_SAID_RE.exec(withoutLinks);
+    if (expectedSaid && !expectedSentence)
+      expectedSentence = quoteAt(withoutLinks, expectedSaid.index, expectedSaid[0].length, "sentence");
     if (said) put("expected_actual", quoteAt(withoutLinks, said.index, said[0].length, "line"));
     else if (EXPECTED_LABEL_RE.test(withoutLinks)) {
       const next = nextText(lines, i);
@@ -256,6 +306,7 @@ export function readEvidence(title: string, description: string): Evidence[] {
       unfenced.push(trimmed);
   }
   if (tasks.length >= 2) put("acceptance", tasks[0]!);
+  if (actualShown && expectedSentence) put("expected_actual", expectedSentence);
   // Code pasted without a fence: several lines that read as code.
   if (unfenced.length >= 3) put("code", unfenced[0]!);
   // A version in the title ("Crash on Android 14") is the author's evidence too.
