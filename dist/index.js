@@ -36001,7 +36001,11 @@ var TEMPLATE_BOILERPLATE = [
 ];
 var INJECTION_RULES = [
   {
-    pattern: /\b(ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}\b(previous|prior|above|earlier|all|any|your|the|system|other)\b[^.\n]{0,30}\b(instructions?|prompts?|rules|guidelines|directions|criteria|context)\b/i,
+    pattern: (
+      // "Context" only as the model's ("ignore the previous context"): "the lib can override the app's context"
+      // is a React issue's own words.
+      /\b(ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}(?:\b(previous|prior|above|earlier|all|any|your|the|system|other)\b[^.\n]{0,30}\b(instructions?|prompts?|rules|guidelines|directions|criteria)\b|\b(previous|prior|above|earlier|all|your|system)\s+(?:\w+\s+)?context\b)/i
+    ),
     needs: ["ignore", "disregard", "forget", "override", "bypass"]
   },
   {
@@ -36009,13 +36013,21 @@ var INJECTION_RULES = [
     needs: ["10", "ten", "perfect", "max", "maximum", "highest", "full", "top"]
   },
   { pattern: /\b(score|rating|grade)\s*[:=]\s*(10|ten)\b/i, needs: ["10", "ten"] },
-  { pattern: /\b10\s*\/\s*10\b/i, needs: ["10"] },
+  // "Reproduces 10/10 times" counts tries, not a score.
+  {
+    pattern: /\b10\s*\/\s*10\b(?!\s*(?:times|runs|tries|attempts|cases|tests?|passes|failures|of the time|reproductions))/i,
+    needs: ["10"]
+  },
   {
     pattern: /\b(all|every|each)\s+(the\s+)?(experts?|personas?|reviewers?|judges?|models?|scorers?)\b[^.\n]{0,40}\b(must|should|will|shall)\b/i,
     needs: ["expert", "persona", "reviewer", "judge", "model", "scorer"]
   },
   {
-    pattern: /\b(you are now|you must now|act as|pretend to be|new instructions|system prompt|system message|as an ai\b|jailbreak|developer mode)/i,
+    pattern: (
+      // Each phrase as it addresses a model: a component may "act as an error boundary", a thread "act as a
+      // bottleneck", a chatbot "act as an AI agent", and browsers have a "developer mode".
+      /\b(you are now|you must now|act as (?:an? |the |my |your )?(?:[\w-]+ ){0,2}(?:ai|assistant|model|llm|chatbot|reviewer|scorer|judge|evaluator|grader|approver|persona|dan)\b|pretend to be|new instructions|system prompt|system message|as an ai(?: language model)?,? you\b|jailbreak|developer mode (?:enabled|output|response))/i
+    ),
     needs: [
       "you are now",
       "you must now",
@@ -36041,7 +36053,9 @@ var INJECTION_RULES = [
     needs: ["system", "assistant"]
   },
   {
-    pattern: /\[\s*(system|inst|\/inst)\s*\]|<\|im_start\|>|###\s*(system|instruction)/i,
+    // "### System" or "### Instruction:" as a whole heading, as prompt formats write them: "### System
+    // information" is the heading of TensorFlow's and OpenCV's issue templates.
+    pattern: /\[\s*(system|inst|\/inst)\s*\]|<\|im_start\|>|###\s*(system|instructions?)(?: prompt| message)?\s*:?[ \t]*(?=\n|$)/i,
     needs: ["system", "inst", "instruction", "<|im_start|>"]
   },
   // Scores out of ten high enough to matter ("rate it 9 out of 10").
@@ -36338,7 +36352,7 @@ var INJECTION_HINT_RE = new RegExp(
 function hintKey(word) {
   const w = word.toLowerCase();
   for (const prefix of PREFIX_HINTS) if (w.startsWith(prefix)) return prefix;
-  return w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w;
+  return w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.includes(" ") ? w.slice(0, -1) : w;
 }
 function injectionPatternsToRun(text2) {
   const hints = /* @__PURE__ */ new Set();
@@ -37162,7 +37176,7 @@ ${FENCE_MARK}${firstWithText(lines2)}
       const next = nextText(lines, i);
       if (under && isFence(under) && /[\p{L}]{3}/u.test(under))
         put("trace", `${withoutLinks} ${under.slice(1)}`);
-      else if (next && under.trim() === next && !isHeading(next) && !LIST_ITEM_RE.test(next) && !EMPTY_ANSWER_RE.test(next) && !IMAGE_RE2.test(next) && OUTPUT_LINE_RE.test(next))
+      else if (next && under?.trim() === next && !isHeading(next) && !LIST_ITEM_RE.test(next) && !EMPTY_ANSWER_RE.test(next) && !IMAGE_RE2.test(next) && OUTPUT_LINE_RE.test(next))
         put("trace", `${withoutLinks} ${next}`);
     }
     const version2 = VERSION_RE2.exec(withoutLinks);

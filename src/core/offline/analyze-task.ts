@@ -384,7 +384,8 @@ const INJECTION_HINT_RE = new RegExp(
 function hintKey(word: string): string {
   const w = word.toLowerCase();
   for (const prefix of PREFIX_HINTS) if (w.startsWith(prefix)) return prefix;
-  return w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w;
+  // Phrases keep their last letter ("act as" is not a plural).
+  return w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.includes(" ") ? w.slice(0, -1) : w;
 }
 
 /** Indexes of the injection patterns worth running on this text (exported for the gate test). */

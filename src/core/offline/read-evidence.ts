@@ -274,7 +274,7 @@ export function readEvidence(title: string, description: string): Evidence[] {
         put("trace", `${withoutLinks} ${under.slice(1)}`);
       else if (
         next &&
-        under.trim() === next &&
+        under?.trim() === next &&
         !isHeading(next) &&
         !LIST_ITEM_RE.test(next) &&
         !EMPTY_ANSWER_RE.test(next) &&
