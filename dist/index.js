@@ -37351,6 +37351,14 @@ function isAdvertising(spamTerms, text2) {
   const contact = CONTACT_RE.test(text2);
   return strong >= 2 || soft >= 2 || strong >= 1 && (soft >= 1 || contact);
 }
+var TRACKER_NOTE_WORDS = 100;
+function isTrackerNote(metaTerms, description) {
+  if (metaTerms.length === 0) return false;
+  if (metaTerms.length >= 2) return true;
+  let words = 0;
+  for (const _ of description.matchAll(/\S+/g)) if (++words > TRACKER_NOTE_WORDS) return false;
+  return true;
+}
 var STRONG_JUNK = /* @__PURE__ */ new Set([
   "advertising",
   "tracker_note",
@@ -37401,7 +37409,7 @@ function readReading(task, description, structure, model = KIND_MODEL, calibrati
     s = readStructure(task, description, {
       spam: isAdvertising(analysis.spam, `${task}
 ${description}`),
-      trackerNote: analysis.meta.length > 0
+      trackerNote: isTrackerNote(analysis.meta, description)
     });
   }
   const probs = predictKind(model, task, description, calibration?.kind);
@@ -37506,7 +37514,7 @@ function readTask(task, description, calibration) {
   const analysis = analyzeTask(task, description);
   const spam = isAdvertising(analysis.spam, `${task}
 ${description}`);
-  const structure = readStructure(task, description, { spam, trackerNote: analysis.meta.length > 0 });
+  const structure = readStructure(task, description, { spam, trackerNote: isTrackerNote(analysis.meta, description) });
   const titleOnly = analysis.stuffing ? void 0 : analyzeTask(task.replace(/\([^)]{0,80}\)/g, " "), "");
   const themes = (titleOnly?.concepts ?? []).filter((h) => THEMES.has(h.concept.id));
   const opening = firstSentence(description);

@@ -374,6 +374,26 @@ describe("the reading", () => {
     ).toBe("junk");
   });
 
+  it("a tracker's note is the whole text; an apology in passing in a long report is not one", () => {
+    expect(readReading("Revisit the cache policy", "Oops, wrong repo. Sorry!").kind).toBe("junk");
+    const report = [
+      "When a provider renders a consumer inline, the consumer reads the default value instead of the provided one.",
+      "I searched for a couple of hours and tried several configurations, so my apologies if this is a duplicate of another issue.",
+      "Steps: render a provider with value 1, read it with the hook in the same component, and log the result.",
+      "Expected the hook to return 1; it returns the default of 0 on every render, in development and in production builds.",
+      "It happens with the latest release on both Chrome and Firefox, and in the test renderer as well.",
+      "A workaround is to move the consumer into a child component, which is what the documentation suggests for class components.",
+    ].join("\n\n");
+    const reading = readReading("The hook reads the default value inside its own provider", report);
+    expect(reading.kind).not.toBe("junk");
+    expect(
+      scoreOffline({
+        task: "The hook reads the default value inside its own provider",
+        description: report,
+      }).every((v) => !/note about the tracker/.test(v.reasoning)),
+    ).toBe(true);
+  });
+
   it("names the language", () => {
     expect(
       readReading(

@@ -9,7 +9,7 @@ import { JUNK_SENTENCE, KIND_ANGLE, KIND_LEANING, type Shape } from "./persona-r
 import { readStructure, type TaskStructure } from "./read-structure.js";
 import type { Reading } from "../reading.schema.js";
 import { QUOTE_SHOWN, type Evidence, type EvidenceType } from "./read-evidence.js";
-import { isAdvertising, readReading } from "./read-reading.js";
+import { isAdvertising, isTrackerNote, readReading } from "./read-reading.js";
 import { rememberReading } from "./reading-memo.js";
 import { adjustJudgeModel, calibrationUsed, type RepositoryCalibration } from "./calibration.js";
 
@@ -79,7 +79,7 @@ export function readTask(
 ): TaskReading {
   const analysis = analyzeTask(task, description);
   const spam = isAdvertising(analysis.spam, `${task}\n${description}`);
-  const structure = readStructure(task, description, { spam, trackerNote: analysis.meta.length > 0 });
+  const structure = readStructure(task, description, { spam, trackerNote: isTrackerNote(analysis.meta, description) });
   // Parenthesised asides in the title are not its subject; keyword runs are not themes.
   const titleOnly = analysis.stuffing ? undefined : analyzeTask(task.replace(/\([^)]{0,80}\)/g, " "), "");
   const themes = (titleOnly?.concepts ?? []).filter((h) => THEMES.has(h.concept.id));

@@ -23,6 +23,22 @@ export function isAdvertising(spamTerms: readonly string[], text: string): boole
   const contact = CONTACT_RE.test(text);
   return strong >= 2 || soft >= 2 || (strong >= 1 && (soft >= 1 || contact));
 }
+/** Words a tracker's own note is written in at most: "Oops, wrong repo", "Why did my ticket get closed?". */
+const TRACKER_NOTE_WORDS = 100;
+
+/**
+ * A note about the tracker itself ("wrong repo", "please delete this"): the note is the whole text, or says so
+ * more than once. A long report that apologises in passing ("my apologies if this is a duplicate of another
+ * issue") is still the report.
+ */
+export function isTrackerNote(metaTerms: readonly string[], description: string): boolean {
+  if (metaTerms.length === 0) return false;
+  if (metaTerms.length >= 2) return true;
+  let words = 0;
+  for (const _ of description.matchAll(/\S+/g)) if (++words > TRACKER_NOTE_WORDS) return false;
+  return true;
+}
+
 /**
  * Junk needs strong evidence of its own, separate from the kind model: advertising, a tracker's own note,
  * an accidental or test post, a title that is a placeholder or has no words. Short or unfilled reports are
@@ -100,7 +116,7 @@ export function readReading(
     const analysis = analyzeTask(task, description);
     s = readStructure(task, description, {
       spam: isAdvertising(analysis.spam, `${task}\n${description}`),
-      trackerNote: analysis.meta.length > 0,
+      trackerNote: isTrackerNote(analysis.meta, description),
     });
   }
   const probs = predictKind(model, task, description, calibration?.kind);
