@@ -37125,10 +37125,10 @@ ${FENCE_MARK}${firstWithText(lines2)}
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (isFence(line)) continue;
-    const quoted = /^\s*>/.test(line);
+    const quoted2 = /^\s*>/.test(line);
     const trimmed = line.replace(/^\s*>\s?/, "").trim();
     if (!trimmed) continue;
-    if (quoted) {
+    if (quoted2) {
       if (TRACE_RE.test(trimmed)) put("trace", trimmed);
       continue;
     }
@@ -37514,7 +37514,10 @@ function readTask(task, description, calibration) {
   const analysis = analyzeTask(task, description);
   const spam = isAdvertising(analysis.spam, `${task}
 ${description}`);
-  const structure = readStructure(task, description, { spam, trackerNote: isTrackerNote(analysis.meta, description) });
+  const structure = readStructure(task, description, {
+    spam,
+    trackerNote: isTrackerNote(analysis.meta, description)
+  });
   const titleOnly = analysis.stuffing ? void 0 : analyzeTask(task.replace(/\([^)]{0,80}\)/g, " "), "");
   const themes = (titleOnly?.concepts ?? []).filter((h) => THEMES.has(h.concept.id));
   const opening = firstSentence(description);
@@ -37612,12 +37615,20 @@ function leanings(r) {
 function evidenceSentence(r, persona) {
   const kind = kindOf(r);
   const byType = new Map(r.reading.evidence.map((e) => [e.type, e]));
-  const quotes = PERSONA_RECORDS[persona].quotes.filter(([type]) => byType.has(type)).slice(0, 2).map(([type, label2]) => `${label2}: “${shorten(byType.get(type).quote)}”`);
+  const quotes = PERSONA_RECORDS[persona].quotes.filter(([type]) => byType.has(type)).slice(0, 2).map(([type, label2]) => quoted(label2, byType.get(type)));
   const parts = [];
   if (quotes.length) parts.push(quotes.join("; "));
   if (persona === "architect" && kind === "bug" && !byType.has("steps") && !byType.has("trace"))
     parts.push("I found no steps to reproduce.");
   return parts.join(" ") || void 0;
+}
+var ALT_RE = /!\[([^\]]*)\]|\balt\s*=\s*["']([^"']*)["']/i;
+var GENERIC_ALT_RE = /^(?:image|img|screenshot|screen ?shot\b.*|picture|photo|untitled|grafik|bild|imagen|изображение)$/i;
+function quoted(label2, e) {
+  if (e.type !== "screenshot") return `${label2}: “${shorten(e.quote)}”`;
+  const m = ALT_RE.exec(e.quote);
+  const alt = (m?.[1] ?? m?.[2] ?? "").trim();
+  return new RegExp("\\p{L}{3}", "u").test(alt) && !GENERIC_ALT_RE.test(alt) ? `${label2}: “${shorten(alt)}”` : `${label2} attached`;
 }
 function shorten(quote2) {
   return quote2.length <= QUOTE_SHOWN ? quote2 : `${quote2.slice(0, QUOTE_SHOWN - 1).trimEnd()}…`;

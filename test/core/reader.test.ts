@@ -189,6 +189,22 @@ describe("evidence the old reader missed", () => {
     expect(types("Build fails", "src/main.c:12:5: error: unknown type name 'fn'")).toContain("trace");
   });
 
+  it("names a screenshot by its alt text, never by its markup", () => {
+    const ux = (description: string) =>
+      scoreOffline({ task: "Export dialog shows an empty list", description }).find(
+        (v) => v.persona === "ux",
+      )!.reasoning;
+    const bare = ux(
+      'Open the export dialog with two reports saved.\n\n<img width="460" alt="image" src="https://example.com/a.png">',
+    );
+    expect(bare).toContain("Screenshot attached");
+    expect(bare).not.toContain("<img");
+    const described = ux(
+      "Open the export dialog with two reports saved.\n\n![The export dialog with an empty list](https://example.com/a.png)",
+    );
+    expect(described).toContain("Screenshot: “The export dialog with an empty list”");
+  });
+
   it("does not take a mention of errors for error output", () => {
     // A list of error codes a feature handles, a picture of the error, and prose after the announcement.
     expect(

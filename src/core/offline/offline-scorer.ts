@@ -79,7 +79,10 @@ export function readTask(
 ): TaskReading {
   const analysis = analyzeTask(task, description);
   const spam = isAdvertising(analysis.spam, `${task}\n${description}`);
-  const structure = readStructure(task, description, { spam, trackerNote: isTrackerNote(analysis.meta, description) });
+  const structure = readStructure(task, description, {
+    spam,
+    trackerNote: isTrackerNote(analysis.meta, description),
+  });
   // Parenthesised asides in the title are not its subject; keyword runs are not themes.
   const titleOnly = analysis.stuffing ? undefined : analyzeTask(task.replace(/\([^)]{0,80}\)/g, " "), "");
   const themes = (titleOnly?.concepts ?? []).filter((h) => THEMES.has(h.concept.id));
@@ -225,7 +228,7 @@ function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefine
   const quotes = PERSONA_RECORDS[persona].quotes
     .filter(([type]) => byType.has(type))
     .slice(0, 2)
-    .map(([type, label]) => `${label}: “${shorten(byType.get(type)!.quote)}”`);
+    .map(([type, label]) => quoted(label, byType.get(type)!));
   const parts: string[] = [];
   if (quotes.length) parts.push(quotes.join("; "));
   // Absences are stated only for evidence whose finder's recall, measured on the held-out third of the
@@ -234,6 +237,23 @@ function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefine
   if (persona === "architect" && kind === "bug" && !byType.has("steps") && !byType.has("trace"))
     parts.push("I found no steps to reproduce.");
   return parts.join(" ") || undefined;
+}
+
+/**
+ * A screenshot has no words of the author's but its description: its alt text is quoted where the author wrote
+ * one; markup (`<img width="460" src="…">`) is not something to read, so a bare picture is only named.
+ */
+const ALT_RE = /!\[([^\]]*)\]|\balt\s*=\s*["']([^"']*)["']/i;
+const GENERIC_ALT_RE =
+  /^(?:image|img|screenshot|screen ?shot\b.*|picture|photo|untitled|grafik|bild|imagen|изображение)$/i;
+
+function quoted(label: string, e: Evidence): string {
+  if (e.type !== "screenshot") return `${label}: “${shorten(e.quote)}”`;
+  const m = ALT_RE.exec(e.quote);
+  const alt = (m?.[1] ?? m?.[2] ?? "").trim();
+  return /\p{L}{3}/u.test(alt) && !GENERIC_ALT_RE.test(alt)
+    ? `${label}: “${shorten(alt)}”`
+    : `${label} attached`;
 }
 
 function shorten(quote: string): string {
