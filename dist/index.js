@@ -37558,6 +37558,8 @@ function consensus(r, model) {
   if (s.bulk) center -= 1;
   return { p, center };
 }
+var SURE_KIND = 0.65;
+var uncertain = (r, kind) => r.reading.kind === kind && r.reading.kindConfidence < SURE_KIND;
 function kindOf(r) {
   const s = r.structure;
   if (s.kind === "junk" || s.kind === "ping") return s.kind;
@@ -37618,7 +37620,7 @@ function evidenceSentence(r, persona) {
   const quotes = PERSONA_RECORDS[persona].quotes.filter(([type]) => byType.has(type)).slice(0, 2).map(([type, label2]) => quoted(label2, byType.get(type)));
   const parts = [];
   if (quotes.length) parts.push(quotes.join("; "));
-  if (persona === "architect" && kind === "bug" && !byType.has("steps") && !byType.has("trace"))
+  if (persona === "architect" && kind === "bug" && !uncertain(r, kind) && !byType.has("steps") && !byType.has("trace"))
     parts.push("I found no steps to reproduce.");
   return parts.join(" ") || void 0;
 }
@@ -37673,7 +37675,7 @@ function personaVerdict(r, persona, c, lean, model) {
   const shape = shapeOf(r);
   const angle = (KIND_ANGLE[shape] ?? KIND_ANGLE[kind])[persona];
   const cue = kind === s.kind ? s.severityCue ?? s.debtCue ?? s.kindCue : null;
-  const verb = r.reading.kind === kind && r.reading.kindConfidence < 0.65 ? "It may be" : "It reads as";
+  const verb = uncertain(r, kind) ? "It may be" : "It reads as";
   sentences.push(`${verb} ${angle}${cue ? ` ("${cue}")` : ""}.`);
   const theme = r.themes.filter((h) => (h.concept.weights[persona] ?? 0) >= 1 && h.concept.why[persona]).sort((x, y) => (y.concept.weights[persona] ?? 0) - (x.concept.weights[persona] ?? 0))[0];
   if (theme)

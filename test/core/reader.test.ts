@@ -75,6 +75,17 @@ describe("evidence the old reader missed", () => {
     expect(architect.reasoning).not.toMatch(/I found no steps/);
   });
 
+  it("says steps are missing only from a report it reads as a bug, not one it only guesses is", () => {
+    const architect = (task: string, description: string) =>
+      scoreOffline({ task, description }).find((v) => v.persona === "architect")!.reasoning;
+    const sure = architect("Export crashes the app", "Exporting any report to PDF closes the app at once.");
+    expect(sure).toMatch(/^It reads as a crash/);
+    expect(sure).toContain("I found no steps to reproduce.");
+    const guess = architect("Password reset tokens never expire", "");
+    expect(guess).toMatch(/^It may be a bug report/);
+    expect(guess).not.toContain("I found no steps");
+  });
+
   it('a count of something else is not demand: "two projects as different users" counts projects', () => {
     expect(
       types(

@@ -154,6 +154,11 @@ function consensus(r: TaskReading, model: JudgeModel): Consensus {
  * feature or question, the title's own tag for docs, chore and refactor work, and the structure's junk
  * and ping findings.
  */
+/** Below this confidence the reader's kind is said as a guess ("It may be a question …"). */
+const SURE_KIND = 0.65;
+const uncertain = (r: TaskReading, kind: TaskStructure["kind"]) =>
+  r.reading.kind === kind && r.reading.kindConfidence < SURE_KIND;
+
 function kindOf(r: TaskReading): TaskStructure["kind"] {
   const s = r.structure;
   if (s.kind === "junk" || s.kind === "ping") return s.kind;
@@ -234,7 +239,14 @@ function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefine
   // Absences are stated only for evidence whose finder's recall, measured on the held-out third of the
   // annotated descriptions, is at least 0.85: steps (0.86). Demand (no examples there), acceptance (0.50)
   // and error output (0.65) are quoted when found but never claimed missing.
-  if (persona === "architect" && kind === "bug" && !byType.has("steps") && !byType.has("trace"))
+  // Only of a report read as a bug: "It may be a bug report" is not sure enough to say what it lacks.
+  if (
+    persona === "architect" &&
+    kind === "bug" &&
+    !uncertain(r, kind) &&
+    !byType.has("steps") &&
+    !byType.has("trace")
+  )
     parts.push("I found no steps to reproduce.");
   return parts.join(" ") || undefined;
 }
@@ -322,7 +334,7 @@ function personaVerdict(
   // The title's own words are quoted only where they say the same kind the reader found.
   const cue = kind === s.kind ? (s.severityCue ?? s.debtCue ?? s.kindCue) : null;
   // An uncertain reading is said as one: "It may be a question …" below 65%.
-  const verb = r.reading.kind === kind && r.reading.kindConfidence < 0.65 ? "It may be" : "It reads as";
+  const verb = uncertain(r, kind) ? "It may be" : "It reads as";
   sentences.push(`${verb} ${angle}${cue ? ` ("${cue}")` : ""}.`);
   const theme = r.themes
     .filter((h) => (h.concept.weights[persona] ?? 0) >= 1 && h.concept.why[persona])
