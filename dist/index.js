@@ -34958,7 +34958,6 @@ var languages_default = {
         "los",
         "y",
         "es",
-        "no",
         "con",
         "una",
         "para",
@@ -34974,24 +34973,7 @@ var languages_default = {
     },
     {
       language: "pt",
-      words: [
-        "o",
-        "os",
-        "e",
-        "é",
-        "não",
-        "com",
-        "uma",
-        "para",
-        "que",
-        "em",
-        "do",
-        "da",
-        "um",
-        "no",
-        "na",
-        "quando"
-      ]
+      words: ["o", "e", "é", "não", "com", "uma", "para", "que", "em", "da", "um", "na", "quando"]
     }
   ],
   englishFunctionWords: [
@@ -35030,6 +35012,46 @@ var languages_default = {
     "do"
   ]
 };
+
+// src/core/offline/language.ts
+var NOT_WORDS_RE = /`[^`\n]*`|\b[\w.-]+\.(?:com|org|net|io|dev|app)\b|\b(?:e\.g|i\.e|etc)\./gi;
+function prose(text2) {
+  return text2.replace(HTML_COMMENT_RE, " ").replace(FENCE_RE, " ").replace(URL_RE, " ").replace(NOT_WORDS_RE, " ");
+}
+var STOP_WORDS = languages_default.stopWords.map(
+  (l) => [l.language, l.words]
+);
+var LANGUAGES_OF = /* @__PURE__ */ new Map();
+STOP_WORDS.forEach(([, words], i) => {
+  for (const w of words) LANGUAGES_OF.set(w, [...LANGUAGES_OF.get(w) ?? [], i]);
+});
+function language(text2) {
+  const sample = prose(text2).slice(0, 2e3);
+  let ja = 0;
+  let ko = 0;
+  let zh = 0;
+  let ru = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const c = sample.charCodeAt(i);
+    if (c >= 12352 && c <= 12543) ja++;
+    else if (c >= 44032 && c <= 55215) ko++;
+    else if (c >= 13312 && c <= 40959) zh++;
+    else if (c >= 1024 && c <= 1279) ru++;
+  }
+  let letters = 0;
+  for (const run of sample.match(new RegExp("\\p{L}+", "gu")) ?? []) for (const _ of run) letters++;
+  letters ||= 1;
+  if (ja > 5) return "ja";
+  if (ko / letters > 0.2) return "ko";
+  if (zh / letters > 0.2) return "zh";
+  if (ru / letters > 0.3) return "ru";
+  const scores = STOP_WORDS.map(() => 0);
+  for (const w of sample.toLowerCase().match(new RegExp("\\p{L}+", "gu")) ?? [])
+    for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]++;
+  let best = 0;
+  for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
+  return scores[best] > 0 ? STOP_WORDS[best][0] : "en";
+}
 
 // src/core/offline/words/negation.json
 var negation_default = {
@@ -36395,28 +36417,28 @@ function analyzeTask(title, description) {
   const titleInj = stripInjections(title);
   const descInj = stripInjections(description);
   const injection = titleInj.found || descInj.found;
-  let prose = descInj.text;
-  if (prose.includes("<!--")) prose = prose.replace(HTML_COMMENT_RE, " ");
-  let hasStackTrace = EXCEPTION_RE.test(prose);
-  if (prose.includes("```") || prose.includes("~~~")) {
-    prose = prose.replace(FENCE_RE, (block) => {
+  let prose2 = descInj.text;
+  if (prose2.includes("<!--")) prose2 = prose2.replace(HTML_COMMENT_RE, " ");
+  let hasStackTrace = EXCEPTION_RE.test(prose2);
+  if (prose2.includes("```") || prose2.includes("~~~")) {
+    prose2 = prose2.replace(FENCE_RE, (block) => {
       STACK_LINE_RE.lastIndex = 0;
       if (!hasStackTrace && STACK_LINE_RE.test(block)) hasStackTrace = true;
       STACK_LINE_RE.lastIndex = 0;
       return "\n";
     });
   }
-  prose = prose.replace(STACK_LINE_RE, () => {
+  prose2 = prose2.replace(STACK_LINE_RE, () => {
     hasStackTrace = true;
     return "\n";
   });
-  if (prose.includes("![")) prose = prose.replace(MD_IMAGE_RE, " ");
-  if (prose.includes("http") || prose.includes("www.")) prose = prose.replace(URL_RE, " ");
-  if (prose.includes("<")) prose = prose.replace(HTML_TAG_RE, " ");
-  for (const re of TEMPLATE_BOILERPLATE) if (re.test(prose)) prose = prose.replace(re, " ");
+  if (prose2.includes("![")) prose2 = prose2.replace(MD_IMAGE_RE, " ");
+  if (prose2.includes("http") || prose2.includes("www.")) prose2 = prose2.replace(URL_RE, " ");
+  if (prose2.includes("<")) prose2 = prose2.replace(HTML_TAG_RE, " ");
+  for (const re of TEMPLATE_BOILERPLATE) if (re.test(prose2)) prose2 = prose2.replace(re, " ");
   const cleanTitle = titleInj.text.replace(TITLE_PREFIX_RE, "");
   const t = scan(cleanTitle);
-  const d = scan(prose);
+  const d = scan(prose2);
   const descStuffed = d.maxTermRepeat >= 4 && d.maxTermRepeat / Math.max(d.words, 1) >= 0.08 || d.maxSignalRun >= 7;
   const titleStuffed = t.maxSignalRun >= 6 || t.maxTermRepeat >= 3 && t.maxTermRepeat / t.words >= 0.25;
   const stuffing = descStuffed || titleStuffed;
@@ -36433,9 +36455,10 @@ function analyzeTask(title, description) {
       concepts.push(hit);
     }
   }
-  const nonLatinShare = NON_LATIN_RE.test(title) || NON_LATIN_RE.test(prose) ? nonLatinLetterShare(title + " " + prose) : 0;
+  const nonLatinShare = NON_LATIN_RE.test(title) || NON_LATIN_RE.test(prose2) ? nonLatinLetterShare(title + " " + prose2) : 0;
   const words = t.words + d.words;
-  const foreignLatin = nonLatinShare <= 0.5 && d.words >= 12 && (t.englishWords + d.englishWords) / words < 0.06;
+  const foreignLatin = nonLatinShare <= 0.5 && d.words >= 12 && (t.englishWords + d.englishWords) / words < 0.06 && language(`${title}
+${description}`) !== "en";
   return {
     concepts,
     hasStackTrace,
@@ -36510,7 +36533,7 @@ var JUDGE_MODEL = {
     0.08805,
     0.255403,
     0,
-    0.037736
+    0.031447
   ],
   scale: [
     0.422555,
@@ -36541,41 +36564,41 @@ var JUDGE_MODEL = {
     0.283368,
     0.409824,
     1,
-    0.190557
+    0.174521
   ],
   weights: [
-    0.130647,
-    -7216e-6,
-    32e-4,
-    0.063561,
-    -0.164143,
-    0.219893,
-    0.078427,
+    0.130652,
+    -7217e-6,
+    3198e-6,
+    0.063548,
+    -0.164124,
+    0.21989,
+    0.078437,
     -0.2,
-    6805e-6,
-    2167e-6,
-    -4454e-6,
-    -1323e-6,
-    -1099e-6,
-    3064e-6,
-    -0.098699,
-    -4177e-6,
-    -0.011788,
-    -0.285858,
-    0.045211,
-    0.046029,
-    -216e-6,
-    -1884e-6,
+    6801e-6,
+    2163e-6,
+    -4457e-6,
+    -1316e-6,
+    -112e-5,
+    3052e-6,
+    -0.098711,
+    -4184e-6,
+    -0.011791,
+    -0.285853,
+    0.045223,
+    0.046043,
+    -211e-6,
+    -1877e-6,
     0.4,
-    0.080238,
-    0.02937,
-    4235e-6,
-    8055e-6,
+    0.080247,
+    0.029368,
+    4249e-6,
+    8043e-6,
     -0.5,
-    -1748e-6
+    -4189e-6
   ],
-  intercept: 0.28445,
-  approvalLogit: 0.68745,
+  intercept: 0.284421,
+  approvalLogit: 0.687818,
   lambda: 1e3,
   trainedOn: 159
 };
@@ -37103,7 +37126,7 @@ function readEvidence(title, description) {
     if (!found.has(type) && /[\p{L}\p{N}]/u.test(q)) found.set(type, q);
   };
   const firstWithText = (lines2) => lines2.find((l) => /[\p{L}\p{N}]/u.test(l)) ?? "";
-  const prose = text2.replace(FENCE_RE2, (_block, _fence, body) => {
+  const prose2 = text2.replace(FENCE_RE2, (_block, _fence, body) => {
     const lines2 = body.split("\n");
     const traceLine = lines2.find((l) => TRACE_RE.test(l));
     if (traceLine) put("trace", traceLine);
@@ -37115,7 +37138,7 @@ function readEvidence(title, description) {
 ${FENCE_MARK}${firstWithText(lines2)}
 `;
   });
-  const lines = prose.split("\n");
+  const lines = prose2.split("\n");
   let steps = [];
   let inSteps = false;
   const tasks = [];
@@ -37263,13 +37286,13 @@ function featureNames(title, description) {
   const lowTitle = ` ${title.toLowerCase().replace(/\s+/g, " ")} `;
   for (let i = 0; i + 4 <= lowTitle.length; i++) add(`c:${lowTitle.slice(i, i + 4)}`);
   const own2 = ownText(description);
-  const prose = own2.split("\n").filter((line) => line.trim() !== "" && !/^\s*(?:#|\*\*|[-*+] |\d+[.)] |>)/.test(line)).join(" ");
-  const opening = tokens(prose).slice(0, OPENING_WORDS);
+  const prose2 = own2.split("\n").filter((line) => line.trim() !== "" && !/^\s*(?:#|\*\*|[-*+] |\d+[.)] |>)/.test(line)).join(" ");
+  const opening = tokens(prose2).slice(0, OPENING_WORDS);
   for (let i = 0; i < opening.length; i++) {
     add(`f:${opening[i]}`);
     if (i + 1 < opening.length) add(`f:${opening[i]} ${opening[i + 1]}`);
   }
-  const asked = (prose.match(/\?/g) ?? []).length;
+  const asked = (prose2.match(/\?/g) ?? []).length;
   add(asked === 0 ? "q:0" : asked === 1 ? "q:1" : "q:2+", 2);
   const b2 = tokens(own2);
   for (let i = 0; i < b2.length; i++) {
@@ -37368,40 +37391,6 @@ var STRONG_JUNK = /* @__PURE__ */ new Set([
 ]);
 var TAGGED_KINDS = /* @__PURE__ */ new Set(["docs", "chore", "refactor"]);
 var TAGGED_CONFIDENCE = 0.9;
-var STOP_WORDS = languages_default.stopWords.map(
-  (l) => [l.language, l.words]
-);
-var LANGUAGES_OF = /* @__PURE__ */ new Map();
-STOP_WORDS.forEach(([, words], i) => {
-  for (const w of words) LANGUAGES_OF.set(w, [...LANGUAGES_OF.get(w) ?? [], i]);
-});
-function language(text2) {
-  const sample = text2.slice(0, 2e3);
-  let ja = 0;
-  let ko = 0;
-  let zh = 0;
-  let ru = 0;
-  for (let i = 0; i < sample.length; i++) {
-    const c = sample.charCodeAt(i);
-    if (c >= 12352 && c <= 12543) ja++;
-    else if (c >= 44032 && c <= 55215) ko++;
-    else if (c >= 13312 && c <= 40959) zh++;
-    else if (c >= 1024 && c <= 1279) ru++;
-  }
-  let letters = 0;
-  for (const run of sample.match(new RegExp("\\p{L}+", "gu")) ?? []) for (const _ of run) letters++;
-  letters ||= 1;
-  if (ja > 5) return "ja";
-  if (ko / letters > 0.2) return "ko";
-  if (zh / letters > 0.2) return "zh";
-  if (ru / letters > 0.3) return "ru";
-  const scores = STOP_WORDS.map(() => 0);
-  for (const w of sample.toLowerCase().match(new RegExp("\\p{L}+", "gu")) ?? [])
-    for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]++;
-  let best = 0;
-  for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
-  return scores[best] > 0 ? STOP_WORDS[best][0] : "en";
-}
 function readReading(task, description, structure, model = KIND_MODEL, calibration) {
   let s = structure;
   if (!s) {
@@ -37620,7 +37609,8 @@ function evidenceSentence(r, persona) {
   const quotes = PERSONA_RECORDS[persona].quotes.filter(([type]) => byType.has(type)).slice(0, 2).map(([type, label2]) => quoted(label2, byType.get(type)));
   const parts = [];
   if (quotes.length) parts.push(quotes.join("; "));
-  if (persona === "architect" && kind === "bug" && !uncertain(r, kind) && !byType.has("steps") && !byType.has("trace"))
+  if (persona === "architect" && kind === "bug" && !uncertain(r, kind) && !byType.has("steps") && !byType.has("trace") && // A code example is how many projects ask a bug to be reproduced ("a minimal example").
+  !byType.has("code"))
     parts.push("I found no steps to reproduce.");
   return parts.join(" ") || void 0;
 }
@@ -37654,9 +37644,26 @@ var FEATURE_WORDS = {
 };
 var PROMPT_SHARE_SAID = 1 / 3;
 var CHANGES_BEHAVIOUR = /* @__PURE__ */ new Set(["feature", "bug"]);
+var FEATURE_EVIDENCE = {
+  "evidence.steps": "steps",
+  "evidence.trace": "trace",
+  "evidence.acceptance": "acceptance",
+  "evidence.demand": "demand",
+  "evidence.versions": "versions"
+};
+function trueOfReading(name, up, r) {
+  const kind = r.reading.kind;
+  if (name.startsWith("kind.")) {
+    const said = name.slice("kind.".length);
+    const saysItIs = said === "question" ? !up : up;
+    return saysItIs ? kind === said : kind !== said;
+  }
+  const type = FEATURE_EVIDENCE[name];
+  return !type || !up || r.reading.evidence.some((e) => e.type === type);
+}
 function drivers(r, model) {
   const c = contributions(model, r.features);
-  const ranked = c.map((v, i) => ({ v, name: FEATURES[i].name })).filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1]).filter((x) => x.name !== "template_share" || r.structure.promptShare >= PROMPT_SHARE_SAID).sort((a, b2) => Math.abs(b2.v) - Math.abs(a.v)).slice(0, 2);
+  const ranked = c.map((v, i) => ({ v, name: FEATURES[i].name })).filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1]).filter((x) => trueOfReading(x.name, x.v > 0, r)).filter((x) => x.name !== "template_share" || r.structure.promptShare >= PROMPT_SHARE_SAID).sort((a, b2) => Math.abs(b2.v) - Math.abs(a.v)).slice(0, 2);
   if (ranked.length === 0) return void 0;
   return ranked.map((x) => FEATURE_WORDS[x.name][x.v > 0 ? 0 : 1]).join(", and ");
 }

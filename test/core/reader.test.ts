@@ -421,6 +421,31 @@ describe("the reading", () => {
     ).toBe(true);
   });
 
+  it("reads the language from the author's prose: template answers, domains and tables are not Portuguese", () => {
+    const templated =
+      "### Website or app\n\ngoogle.com\n\n### Repro steps\n\nNo\n\n### OS\n\nNo\n\nThis started after the last update, no panel renders.";
+    expect(readReading("Blank tools on localhost only", templated).language).toBe("en");
+    // An English report that is mostly a table of system details is still English, and said to be read whole.
+    const rows = Array.from({ length: 40 }, (_, i) => `|Setting ${i}|enabled_on gpu_compositing v${i}.2.1|`);
+    const report = `When I press tab the line is not completed.\n\n|Item|Value|\n|---|---|\n${rows.join("\n")}`;
+    expect(readReading("Tab completion stops early", report).language).toBe("en");
+    expect(
+      scoreOffline({ task: "Tab completion stops early", description: report }).every(
+        (v) => !/reads only partly/.test(v.reasoning),
+      ),
+    ).toBe(true);
+  });
+
+  it("never gives a reason that contradicts the kind it reads", () => {
+    const task = "Model conversion fails to run on mobile GPU";
+    const description =
+      "How can I run a converted model with a transposed convolution on the phone's GPU? Is there a flag for it?\n\nIt fails with an error on the device every time.";
+    const product = scoreOffline({ task, description }).find((v) => v.persona === "product")!.reasoning;
+    expect(readReading(task, description).kind).toBe("question");
+    expect(product).toMatch(/^It reads as a support question/);
+    expect(product).not.toContain("it is a bug report");
+  });
+
   it("names the language", () => {
     expect(
       readReading(

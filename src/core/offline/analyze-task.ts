@@ -1,3 +1,4 @@
+import { language } from "./language.js";
 import { FENCE_RE, HTML_COMMENT_RE, URL_RE } from "./prose.js";
 import languages from "./words/languages.json" with { type: "json" };
 import negation from "./words/negation.json" with { type: "json" };
@@ -491,8 +492,13 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
     NON_LATIN_RE.test(title) || NON_LATIN_RE.test(prose) ? nonLatinLetterShare(title + " " + prose) : 0;
   // English prose is about a third function words; other languages written in Latin letters have almost none.
   const words = t.words + d.words;
+  // Few English words is not enough: logs, tables and version lists have few too. Another language's own
+  // commonest words must outnumber English's.
   const foreignLatin =
-    nonLatinShare <= 0.5 && d.words >= 12 && (t.englishWords + d.englishWords) / words < 0.06;
+    nonLatinShare <= 0.5 &&
+    d.words >= 12 &&
+    (t.englishWords + d.englishWords) / words < 0.06 &&
+    language(`${title}\n${description}`) !== "en";
 
   return {
     concepts,

@@ -245,7 +245,9 @@ function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefine
     kind === "bug" &&
     !uncertain(r, kind) &&
     !byType.has("steps") &&
-    !byType.has("trace")
+    !byType.has("trace") &&
+    // A code example is how many projects ask a bug to be reproduced ("a minimal example").
+    !byType.has("code")
   )
     parts.push("I found no steps to reproduce.");
   return parts.join(" ") || undefined;
@@ -297,11 +299,39 @@ const PROMPT_SHARE_SAID = 1 / 3;
 /** Kinds of work whose themes' consequences ("it opens a path to taking money") may be said. */
 const CHANGES_BEHAVIOUR = new Set(["feature", "bug"]);
 
+/** The reading's evidence type behind each evidence feature the judge counts. */
+const FEATURE_EVIDENCE: Record<string, EvidenceType> = {
+  "evidence.steps": "steps",
+  "evidence.trace": "trace",
+  "evidence.acceptance": "acceptance",
+  "evidence.demand": "demand",
+  "evidence.versions": "versions",
+};
+
+/**
+ * Whether a feature's words are true of what the reading tells the user. The judge's features come from the
+ * structural reading, whose kind and evidence are cruder than the reading's (a heading asks for steps; a
+ * title word says bug where the kind model says question): "it is a bug report" beside "It reads as a
+ * question" would contradict the report, and "it has steps" where no steps are quoted cannot be checked.
+ */
+function trueOfReading(name: string, up: boolean, r: TaskReading): boolean {
+  const kind = r.reading.kind;
+  if (name.startsWith("kind.")) {
+    const said = name.slice("kind.".length);
+    // The words say "it is a bug report" or "it is not a bug report"; of a question, that it is one.
+    const saysItIs = said === "question" ? !up : up;
+    return saysItIs ? kind === said : kind !== said;
+  }
+  const type = FEATURE_EVIDENCE[name];
+  return !type || !up || r.reading.evidence.some((e) => e.type === type);
+}
+
 function drivers(r: TaskReading, model: JudgeModel): string | undefined {
   const c = contributions(model, r.features);
   const ranked = c
     .map((v, i) => ({ v, name: FEATURES[i]!.name }))
     .filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1])
+    .filter((x) => trueOfReading(x.name, x.v > 0, r))
     // The fitted feature counts every heading; "template text" is said only where a third of the
     // description is the template's own, unanswered (see promptShare).
     .filter((x) => x.name !== "template_share" || r.structure.promptShare >= PROMPT_SHARE_SAID)

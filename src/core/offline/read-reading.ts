@@ -3,10 +3,10 @@ import { analyzeTask } from "./analyze-task.js";
 import { calibrationUsed, type RepositoryCalibration } from "./calibration.js";
 import { KIND_MODEL } from "./kind-model.data.js";
 import { adjustmentFor, KIND_CLASSES, predictKind, type KindModel } from "./kind-model.js";
+import { language } from "./language.js";
 import { readEvidence } from "./read-evidence.js";
 import { readStructure, type TaskStructure } from "./read-structure.js";
 import { SOFT_SPAM_TERMS } from "./signals.js";
-import languages from "./words/languages.json" with { type: "json" };
 
 const SOFT_SPAM = new Set(SOFT_SPAM_TERMS);
 const CONTACT_RE = /\+\d[\d\s().-]{8,}\d|\bwhats ?app\b|\btelegram\b|\bcall (?:us|now)\b|\bcontact us\b/i;
@@ -55,49 +55,6 @@ const STRONG_JUNK = new Set([
 const TAGGED_KINDS = new Set(["docs", "chore", "refactor"]);
 /** The confidence stated for a kind read from the title's rules rather than the model (not a fitted probability). */
 const TAGGED_CONFIDENCE = 0.9;
-
-/** Each language's commonest short words; a word may belong to several (Spanish and Portuguese share "que"). */
-const STOP_WORDS: readonly (readonly [string, readonly string[]])[] = languages.stopWords.map(
-  (l) => [l.language, l.words] as const,
-);
-const LANGUAGES_OF = new Map<string, number[]>();
-STOP_WORDS.forEach(([, words], i) => {
-  for (const w of words) LANGUAGES_OF.set(w, [...(LANGUAGES_OF.get(w) ?? []), i]);
-});
-
-/**
- * The text's language, from its first 2,000 characters: the script for Japanese, Korean, Chinese and Russian,
- * else the most frequent stop words. One pass over the characters and one over the words (it runs on every
- * report, so it must not rescan the text per language).
- */
-function language(text: string): string {
-  const sample = text.slice(0, 2000);
-  let ja = 0;
-  let ko = 0;
-  let zh = 0;
-  let ru = 0;
-  for (let i = 0; i < sample.length; i++) {
-    const c = sample.charCodeAt(i);
-    if (c >= 0x3040 && c <= 0x30ff) ja++;
-    else if (c >= 0xac00 && c <= 0xd7af) ko++;
-    else if (c >= 0x3400 && c <= 0x9fff) zh++;
-    else if (c >= 0x0400 && c <= 0x04ff) ru++;
-  }
-  let letters = 0;
-  for (const run of sample.match(/\p{L}+/gu) ?? []) for (const _ of run) letters++;
-  letters ||= 1;
-  if (ja > 5) return "ja";
-  if (ko / letters > 0.2) return "ko";
-  if (zh / letters > 0.2) return "zh";
-  if (ru / letters > 0.3) return "ru";
-  const scores = STOP_WORDS.map(() => 0);
-  for (const w of sample.toLowerCase().match(/\p{L}+/gu) ?? [])
-    for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]!++;
-  // The first language with the highest count, as a stable sort of the candidates would give.
-  let best = 0;
-  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
-  return scores[best]! > 0 ? STOP_WORDS[best]![0] : "en";
-}
 
 /**
  * What the reader found in a task: its kind (from the trained model, or the author's own tag for docs, chore

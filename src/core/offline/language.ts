@@ -1,0 +1,62 @@
+/**
+ * Which language a task is written in. Only the author's prose counts: code, logs pasted in fences, links and
+ * template comments are full of short words that are some language's commonest ("e", "com"), and once read 64
+ * of 1,500 English reports as Portuguese. Words English shares ("no", "do", "OS") are not in the other lists.
+ */
+import { FENCE_RE, HTML_COMMENT_RE, URL_RE } from "./prose.js";
+import languages from "./words/languages.json" with { type: "json" };
+
+/** Inline code, bare domains ("google.com") and "e.g.": short words that are not the author's language. */
+const NOT_WORDS_RE = /`[^`\n]*`|\b[\w.-]+\.(?:com|org|net|io|dev|app)\b|\b(?:e\.g|i\.e|etc)\./gi;
+
+/** The author's prose: what is left without code, links and template comments. */
+function prose(text: string): string {
+  return text
+    .replace(HTML_COMMENT_RE, " ")
+    .replace(FENCE_RE, " ")
+    .replace(URL_RE, " ")
+    .replace(NOT_WORDS_RE, " ");
+}
+
+/** Each language's commonest short words; a word may belong to several (Spanish and Portuguese share "que"). */
+const STOP_WORDS: readonly (readonly [string, readonly string[]])[] = languages.stopWords.map(
+  (l) => [l.language, l.words] as const,
+);
+const LANGUAGES_OF = new Map<string, number[]>();
+STOP_WORDS.forEach(([, words], i) => {
+  for (const w of words) LANGUAGES_OF.set(w, [...(LANGUAGES_OF.get(w) ?? []), i]);
+});
+
+/**
+ * The text's language, from the first 2,000 characters of its prose: the script for Japanese, Korean, Chinese
+ * and Russian, else the most frequent stop words. One pass over the characters and one over the words (it runs on every
+ * report, so it must not rescan the text per language).
+ */
+export function language(text: string): string {
+  const sample = prose(text).slice(0, 2000);
+  let ja = 0;
+  let ko = 0;
+  let zh = 0;
+  let ru = 0;
+  for (let i = 0; i < sample.length; i++) {
+    const c = sample.charCodeAt(i);
+    if (c >= 0x3040 && c <= 0x30ff) ja++;
+    else if (c >= 0xac00 && c <= 0xd7af) ko++;
+    else if (c >= 0x3400 && c <= 0x9fff) zh++;
+    else if (c >= 0x0400 && c <= 0x04ff) ru++;
+  }
+  let letters = 0;
+  for (const run of sample.match(/\p{L}+/gu) ?? []) for (const _ of run) letters++;
+  letters ||= 1;
+  if (ja > 5) return "ja";
+  if (ko / letters > 0.2) return "ko";
+  if (zh / letters > 0.2) return "zh";
+  if (ru / letters > 0.3) return "ru";
+  const scores = STOP_WORDS.map(() => 0);
+  for (const w of sample.toLowerCase().match(/\p{L}+/gu) ?? [])
+    for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]!++;
+  // The first language with the highest count, as a stable sort of the candidates would give.
+  let best = 0;
+  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
+  return scores[best]! > 0 ? STOP_WORDS[best]![0] : "en";
+}
