@@ -275,6 +275,19 @@ describe("what a reasoning calls template text", () => {
     expect(product("Add SAML SSO", body)).not.toMatch(/template text/);
   });
 
+  it('is not the author\'s own "Provide a …" request; it is a template\'s "Provide a minimal code example"', () => {
+    const request = "- Provide a ServiceMonitor definition to support prometheus-operator users";
+    expect(
+      readStructure("Provide a ServiceMonitor definition", request, { spam: false, trackerNote: false })
+        .promptShare,
+    ).toBe(0);
+    const prompt =
+      "### Example\n\nProvide a minimal code example that shows the problem.\n\n### Notes\n\n_No response_";
+    expect(
+      readStructure("Crash on save", prompt, { spam: false, trackerNote: false }).promptShare,
+    ).toBeGreaterThan(0.5);
+  });
+
   it("a code block or a picture answers the heading above it; a paragraph weighs as its text", () => {
     const shot =
       "### Issue details\n\nThe shortcut does not open the menu.\n\n### Proposed solution\n\n![mock](https://example.com/a.png)";
