@@ -37658,6 +37658,8 @@ function trueOfReading(name, up, r) {
     const saysItIs = said === "question" ? !up : up;
     return saysItIs ? kind === said : kind !== said;
   }
+  if (name === "severity.severe")
+    return !up || kind === "bug" && ["crash", "data_loss", "security"].includes(r.reading.severity ?? "");
   const type = FEATURE_EVIDENCE[name];
   return !type || !up || r.reading.evidence.some((e) => e.type === type);
 }

@@ -457,6 +457,14 @@ describe("the reading", () => {
     expect(readReading(task, description).kind).toBe("question");
     expect(product).toMatch(/^It reads as a support question/);
     expect(product).not.toContain("it is a bug report");
+    // A compiler's "fatal error" in a question is not a severe defect.
+    const build =
+      "demo.cpp:23:10: fatal error: photo.hpp: No such file or directory\ncompilation terminated.";
+    expect(readReading("fatal error", build).kind).toBe("question");
+    const said = scoreOffline({ task: "fatal error", description: build })
+      .map((v) => v.reasoning)
+      .join(" ");
+    expect(said).not.toContain("the defect is severe");
   });
 
   it("names the language", () => {

@@ -322,6 +322,10 @@ function trueOfReading(name: string, up: boolean, r: TaskReading): boolean {
     const saysItIs = said === "question" ? !up : up;
     return saysItIs ? kind === said : kind !== said;
   }
+  // A severe defect is said only of a report read as a bug with that severity (a compiler's "fatal error" in a
+  // question is not a crash).
+  if (name === "severity.severe")
+    return !up || (kind === "bug" && ["crash", "data_loss", "security"].includes(r.reading.severity ?? ""));
   const type = FEATURE_EVIDENCE[name];
   return !type || !up || r.reading.evidence.some((e) => e.type === type);
 }
