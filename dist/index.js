@@ -35425,7 +35425,10 @@ var concepts_default = [
       "machine learning",
       "openai",
       "chatbot",
-      "assistant",
+      "ai assistant",
+      "coding assistant",
+      "voice assistant",
+      "virtual assistant",
       "copilot",
       "artificial intelligence"
     ]

@@ -341,6 +341,15 @@ describe("the language and the themes the reading names", () => {
     ).toBe(true);
   });
 
+  it("an assistant is an AI feature only as one: Home Assistant is not", () => {
+    const said = (task: string) =>
+      scoreOffline({ task, description: "" })
+        .map((v) => v.reasoning)
+        .join(" ");
+    expect(said("Home Assistant 2021.6 requires a version key in the manifest")).not.toMatch(/AI features/);
+    expect(said("Add an AI assistant to the editor")).toMatch(/AI features/);
+  });
+
   it("a word inside a longer theme term is not a second theme: a memory leak is not a security leak", () => {
     const verdicts = scoreOffline({
       task: "Memory leak in the worker after 24h",
