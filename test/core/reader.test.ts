@@ -81,7 +81,7 @@ describe("evidence the old reader missed", () => {
     const sure = architect("Export crashes the app", "Exporting any report to PDF closes the app at once.");
     expect(sure).toMatch(/^It reads as a crash/);
     expect(sure).toContain("I found no steps to reproduce.");
-    const guess = architect("Password reset tokens never expire", "");
+    const guess = architect("Old tokens still work after a password change", "");
     expect(guess).toMatch(/^It may be a bug report/);
     expect(guess).not.toContain("I found no steps");
   });
@@ -286,6 +286,15 @@ describe("what a reasoning calls template text", () => {
     expect(
       readStructure("Crash on save", prompt, { spam: false, trackerNote: false }).promptShare,
     ).toBeGreaterThan(0.5);
+  });
+
+  it("is not said of a template whose author pasted output under it, however few the words", () => {
+    const body = `${unanswered(6)}\n### Current behavior?\n\npython train.py --data train.npy\n\n### Standalone code\n\n\`\`\`shell\nSegmentation fault\n\`\`\``;
+    const said = scoreOffline({ task: "Segmentation fault", description: body })
+      .map((v) => v.reasoning)
+      .join(" ");
+    expect(said).not.toMatch(/unfilled issue template/);
+    expect(readReading("Segmentation fault", body).evidence.map((e) => e.type)).toContain("trace");
   });
 
   it("a code block or a picture answers the heading above it; a paragraph weighs as its text", () => {

@@ -480,9 +480,12 @@ export function readStructure(
   }
   const titleWithoutTag = t.body;
 
+  // Code, output or a picture pasted under the headings is the author's own, however few the words.
   const unfilled =
-    (b.templateLines >= 3 && b.ownWords < 10) ||
-    (b.templateLines >= 5 && b.ownWords < 40 && b.templateLines >= 2 * b.ownLines);
+    !b.code &&
+    !b.screenshot &&
+    ((b.templateLines >= 3 && b.ownWords < 10) ||
+      (b.templateLines >= 5 && b.ownWords < 40 && b.templateLines >= 2 * b.ownLines));
   let junk: JunkReason | null = null;
   const letters = /[\p{L}]/u.test(titleWithoutTag);
   if (flags.spam) junk = "advertising";
