@@ -86,6 +86,16 @@ describe("evidence the old reader missed", () => {
     expect(guess).not.toContain("I found no steps");
   });
 
+  it("reads a procedure written as one sentence under a steps heading, and not a single action", () => {
+    const body = "### Steps to reproduce\n\nOpen the export dialog, pick two reports, then press Export.";
+    expect(quoteOf("Export fails", body, "steps")).toBe(
+      "Open the export dialog, pick two reports, then press Export.",
+    );
+    expect(types("Export fails", "### Steps to reproduce\n\nIt happens on every export.")).not.toContain(
+      "steps",
+    );
+  });
+
   it('a count of something else is not demand: "two projects as different users" counts projects', () => {
     expect(
       types(

@@ -61,6 +61,9 @@ const STEPS_INLINE_RE = new RegExp(
   `(?:^|[^\\p{L}])(?:${STEPS_LABELS})\\s*[:：]\\s*(1\\s*[.)]\\s*\\S.{0,200}?\\s2\\s*[.)]\\s*[\\p{L}\\p{N}][^\\n.!?。]{0,120}[.!?。]?)`,
   "iu",
 );
+/** Two actions or more in one sentence: a verb, then another after "then", "and", a comma or an arrow. */
+const PROSE_STEPS_RE =
+  /^[^\n]{0,60}?\b(?:open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use)\b[^\n]{2,120}?(?:,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+|\s+and\s+|\s*(?:->|→|>)\s*)(?:open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use|see|observe|notice|wait)\b/i;
 const TRACE_RE =
   /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|[\w\\/.-]+(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
 /**
@@ -256,6 +259,9 @@ export function readEvidence(title: string, description: string): Evidence[] {
       const step = STEP_ITEM_RE.exec(trimmed);
       if (step && !EMPTY_ANSWER_RE.test(step[1]!.trim())) steps.push(trimmed);
       else if (isHeading(trimmed)) inSteps = false;
+      // A procedure written as a sentence under the heading: two actions or more ("Open the dialog, pick two
+      // reports, then press Export").
+      else if (steps.length === 0 && PROSE_STEPS_RE.test(withoutLinks)) put("steps", withoutLinks);
       if (steps.length >= 2) put("steps", steps.slice(0, 2).join(" "));
     }
 
