@@ -61,6 +61,9 @@ if (want("scorer")) {
     // Short texts are cheaper per KiB (fewer injection patterns have a hint word to run on); from 16 KiB
     // up every pattern runs, so that is where growth must be linear.
     "scorer.64KiB_per_KiB_vs_16KiB": atMost(1.25, "linear (≈1)"),
+    // A hostile 64 KiB description costs a fraction of a second, and no pattern backtracks over the text.
+    "scorer.hostile_64KiB_worst_ms": atMost(250, "<= 250 ms"),
+    "scorer.hostile_64KiB_worst_per_KiB_vs_16KiB": atMost(1.5, "linear (≈1)"),
   });
 }
 

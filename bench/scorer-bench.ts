@@ -1,5 +1,6 @@
 import { scoreOffline } from "../src/core/offline/offline-scorer.js";
 import { loadCorpus } from "../test/helpers/corpus.js";
+import { HOSTILE_UNITS } from "../test/helpers/hostile-text.js";
 
 function timeUs(fn: () => void, iterations: number): number {
   const start = process.hrtime.bigint();
@@ -52,6 +53,22 @@ export function runScorerBench(options: { iterations: number }): Record<string, 
     }
     return sum / slices;
   };
+  // Hostile text: one short unit repeated to the size limit, each the shape that once made a pattern
+  // backtrack over the whole text ("0.0.0.0…" took 55 s at 64 KiB, "![![…" 8 s, "```…" 11 s).
+  const hostileUs = (bytes: number) =>
+    HOSTILE_UNITS.map((u) => {
+      const input = {
+        task: "t".repeat(256),
+        description: u.repeat(Math.ceil(bytes / u.length)).slice(0, bytes),
+      };
+      return Math.min(
+        timeUs(() => scoreOffline(input), 1),
+        timeUs(() => scoreOffline(input), 1),
+      );
+    });
+  const hostile64 = hostileUs(65_536);
+  const hostile16 = hostileUs(16 * 1024);
+  const worst = hostile64.indexOf(Math.max(...hostile64));
   const t1k = at(1024);
   const t16k = at(16 * 1024);
   const t64k = timeText(full);
@@ -63,5 +80,8 @@ export function runScorerBench(options: { iterations: number }): Record<string, 
     "scorer.64KiB_us": Math.round(t64k),
     "scorer.64KiB_per_KiB_vs_1KiB": Math.round((t64k / 64 / t1k) * 100) / 100,
     "scorer.64KiB_per_KiB_vs_16KiB": Math.round((t64k / 4 / t16k) * 100) / 100,
+    "scorer.hostile_64KiB_worst_ms": Math.round(hostile64[worst]! / 100) / 10,
+    "scorer.hostile_64KiB_worst_per_KiB_vs_16KiB":
+      Math.round((hostile64[worst]! / 4 / hostile16[worst]!) * 100) / 100,
   };
 }

@@ -35014,7 +35014,7 @@ var languages_default = {
 };
 
 // src/core/offline/language.ts
-var NOT_WORDS_RE = /`[^`\n]*`|\b[\w.-]+\.(?:com|org|net|io|dev|app)\b|\b(?:e\.g|i\.e|etc)\./gi;
+var NOT_WORDS_RE = /`[^`\n]*`|(?<![\w.-])[\w.-]{1,100}\.(?:com|org|net|io|dev|app)\b|\b(?:e\.g|i\.e|etc)\./gi;
 function prose(text2) {
   return text2.replace(HTML_COMMENT_RE, " ").replace(FENCE_RE, " ").replace(URL_RE, " ").replace(NOT_WORDS_RE, " ");
 }
@@ -35026,7 +35026,7 @@ STOP_WORDS.forEach(([, words], i) => {
   for (const w of words) LANGUAGES_OF.set(w, [...LANGUAGES_OF.get(w) ?? [], i]);
 });
 function language(text2) {
-  const sample = prose(text2).slice(0, 2e3);
+  const sample = prose(text2.slice(0, 8e3)).slice(0, 2e3);
   let ja = 0;
   let ko = 0;
   let zh = 0;
@@ -36349,7 +36349,7 @@ function scan(text2) {
 }
 var STACK_LINE_RE = /^[ \t]*(?:at[ \t]+[\w$.<>[\]/:-]+[ \t(]|File "[^"\n]*", line \d+|Traceback \(most recent call last\)|Caused by:|Exception in thread|#\d+[ \t]+0x[0-9a-f]+|\^+[ \t]*$)/gim;
 var EXCEPTION_RE = /[a-z](?:Exception|Error)[:\s]/;
-var MD_IMAGE_RE = /!\[[^\]]*\]\([^)]*\)/g;
+var MD_IMAGE_RE = /!\[[^\][\n]{0,500}\]\([^)\n]{0,2000}\)/g;
 var HTML_TAG_RE = /<\/?[a-z][^>]{0,200}>/gi;
 var TITLE_PREFIX_RE = /^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s*)+/i;
 function nonLatinLetterShare(text2) {
@@ -36732,7 +36732,7 @@ var VERSION_RE = /\b(?:v?\d+\.\d+(?:\.\d+)*|v\d+|(?:[A-Z][\w-]*|[Vv]ersion|[Rr]e
 var PLACEHOLDER_TITLE_RE = /\b(?:(?:insert|enter|add) [^.?!]{0,40}\bhere\b|(?:title|name|summary) (?:here|goes here)|your (?:title|feature|issue) here|proposal name|short description|a clear and concise|\[?title\]?$)/i;
 var ACCIDENT_RE = /\b(?:by (?:accident|mistake)|please (?:delete|ignore|close) (?:this|it|me)|delete this|ignore this|(?:^|\b(?:just|only) )a test(?: issue| post)?\b(?! (?:for|of|case|suite|that|which|to))|test issue|testing issue|this is a test|wrong repo\w*|opened (?:by )?accident\w*)/i;
 var HYPE_RE = /\b(?:game[- ]?changer|revolutionar\w*|10x|100x|huge (?:impact|win|value)|high[- ]impact|revenue[- ]critical|mission[- ]critical|must[- ]have|killer feature|massive(?:ly)?|skyrocket\w*|best[- ]in[- ]class|world[- ]class|disrupt\w*|next[- ]level|unlock\w* (?:huge|massive|enormous)|everyone (?:wants|needs)|all users (?:want|need))\b/gi;
-var IMAGE_RE = /!\[[^\]\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
+var IMAGE_RE = /!\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
 var LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g;
 var EMAIL_RE = /\S+@\S+\.\w+/g;
 var HEADING_RE = /^\s*(?:#{1,6}\s|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^\s.!?:]*(?:[ \t]+[^\s.!?:]+){0,4}:\s*$)/;
@@ -36746,7 +36746,7 @@ var PLACEHOLDER_RE = /\[(?:\.\.\.|…)\]|\(fill [^)]{0,60}\)|\[[a-z ]{3,30} here
 var STEPS_HEAD_RE = /\b(?:steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro steps|reproduce|steps|pasos|étapes|schritte)\b|步骤|复现|重现|再現|手順|шаги|воспроизвед/i;
 var ACCEPT_RE = /验收|期望|预期|受け入れ|критерии|\b(?:acceptance criteria|definition of done|done when|expected (?:behaviou?r|result|outcome|output)|should (?:be able to|return|show|display|allow|include|support|work|not)|must (?:be able to|return|show|allow|support|not)|success criteria|requirements?:)/i;
 var EXPECTED_RE = /\b(?:expected|actual (?:behaviou?r|result)|should (?:be|have|show|return)|esperado|attendu|erwartet)\b|期望|预期|期待|ожида/i;
-var DEMAND_RE = /\b\d[\d,.]*\s*(?:k\s+)?(?:%|percent|users|customers|downloads|installs|stars|votes|upvotes|people|teams|companies|organi[sz]ations|requests|tickets|sites|members|subscribers|clients|seats|instances|servers|devices|accounts|times a day|per day|per week|a day|a week)\b/i;
+var DEMAND_RE = /\b\d[\d,.]{0,20}\s*(?:k\s+)?(?:%|percent|users|customers|downloads|installs|stars|votes|upvotes|people|teams|companies|organi[sz]ations|requests|tickets|sites|members|subscribers|clients|seats|instances|servers|devices|accounts|times a day|per day|per week|a day|a week)\b/i;
 var OUT_OF_SCOPE_RE = /^\W*(?:out of scope|non-goals?|not in scope|won'?t do)\b/i;
 var STACK_RE = /(?:^|\n)[ \t]*(?:at [\w$.<>[\]/:-]+[ \t(]|File "[^"\n]{0,300}", line \d+|Traceback \(most recent call last\)|Caused by:|Exception in thread|#\d+[ \t]+0x[0-9a-f]+)|[a-z](?:Exception|Error)[:\s]|\b(?:panic|fatal error|segmentation fault|uncaught)\b/i;
 var WORD_RE = /[\p{L}\p{N}]+/gu;
@@ -37053,7 +37053,7 @@ var WHO = "(?:users?|customers?|clients?|integrators?|developers?|teams?|compani
 var RATE_AFTER = "(?!\\s*(?:per|a|an|each|every|/)\\s*(?:s|sec|second|min|minute|h|hr|hour|day|week|month)\\b)";
 var LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|that|which|when|if)";
 var DEMAND_RE2 = new RegExp(
-  `(?:\\b\\d[\\d,.]*\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:requests|sessions)(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
+  `(?:\\b\\d[\\d,.]{0,20}\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:requests|sessions)(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
   "iu"
 );
 var ACCEPT_LABEL_RE = /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|a\.?c\.?(?=\s*[:：])|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
@@ -37068,20 +37068,20 @@ var STEPS_INLINE_RE = new RegExp(
   "iu"
 );
 var PROSE_STEPS_RE = /^[^\n]{0,60}?\b(?:open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use)\b[^\n]{2,120}?(?:,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+|\s+and\s+|\s*(?:->|→|>)\s*)(?:open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use|see|observe|notice|wait)\b/i;
-var TRACE_RE = /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|[\w\\/.-]+(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
+var TRACE_RE = /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|(?<![\w\\/.-])[\w\\/.-]{1,300}(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
 var ERROR_QUOTED_RE = /\b(?:get|gets|got|getting|see|saw|seeing|throws?|threw|raises?|raised|shows?|showed|showing|returns?|returned|receive[sd]?|encounter(?:ed)?|fails? with|failed with)\b[^\n"“]{0,30}\b(?:errors?|exceptions?)(?: messages?)?\b[^\n"“]{0,40}["“][^"”\n]{12,}["”]/i;
 var ERROR_INTRO_RE = /\b(?:following|this|the|an|these|same|get|gets|got|getting|throws?|threw|shows?|returns?|gives?|see|saw|encounter(?:ed)?|received?)\b[^\n.]{0,20}\b(?:errors?|exceptions?)(?: messages?)?[^\n.`]{0,40}?[:：]\s*$/i;
 var OUTPUT_LINE_RE = /^[`"“_*>]|\b(?:error|exception|fail\w*|invalid|cannot|can't|unable|not found|denied|refused|undefined|null)\b/i;
 var VERSION_RE2 = /\b(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
 var VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
 var BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
-var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)]*\)|\[e\.g\.[^\]]*\]/gi;
+var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)\n]{0,300}\)|\[e\.g\.[^\]\n]{0,300}\]/gi;
 var EXPECTED_LABEL_RE = /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
-var EXPECTED_INLINE_RE = /(?:^|(?<=[.!?]\s+))[^\p{L}\n]*(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
+var EXPECTED_INLINE_RE = /(?:^|(?<=[.!?]\s+))[^\p{L}\n]{0,20}(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
 var ACTUAL_SHOWN_RE = /\b(?:(?:the )?(?:results?|outputs?) (?:is|are|was|were)|(?:it|this|that) (?:returns|prints|outputs|gives|shows)|(?:i|we) (?:get|got|see|saw))\b[^.\n]{0,30}[:：]\s*$/i;
 var EXPECTED_SAID_RE = /\bshould (?:be|return|give|show|print|output|equal)\b|\b(?:i|we)(?:'d| would)? expect(?:ed)?\b|\bis supposed to\b/i;
-var IMAGE_RE2 = /!\[([^\]]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^>]{0,500}>/i;
-var FENCE_RE2 = /(```|~~~)[^\n]*\n([\s\S]*?)(?:\1|$)/g;
+var IMAGE_RE2 = /!\[([^\][]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^>]{0,500}>/i;
+var FENCE_RE2 = /(```|~~~)[^\n]{0,200}\n([\s\S]*?)(?:\1|$)/g;
 var INLINE_FENCE_RE = /```([^`\n]+)```/g;
 var CODE_LINE_RE = /^\s*(?:#include\s*[<"]|#(?:ifdef|ifndef|define|if|endif|pragma)\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|using|package|return)\b\s*[\w({[]|\$\s+\S|(?:npm|npx|pip3?|python3?|node|git|cd|cmake|make|cargo|go|docker|kubectl|yarn|pnpm|bitcoin-cli|curl)\s+\S|<\/?(?!details|summary|br|sub|sup|img|p\b|b\b|i\b)[a-zA-Z][\w-]*[\s>/]|[\w.$[\]]+(?:\s*,\s*[\w.$]+)*\s*(?:=|\+=|-=)\s*[^=\s]|[\w.$]+\([^)]*\)\s*;?\s*$|[\w.$]+\(.*[,{(]\s*$|\w+\s*\([^)]*\)\s*\{|[{}]\s*$|.*;\s*$)/;
 var LOG_LINE_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s])/i;
@@ -37161,7 +37161,7 @@ ${FENCE_MARK}${firstWithText(lines2)}
     }
     const image = IMAGE_RE2.exec(trimmed);
     if (image) put("screenshot", image[0]);
-    const withoutLinks = trimmed.replace(/\[([^\]]*)\]\([^)]*\)/g, " ").replace(/https?:\/\/\S+/g, " ").replace(EXAMPLE_RE, " ");
+    const withoutLinks = trimmed.replace(/\[([^\][\n]{0,500})\]\([^)\n]{0,2000}\)/g, " ").replace(/https?:\/\/\S+/g, " ").replace(EXAMPLE_RE, " ");
     for (const sentence of withoutLinks.split(/(?<=[.!?])\s+/)) {
       const accept = ACCEPT_LABEL_RE.exec(sentence);
       if (!accept) continue;
@@ -37500,7 +37500,7 @@ var clamp = (n) => Math.min(10, Math.max(1, Math.round(n)));
 var SPREAD = 1.8;
 var THIN = /* @__PURE__ */ new Set(["unfilled_template", "one_word_title", "no_content"]);
 function firstSentence(description) {
-  const text2 = description.replace(/<!--[\s\S]*?(?:-->|$)/g, " ").replace(/```[\s\S]*?(?:```|$)/g, " ").replace(/^\s*(?:>|#).*$/gm, " ").replace(/\[([^\]]*)\]\([^)]*\)/g, " ").replace(/https?:\/\/\S+/g, " ").trim();
+  const text2 = description.replace(/<!--[\s\S]*?(?:-->|$)/g, " ").replace(/```[\s\S]*?(?:```|$)/g, " ").replace(/^[ \t]*(?:>|#).*$/gm, " ").replace(/\[([^\][\n]{0,500})\]\([^)\n]{0,2000}\)/g, " ").replace(/https?:\/\/\S+/g, " ").trim();
   const m = /^[\s\S]{0,200}?[.!?](?:\s|$)/.exec(text2);
   return (m ? m[0] : text2.slice(0, 200)).trim();
 }

@@ -1,8 +1,10 @@
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "@jest/globals";
 import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
 import type { PersonaId } from "../../src/core/personas.js";
 import { corpusAbsent, loadCorpus } from "../helpers/corpus.js";
 import { describeUnless } from "../helpers/skip.js";
+import { HOSTILE_UNITS } from "../helpers/hostile-text.js";
 
 type Scores = Record<PersonaId, number>;
 function score(task: string, description = ""): Scores & { reasons: Record<PersonaId, string> } {
@@ -67,6 +69,37 @@ describe("each persona's angle", () => {
   });
 });
 describe("offline scorer robustness", () => {
+  // Each of these, repeated to the 64 KiB limit, once made a pattern backtrack over the whole text (43 s for
+  // "0.0.0.…"): a request must get its report, not hold a core. They run in a child process with a deadline far
+  // above their cost (about 4 s for all of them, against 20 s), because a runaway pattern blocks this process
+  // and no test timeout could stop it. Their cost is measured by `npm run bench` (scorer.hostile_64KiB_worst_ms).
+  it("scores every hostile 64 KiB description, and none of them runs away", async () => {
+    const script = `
+      import { scoreOffline } from "./src/core/offline/offline-scorer.js";
+      import { HOSTILE_UNITS } from "./test/helpers/hostile-text.js";
+      for (const unit of HOSTILE_UNITS) {
+        const description = unit.repeat(Math.ceil(65536 / unit.length)).slice(0, 65536);
+        const verdicts = scoreOffline({ task: "t".repeat(256), description });
+        console.log(JSON.stringify({ unit, scores: verdicts.map((v) => v.score) }));
+      }
+    `;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: new URL("../..", import.meta.url),
+    });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 18_000);
+    const code = await new Promise<number | null>((done) => child.on("close", done));
+    clearTimeout(timer);
+    const scored = out
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { unit: string; scores: number[] });
+    expect(scored.map((r) => r.unit)).toEqual([...HOSTILE_UNITS]);
+    for (const r of scored) expect(r.scores).toHaveLength(5);
+    expect(code).toBe(0);
+  });
+
   it("is deterministic: the same task gives the same scores and reasoning", () => {
     const a = scoreOffline({ task: "Add Stripe checkout", description: "Let free users upgrade to Pro" });
     const b = scoreOffline({ task: "Add Stripe checkout", description: "Let free users upgrade to Pro" });

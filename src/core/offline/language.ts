@@ -7,7 +7,8 @@ import { FENCE_RE, HTML_COMMENT_RE, URL_RE } from "./prose.js";
 import languages from "./words/languages.json" with { type: "json" };
 
 /** Inline code, bare domains ("google.com") and "e.g.": short words that are not the author's language. */
-const NOT_WORDS_RE = /`[^`\n]*`|\b[\w.-]+\.(?:com|org|net|io|dev|app)\b|\b(?:e\.g|i\.e|etc)\./gi;
+const NOT_WORDS_RE =
+  /`[^`\n]*`|(?<![\w.-])[\w.-]{1,100}\.(?:com|org|net|io|dev|app)\b|\b(?:e\.g|i\.e|etc)\./gi;
 
 /** The author's prose: what is left without code, links and template comments. */
 function prose(text: string): string {
@@ -33,7 +34,8 @@ STOP_WORDS.forEach(([, words], i) => {
  * report, so it must not rescan the text per language).
  */
 export function language(text: string): string {
-  const sample = prose(text).slice(0, 2000);
+  // Cut before cleaning: a 64 KB description costs what its first pages cost.
+  const sample = prose(text.slice(0, 8000)).slice(0, 2000);
   let ja = 0;
   let ko = 0;
   let zh = 0;

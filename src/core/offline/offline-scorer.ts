@@ -51,8 +51,8 @@ function firstSentence(description: string): string {
   const text = description
     .replace(/<!--[\s\S]*?(?:-->|$)/g, " ")
     .replace(/```[\s\S]*?(?:```|$)/g, " ")
-    .replace(/^\s*(?:>|#).*$/gm, " ")
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, " ")
+    .replace(/^[ \t]*(?:>|#).*$/gm, " ")
+    .replace(/\[([^\][\n]{0,500})\]\([^)\n]{0,2000}\)/g, " ")
     .replace(/https?:\/\/\S+/g, " ")
     .trim();
   const m = /^[\s\S]{0,200}?[.!?](?:\s|$)/.exec(text);

@@ -42,7 +42,7 @@ const RATE_AFTER =
  */
 const LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|that|which|when|if)";
 const DEMAND_RE = new RegExp(
-  `(?:\\b\\d[\\d,.]*\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:requests|sessions)(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
+  `(?:\\b\\d[\\d,.]{0,20}\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:requests|sessions)(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
   "iu",
 );
 const ACCEPT_LABEL_RE =
@@ -65,7 +65,7 @@ const STEPS_INLINE_RE = new RegExp(
 const PROSE_STEPS_RE =
   /^[^\n]{0,60}?\b(?:open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use)\b[^\n]{2,120}?(?:,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+|\s+and\s+|\s*(?:->|→|>)\s*)(?:open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use|see|observe|notice|wait)\b/i;
 const TRACE_RE =
-  /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|[\w\\/.-]+(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
+  /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|(?<![\w\\/.-])[\w\\/.-]{1,300}(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
 /**
  * Error output quoted in prose: a sentence that announces an error and then quotes it, on the same line
  * ('I get this error: "Transaction needs a change address…"') or on the next ("… will encounter an error:").
@@ -83,7 +83,7 @@ const VERSION_RE =
 const VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
 const BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
 /** Template examples ("(e.g., Linux Ubuntu 16.04)") are the template's words, not the author's. */
-const EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)]*\)|\[e\.g\.[^\]]*\]/gi;
+const EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)\n]{0,300}\)|\[e\.g\.[^\]\n]{0,300}\]/gi;
 /**
  * The expected side: a label ("Expected behavior", "What is the expected behavior?") or "should … but/instead";
  * inline, the label may open any sentence of the line ("… see USD prices. Expected: EUR prices.").
@@ -91,7 +91,7 @@ const EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)]*\)|\[e\.g\.[^\]]*\]/gi;
 const EXPECTED_LABEL_RE =
   /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
 const EXPECTED_INLINE_RE =
-  /(?:^|(?<=[.!?]\s+))[^\p{L}\n]*(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
+  /(?:^|(?<=[.!?]\s+))[^\p{L}\n]{0,20}(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
 /**
  * Expected versus actual said in prose, across lines: what happens is shown ("The results are:", "it prints:")
  * and what should happen is said ("`focal_loss1` should be `0.51168`", "I would expect …").
@@ -102,8 +102,8 @@ const EXPECTED_SAID_RE =
   /\bshould (?:be|return|give|show|print|output|equal)\b|\b(?:i|we)(?:'d| would)? expect(?:ed)?\b|\bis supposed to\b/i;
 /** An embedded picture: markdown, or an <img> whose source is an address (not an XSS payload quoted in prose). */
 const IMAGE_RE =
-  /!\[([^\]]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^>]{0,500}>/i;
-const FENCE_RE = /(```|~~~)[^\n]*\n([\s\S]*?)(?:\1|$)/g;
+  /!\[([^\][]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^>]{0,500}>/i;
+const FENCE_RE = /(```|~~~)[^\n]{0,200}\n([\s\S]*?)(?:\1|$)/g;
 /** Triple backticks opened and closed on one line are inline code, not a block. */
 const INLINE_FENCE_RE = /```([^`\n]+)```/g;
 /** A line that reads as code: statements, calls, declarations, markup, or a shell command. */
@@ -213,7 +213,7 @@ export function readEvidence(title: string, description: string): Evidence[] {
     const image = IMAGE_RE.exec(trimmed);
     if (image) put("screenshot", image[0]);
     const withoutLinks = trimmed
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, " ")
+      .replace(/\[([^\][\n]{0,500})\]\([^)\n]{0,2000}\)/g, " ")
       .replace(/https?:\/\/\S+/g, " ")
       .replace(EXAMPLE_RE, " ");
 

@@ -154,7 +154,7 @@ const HYPE_RE =
 // ---------------------------------------------------------------------------------------------------
 // Description
 
-const IMAGE_RE = /!\[[^\]\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
+const IMAGE_RE = /!\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
 const LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g;
 const EMAIL_RE = /\S+@\S+\.\w+/g;
 // A "Label:" line is a heading only when short (five words at most): "The log now shows the following:"
@@ -185,7 +185,7 @@ const ACCEPT_RE =
 const EXPECTED_RE =
   /\b(?:expected|actual (?:behaviou?r|result)|should (?:be|have|show|return)|esperado|attendu|erwartet)\b|期望|预期|期待|ожида/i;
 const DEMAND_RE =
-  /\b\d[\d,.]*\s*(?:k\s+)?(?:%|percent|users|customers|downloads|installs|stars|votes|upvotes|people|teams|companies|organi[sz]ations|requests|tickets|sites|members|subscribers|clients|seats|instances|servers|devices|accounts|times a day|per day|per week|a day|a week)\b/i;
+  /\b\d[\d,.]{0,20}\s*(?:k\s+)?(?:%|percent|users|customers|downloads|installs|stars|votes|upvotes|people|teams|companies|organi[sz]ations|requests|tickets|sites|members|subscribers|clients|seats|instances|servers|devices|accounts|times a day|per day|per week|a day|a week)\b/i;
 const OUT_OF_SCOPE_RE = /^\W*(?:out of scope|non-goals?|not in scope|won'?t do)\b/i;
 const STACK_RE =
   /(?:^|\n)[ \t]*(?:at [\w$.<>[\]/:-]+[ \t(]|File "[^"\n]{0,300}", line \d+|Traceback \(most recent call last\)|Caused by:|Exception in thread|#\d+[ \t]+0x[0-9a-f]+)|[a-z](?:Exception|Error)[:\s]|\b(?:panic|fatal error|segmentation fault|uncaught)\b/i;
