@@ -238,7 +238,7 @@ function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefine
   if (quotes.length) parts.push(quotes.join("; "));
   // Absences are stated only for evidence whose finder's recall, measured on the held-out third of the
   // annotated descriptions, is at least 0.85: steps (0.86). Demand (no examples there), acceptance (0.50)
-  // and error output (0.65) are quoted when found but never claimed missing.
+  // and error output (0.82) are quoted when found but never claimed missing.
   // Only of a report read as a bug: "It may be a bug report" is not sure enough to say what it lacks.
   if (
     persona === "architect" &&
