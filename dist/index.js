@@ -35026,7 +35026,7 @@ STOP_WORDS.forEach(([, words], i) => {
   for (const w of words) LANGUAGES_OF.set(w, [...LANGUAGES_OF.get(w) ?? [], i]);
 });
 function language(text2) {
-  const sample = prose(text2.slice(0, 8e3)).slice(0, 2e3);
+  const sample = prose(text2.slice(0, 4e3)).slice(0, 2e3);
   let ja = 0;
   let ko = 0;
   let zh = 0;
@@ -37197,9 +37197,10 @@ ${FENCE_MARK}${firstWithText(lines2)}
     if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
     const trace = TRACE_RE.exec(trimmed);
     if (trace) put("trace", quoteAt(trimmed, trace.index, trace[0].length, "line"));
-    const quotedError = ERROR_QUOTED_RE.exec(withoutLinks);
+    const namesError = /error|exception/i.test(withoutLinks);
+    const quotedError = namesError ? ERROR_QUOTED_RE.exec(withoutLinks) : null;
     if (quotedError) put("trace", quoteAt(withoutLinks, quotedError.index, quotedError[0].length, "line"));
-    else if (ERROR_INTRO_RE.test(withoutLinks) && !image) {
+    else if (namesError && ERROR_INTRO_RE.test(withoutLinks) && !image) {
       const under = lines.slice(i + 1).find((l) => l.trim());
       const next = nextText(lines, i);
       if (under && isFence(under) && /[\p{L}]{3}/u.test(under))

@@ -34,8 +34,8 @@ STOP_WORDS.forEach(([, words], i) => {
  * report, so it must not rescan the text per language).
  */
 export function language(text: string): string {
-  // Cut before cleaning: a 64 KB description costs what its first pages cost.
-  const sample = prose(text.slice(0, 8000)).slice(0, 2000);
+  // Cut before cleaning: a 64 KB description costs what its first page costs.
+  const sample = prose(text.slice(0, 4000)).slice(0, 2000);
   let ja = 0;
   let ko = 0;
   let zh = 0;

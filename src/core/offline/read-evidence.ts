@@ -270,9 +270,11 @@ export function readEvidence(title: string, description: string): Evidence[] {
     if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
     const trace = TRACE_RE.exec(trimmed);
     if (trace) put("trace", quoteAt(trimmed, trace.index, trace[0].length, "line"));
-    const quotedError = ERROR_QUOTED_RE.exec(withoutLinks);
+    // Most lines name no error: a substring test spares them both patterns.
+    const namesError = /error|exception/i.test(withoutLinks);
+    const quotedError = namesError ? ERROR_QUOTED_RE.exec(withoutLinks) : null;
     if (quotedError) put("trace", quoteAt(withoutLinks, quotedError.index, quotedError[0].length, "line"));
-    else if (ERROR_INTRO_RE.test(withoutLinks) && !image) {
+    else if (namesError && ERROR_INTRO_RE.test(withoutLinks) && !image) {
       // The output is the code block right under the announcement, or a line that reads as output.
       const under = lines.slice(i + 1).find((l) => l.trim());
       const next = nextText(lines, i);
