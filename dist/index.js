@@ -37614,7 +37614,7 @@ function evidenceSentence(r, persona) {
   const byType = new Map(r.reading.evidence.map((e) => [e.type, e]));
   const quotes = PERSONA_RECORDS[persona].quotes.filter(([type]) => byType.has(type)).slice(0, 2).map(([type, label2]) => quoted(label2, byType.get(type)));
   const parts = [];
-  if (quotes.length) parts.push(quotes.join("; "));
+  if (quotes.length) parts.push(quotes.join("; ") + (quotes.at(-1).endsWith("attached") ? "." : ""));
   if (persona === "architect" && kind === "bug" && !uncertain(r, kind) && !byType.has("steps") && !byType.has("trace") && // A code example is how many projects ask a bug to be reproduced ("a minimal example").
   !byType.has("code"))
     parts.push("I found no steps to reproduce.");

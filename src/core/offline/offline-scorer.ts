@@ -235,7 +235,8 @@ function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefine
     .slice(0, 2)
     .map(([type, label]) => quoted(label, byType.get(type)!));
   const parts: string[] = [];
-  if (quotes.length) parts.push(quotes.join("; "));
+  // A quote closes its own sentence; a picture named without one needs the full stop.
+  if (quotes.length) parts.push(quotes.join("; ") + (quotes.at(-1)!.endsWith("attached") ? "." : ""));
   // Absences are stated only for evidence whose finder's recall, measured on the held-out third of the
   // annotated descriptions, is at least 0.85: steps (0.86). Demand (no examples there), acceptance (0.50)
   // and error output (0.82) are quoted when found but never claimed missing.
