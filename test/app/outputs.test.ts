@@ -123,11 +123,16 @@ describe("output in .github/task-scorer.yml", () => {
     github.configFiles.set(REPO, "output: [labels]\nkind-labels:\n  bug: 'Type: Bug'\n");
     service = await start();
     await deliver(service, "issues", issueOpened(11));
-    await deliver(service, "issues", issueOpened(12, { title: "weird", body: "not sure" }));
+    await deliver(
+      service,
+      "issues",
+      issueOpened(12, { title: "Totals differ between the report and the dashboard", body: "" }),
+    );
     await settle();
 
     expect(github.issueLabels.get(`${REPO}#11`)).toEqual(["Type: Bug"]);
-    // The reader is 46% sure "weird" is a bug: under the bar, so no kind label, and a person should decide.
+    // The reader is 37% sure this is a question (a bug? a question?): under every bar, so no kind label, and a
+    // person should decide.
     expect(github.issueLabels.get(`${REPO}#12`)).toEqual(["needs-human"]);
     expect(github.repoLabels.get(REPO)?.has("Type: Bug")).toBe(true);
     expect(github.comments).toHaveLength(0);
