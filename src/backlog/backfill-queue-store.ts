@@ -130,6 +130,14 @@ export class BackfillQueueStore {
     return rows.rows[0];
   }
 
+  /** An update of a repository's row that takes effect only while `owner` still holds its lease. */
+  private whileLeased(repository: string, owner: string) {
+    return this.db
+      .updateTable("backlog_repositories")
+      .where("repository", "=", repositoryKey(repository))
+      .where("lease_owner", "=", owner);
+  }
+
   /**
    * Record a finished page and extend the lease. False when this instance no longer holds the lease (it
    * stalled past it and another took over): the caller stops.
@@ -140,8 +148,7 @@ export class BackfillQueueStore {
     leaseMs: number,
     step: { nextUrl: string | null; done: number; total: number; etags: Record<string, PageMemo> },
   ): Promise<boolean> {
-    const r = await this.db
-      .updateTable("backlog_repositories")
+    const r = await this.whileLeased(repository, owner)
       .set({
         next_url: step.nextUrl,
         done: step.done,
@@ -149,30 +156,22 @@ export class BackfillQueueStore {
         etags: JSON.stringify(step.etags),
         lease_until: sql`now() + (${leaseMs}::bigint * interval '1 millisecond')`,
       })
-      .where("repository", "=", repositoryKey(repository))
-      .where("lease_owner", "=", owner)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
   /** Extend the lease without progress (a long page of model calls). */
   async renew(repository: string, owner: string, leaseMs: number): Promise<boolean> {
-    const r = await this.db
-      .updateTable("backlog_repositories")
+    const r = await this.whileLeased(repository, owner)
       .set({ lease_until: sql`now() + (${leaseMs}::bigint * interval '1 millisecond')` })
-      .where("repository", "=", repositoryKey(repository))
-      .where("lease_owner", "=", owner)
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
   }
 
   /** Stop for now and let any instance resume after `until` (GitHub's rate limit, the daily budget, a shutdown). */
   async pause(repository: string, owner: string, until: Date | undefined, reason: string): Promise<void> {
-    await this.db
-      .updateTable("backlog_repositories")
+    await this.whileLeased(repository, owner)
       .set({ lease_owner: null, lease_until: null, not_before: until ?? null, last_error: reason })
-      .where("repository", "=", repositoryKey(repository))
-      .where("lease_owner", "=", owner)
       .execute();
   }
 
@@ -188,8 +187,7 @@ export class BackfillQueueStore {
         AND seen_at < (SELECT started_at FROM backlog_repositories WHERE repository = ${key} AND lease_owner = ${owner})`.execute(
       this.db,
     );
-    await this.db
-      .updateTable("backlog_repositories")
+    await this.whileLeased(repository, owner)
       .set({
         // Learning asked for while this run went on: run again, learning first.
         state: sql`CASE WHEN learn_requested THEN 'queued' ELSE 'done' END`,
@@ -202,8 +200,6 @@ export class BackfillQueueStore {
         last_error: null,
         finished_at: sql`now()`,
       })
-      .where("repository", "=", repositoryKey(repository))
-      .where("lease_owner", "=", owner)
       .execute();
   }
 
@@ -247,8 +243,7 @@ export class BackfillQueueStore {
 
   /** Give up on a repository for a reason a maintainer can act on (the App is not installed there...). */
   async fail(repository: string, owner: string, reason: string): Promise<void> {
-    await this.db
-      .updateTable("backlog_repositories")
+    await this.whileLeased(repository, owner)
       .set({
         state: "done",
         lease_owner: null,
@@ -256,8 +251,6 @@ export class BackfillQueueStore {
         last_error: reason,
         finished_at: sql`now()`,
       })
-      .where("repository", "=", repositoryKey(repository))
-      .where("lease_owner", "=", owner)
       .execute();
   }
 
