@@ -34879,6 +34879,7 @@ function personaById(id) {
 var HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
 var FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 var URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
+var MD_LINK_RE = /\[([^\][\n]{0,500})\]\([^)\n]{0,2000}\)/g;
 
 // src/core/offline/words/languages.json
 var languages_default = {
@@ -36606,83 +36607,8 @@ var JUDGE_MODEL = {
   trainedOn: 159
 };
 
-// src/core/offline/judge-model.ts
-var log1p = Math.log1p;
-var b = (x) => x ? 1 : 0;
-var FEATURES = [
-  { name: "kind.bug", read: (s) => b(s.kind === "bug") },
-  { name: "kind.refactor", read: (s) => b(s.kind === "refactor") },
-  { name: "kind.docs", read: (s) => b(s.kind === "docs") },
-  { name: "kind.chore", read: (s) => b(s.kind === "chore") },
-  { name: "kind.question", read: (s) => b(s.kind === "question") },
-  {
-    name: "severity.severe",
-    read: (s) => b(s.severity === "crash" || s.severity === "data_loss" || s.severity === "security")
-  },
-  { name: "severity.wrong_result", read: (s) => b(s.severity === "wrong_result") },
-  { name: "severity.cosmetic", read: (s) => b(s.severity === "cosmetic") },
-  { name: "title.tag", read: (s) => b(s.titleTag) },
-  { name: "title.version", read: (s) => b(s.titleVersion) },
-  { name: "title.question", read: (s) => b(s.titleQuestion) },
-  { name: "title.words", read: (s) => log1p(s.titleWords) },
-  { name: "title.chars", read: (s) => log1p(s.titleChars) },
-  { name: "title.imperative", read: (s) => b(s.titleImperative) },
-  { name: "user_request", read: (s) => b(s.userRequest) },
-  { name: "questions", read: (s) => log1p(s.questions) },
-  { name: "own_words", read: (s) => log1p(s.ownWords) },
-  { name: "template_share", read: (s) => s.templateShare },
-  { name: "evidence.steps", read: (s) => b(s.steps) },
-  { name: "evidence.trace", read: (s, a) => b(a.hasStackTrace) },
-  { name: "evidence.code", read: (s) => b(s.code) },
-  { name: "evidence.versions", read: (s) => b(s.versions) },
-  { name: "evidence.demand", read: (s) => b(s.demand) },
-  { name: "evidence.acceptance", read: (s) => b(s.acceptance) },
-  { name: "evidence.expected", read: (s) => b(s.expected) },
-  { name: "evidence.screenshot", read: (s) => b(s.screenshot) },
-  { name: "links", read: (s) => log1p(s.links) },
-  { name: "hype", read: (s) => b(s.hype > 0) },
-  { name: "language.partial", read: (s, a) => b(a.nonLatinShare > 0.5 || a.foreignLatin) }
-];
-function featureVector(s, a) {
-  return FEATURES.map((f) => f.read(s, a));
-}
-function contributions(model, x) {
-  return x.map((v, i) => model.weights[i] * (v - model.mean[i]) / model.scale[i]);
-}
-function logit(model, x) {
-  let z2 = model.intercept;
-  for (let i = 0; i < x.length; i++) z2 += model.weights[i] * (x[i] - model.mean[i]) / model.scale[i];
-  return z2;
-}
-var sigmoid = (z2) => 1 / (1 + Math.exp(-z2));
-
-// src/core/offline/persona-rules.ts
-var KIND_LEANING = pivot((k) => k.leaning);
-var KIND_ANGLE = pivot((k) => k.angle);
-function pivot(pick2) {
-  const out = {};
-  for (const { id } of PERSONAS) {
-    for (const [shape, k] of Object.entries(PERSONA_RECORDS[id].kinds)) {
-      const v = pick2(k);
-      if (v === void 0) continue;
-      (out[shape] ??= {})[id] = v;
-    }
-  }
-  return out;
-}
-var JUNK_SENTENCE = {
-  advertising: "This reads as spam or advertising, not a development task",
-  accident_or_test: "The text says this was filed by mistake or as a test",
-  no_title: "The title has no words that say what the work is",
-  one_word_title: "A one-word title with almost nothing of the author's own beneath it does not say what the work is",
-  placeholder_title: "The title is still a template placeholder",
-  unfilled_template: "The description is an unfilled issue template: headings and prompts with nothing of the author's own beneath them",
-  no_content: "There is almost no text to act on",
-  tracker_note: "This is a note about the tracker itself rather than work to do",
-  ping: "This asks about status rather than describing work to do"
-};
-
 // src/core/offline/read-structure.ts
+var isSevere = (severity) => severity === "security" || severity === "data_loss" || severity === "crash";
 var TAG_RE = /^\s*(?:\[([^\]]{1,40})\]\s*[-:–]?\s*|\(([^)]{1,30})\)\s*[-:]?\s*|(feat|feature|fix|bug|chore|docs|refactor|perf|test|build|ci|style|rfc|fr|feature request|bug report|enhancement|proposal|idea|request|question)(?:\([^)]{0,30}\))?!?\s*[:-]\s*|\*+\s*(feature request|bug)\s*\*+\s*)/i;
 var PARENS_RE = /\([^)]{0,80}\)/g;
 var TAG_KINDS = [
@@ -36821,8 +36747,7 @@ function readTitle(title) {
     }
     return { ...out, kind, kindCue: out.severityCue ?? docs ?? chore ?? null };
   }
-  if (out.severity === "security" || out.severity === "data_loss" || out.severity === "crash")
-    return { ...out, kind: "bug", kindCue: out.severityCue };
+  if (isSevere(out.severity)) return { ...out, kind: "bug", kindCue: out.severityCue };
   if (out.debt) return { ...out, kind: "refactor", kindCue: out.debtCue };
   if (featureVerb || tagKind === "feature") {
     if (docs && !out.severity) return { ...out, kind: "docs", kindCue: docs };
@@ -37034,6 +36959,82 @@ function readStructure(title, description, flags) {
   };
 }
 
+// src/core/offline/judge-model.ts
+var log1p = Math.log1p;
+var b = (x) => x ? 1 : 0;
+var FEATURES = [
+  { name: "kind.bug", read: (s) => b(s.kind === "bug") },
+  { name: "kind.refactor", read: (s) => b(s.kind === "refactor") },
+  { name: "kind.docs", read: (s) => b(s.kind === "docs") },
+  { name: "kind.chore", read: (s) => b(s.kind === "chore") },
+  { name: "kind.question", read: (s) => b(s.kind === "question") },
+  {
+    name: "severity.severe",
+    read: (s) => b(isSevere(s.severity))
+  },
+  { name: "severity.wrong_result", read: (s) => b(s.severity === "wrong_result") },
+  { name: "severity.cosmetic", read: (s) => b(s.severity === "cosmetic") },
+  { name: "title.tag", read: (s) => b(s.titleTag) },
+  { name: "title.version", read: (s) => b(s.titleVersion) },
+  { name: "title.question", read: (s) => b(s.titleQuestion) },
+  { name: "title.words", read: (s) => log1p(s.titleWords) },
+  { name: "title.chars", read: (s) => log1p(s.titleChars) },
+  { name: "title.imperative", read: (s) => b(s.titleImperative) },
+  { name: "user_request", read: (s) => b(s.userRequest) },
+  { name: "questions", read: (s) => log1p(s.questions) },
+  { name: "own_words", read: (s) => log1p(s.ownWords) },
+  { name: "template_share", read: (s) => s.templateShare },
+  { name: "evidence.steps", read: (s) => b(s.steps) },
+  { name: "evidence.trace", read: (s, a) => b(a.hasStackTrace) },
+  { name: "evidence.code", read: (s) => b(s.code) },
+  { name: "evidence.versions", read: (s) => b(s.versions) },
+  { name: "evidence.demand", read: (s) => b(s.demand) },
+  { name: "evidence.acceptance", read: (s) => b(s.acceptance) },
+  { name: "evidence.expected", read: (s) => b(s.expected) },
+  { name: "evidence.screenshot", read: (s) => b(s.screenshot) },
+  { name: "links", read: (s) => log1p(s.links) },
+  { name: "hype", read: (s) => b(s.hype > 0) },
+  { name: "language.partial", read: (s, a) => b(a.nonLatinShare > 0.5 || a.foreignLatin) }
+];
+function featureVector(s, a) {
+  return FEATURES.map((f) => f.read(s, a));
+}
+function contributions(model, x) {
+  return x.map((v, i) => model.weights[i] * (v - model.mean[i]) / model.scale[i]);
+}
+function logit(model, x) {
+  let z2 = model.intercept;
+  for (let i = 0; i < x.length; i++) z2 += model.weights[i] * (x[i] - model.mean[i]) / model.scale[i];
+  return z2;
+}
+var sigmoid = (z2) => 1 / (1 + Math.exp(-z2));
+
+// src/core/offline/persona-rules.ts
+var KIND_LEANING = pivot((k) => k.leaning);
+var KIND_ANGLE = pivot((k) => k.angle);
+function pivot(pick2) {
+  const out = {};
+  for (const { id } of PERSONAS) {
+    for (const [shape, k] of Object.entries(PERSONA_RECORDS[id].kinds)) {
+      const v = pick2(k);
+      if (v === void 0) continue;
+      (out[shape] ??= {})[id] = v;
+    }
+  }
+  return out;
+}
+var JUNK_SENTENCE = {
+  advertising: "This reads as spam or advertising, not a development task",
+  accident_or_test: "The text says this was filed by mistake or as a test",
+  no_title: "The title has no words that say what the work is",
+  one_word_title: "A one-word title with almost nothing of the author's own beneath it does not say what the work is",
+  placeholder_title: "The title is still a template placeholder",
+  unfilled_template: "The description is an unfilled issue template: headings and prompts with nothing of the author's own beneath them",
+  no_content: "There is almost no text to act on",
+  tracker_note: "This is a note about the tracker itself rather than work to do",
+  ping: "This asks about status rather than describing work to do"
+};
+
 // src/core/offline/read-evidence.ts
 var EVIDENCE_TYPES = [
   "demand",
@@ -37067,7 +37068,11 @@ var STEPS_INLINE_RE = new RegExp(
   `(?:^|[^\\p{L}])(?:${STEPS_LABELS})\\s*[:：]\\s*(1\\s*[.)]\\s*\\S.{0,200}?\\s2\\s*[.)]\\s*[\\p{L}\\p{N}][^\\n.!?。]{0,120}[.!?。]?)`,
   "iu"
 );
-var PROSE_STEPS_RE = /^[^\n]{0,60}?\b(?:open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use)\b[^\n]{2,120}?(?:,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+|\s+and\s+|\s*(?:->|→|>)\s*)(?:open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use|see|observe|notice|wait)\b/i;
+var ACTION = "open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use";
+var PROSE_STEPS_RE = new RegExp(
+  `^[^\\n]{0,60}?\\b(?:${ACTION})\\b[^\\n]{2,120}?(?:,\\s*(?:and\\s+)?(?:then\\s+)?|\\s+(?:and\\s+)?then\\s+|\\s+and\\s+|\\s*(?:->|→|>)\\s*)(?:${ACTION}|see|observe|notice|wait)\\b`,
+  "i"
+);
 var TRACE_RE = /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|(?<![\w\\/.-])[\w\\/.-]{1,300}(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
 var ERROR_QUOTED_RE = /\b(?:get|gets|got|getting|see|saw|seeing|throws?|threw|raises?|raised|shows?|showed|showing|returns?|returned|receive[sd]?|encounter(?:ed)?|fails? with|failed with)\b[^\n"“]{0,30}\b(?:errors?|exceptions?)(?: messages?)?\b[^\n"“]{0,40}["“][^"”\n]{12,}["”]/i;
 var ERROR_INTRO_RE = /\b(?:following|this|the|an|these|same|get|gets|got|getting|throws?|threw|shows?|returns?|gives?|see|saw|encounter(?:ed)?|received?)\b[^\n.]{0,20}\b(?:errors?|exceptions?)(?: messages?)?[^\n.`]{0,40}?[:：]\s*$/i;
@@ -37123,7 +37128,7 @@ var EMPTY_ANSWER_RE = /^(?:_?no response_?|n\/a|none|-|\.\.\.|…)$/i;
 var isHeading = (line) => /^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*$)/.test(line);
 function readEvidence(title, description) {
   const raw = description.length > MAX_CHARS ? description.slice(0, MAX_CHARS) : description;
-  const text2 = raw.replace(/<!--[\s\S]*?(?:-->|$)/g, "\n").replace(INLINE_FENCE_RE, "`$1`");
+  const text2 = raw.replace(HTML_COMMENT_RE, "\n").replace(INLINE_FENCE_RE, "`$1`");
   const found = /* @__PURE__ */ new Map();
   const put = (type, quote2) => {
     const q = clip(quote2.replace(/^\s*#{1,6}\s+/, "").replace(/^\s*\*\*([^*\n]{1,60})\*\*/, "$1"));
@@ -37161,7 +37166,7 @@ ${FENCE_MARK}${firstWithText(lines2)}
     }
     const image = IMAGE_RE2.exec(trimmed);
     if (image) put("screenshot", image[0]);
-    const withoutLinks = trimmed.replace(/\[([^\][\n]{0,500})\]\([^)\n]{0,2000}\)/g, " ").replace(/https?:\/\/\S+/g, " ").replace(EXAMPLE_RE, " ");
+    const withoutLinks = trimmed.replace(MD_LINK_RE, " ").replace(/https?:\/\/\S+/g, " ").replace(EXAMPLE_RE, " ");
     for (const sentence of withoutLinks.split(/(?<=[.!?])\s+/)) {
       const accept = ACCEPT_LABEL_RE.exec(sentence);
       if (!accept) continue;
@@ -37261,7 +37266,7 @@ var STRUCTURE_WEIGHT = 3;
 var TOKEN_RE2 = /[\p{L}\p{N}_]+/gu;
 var OPENING_WORDS = 25;
 function ownText(description) {
-  return description.replace(/<!--[\s\S]*?(?:-->|$)/g, " ").replace(/```[\s\S]*?(?:```|$)/g, " zzcode ").replace(/https?:\/\/\S+/g, " zzlink ").replace(/\d+/g, "0").slice(0, BODY_CHARS).toLowerCase();
+  return description.replace(HTML_COMMENT_RE, " ").replace(/```[\s\S]*?(?:```|$)/g, " zzcode ").replace(/https?:\/\/\S+/g, " zzlink ").replace(/\d+/g, "0").slice(0, BODY_CHARS).toLowerCase();
 }
 function tokens(text2) {
   return text2.toLowerCase().match(TOKEN_RE2) ?? [];
@@ -37388,6 +37393,13 @@ function isTrackerNote(metaTerms, description) {
   for (const _ of description.matchAll(/\S+/g)) if (++words > TRACKER_NOTE_WORDS) return false;
   return true;
 }
+function junkFlags(analysis, task, description) {
+  return {
+    spam: isAdvertising(analysis.spam, `${task}
+${description}`),
+    trackerNote: isTrackerNote(analysis.meta, description)
+  };
+}
 var STRONG_JUNK = /* @__PURE__ */ new Set([
   "advertising",
   "tracker_note",
@@ -37400,12 +37412,7 @@ var TAGGED_CONFIDENCE = 0.9;
 function readReading(task, description, structure, model = KIND_MODEL, calibration) {
   let s = structure;
   if (!s) {
-    const analysis = analyzeTask(task, description);
-    s = readStructure(task, description, {
-      spam: isAdvertising(analysis.spam, `${task}
-${description}`),
-      trackerNote: isTrackerNote(analysis.meta, description)
-    });
+    s = readStructure(task, description, junkFlags(analyzeTask(task, description), task, description));
   }
   const probs = predictKind(model, task, description, calibration?.kind);
   let best = 0;
@@ -37501,18 +37508,13 @@ var clamp = (n) => Math.min(10, Math.max(1, Math.round(n)));
 var SPREAD = 1.8;
 var THIN = /* @__PURE__ */ new Set(["unfilled_template", "one_word_title", "no_content"]);
 function firstSentence(description) {
-  const text2 = description.replace(/<!--[\s\S]*?(?:-->|$)/g, " ").replace(/```[\s\S]*?(?:```|$)/g, " ").replace(/^[ \t]*(?:>|#).*$/gm, " ").replace(/\[([^\][\n]{0,500})\]\([^)\n]{0,2000}\)/g, " ").replace(/https?:\/\/\S+/g, " ").trim();
+  const text2 = description.replace(HTML_COMMENT_RE, " ").replace(/```[\s\S]*?(?:```|$)/g, " ").replace(/^[ \t]*(?:>|#).*$/gm, " ").replace(MD_LINK_RE, " ").replace(/https?:\/\/\S+/g, " ").trim();
   const m = /^[\s\S]{0,200}?[.!?](?:\s|$)/.exec(text2);
   return (m ? m[0] : text2.slice(0, 200)).trim();
 }
 function readTask(task, description, calibration) {
   const analysis = analyzeTask(task, description);
-  const spam = isAdvertising(analysis.spam, `${task}
-${description}`);
-  const structure = readStructure(task, description, {
-    spam,
-    trackerNote: isTrackerNote(analysis.meta, description)
-  });
+  const structure = readStructure(task, description, junkFlags(analysis, task, description));
   const titleOnly = analysis.stuffing ? void 0 : analyzeTask(task.replace(/\([^)]{0,80}\)/g, " "), "");
   const themes = (titleOnly?.concepts ?? []).filter((h) => THEMES.has(h.concept.id));
   const opening = firstSentence(description);
@@ -37614,7 +37616,7 @@ function evidenceSentence(r, persona) {
   const byType = new Map(r.reading.evidence.map((e) => [e.type, e]));
   const quotes = PERSONA_RECORDS[persona].quotes.filter(([type]) => byType.has(type)).slice(0, 2).map(([type, label2]) => quoted(label2, byType.get(type)));
   const parts = [];
-  if (quotes.length) parts.push(quotes.join("; ") + (quotes.at(-1).endsWith("attached") ? "." : ""));
+  if (quotes.length) parts.push(quotes.join("; ") + (quotes.at(-1).endsWith("”") ? "" : "."));
   if (persona === "architect" && kind === "bug" && !uncertain(r, kind) && !byType.has("steps") && !byType.has("trace") && // A code example is how many projects ask a bug to be reproduced ("a minimal example").
   !byType.has("code"))
     parts.push("I found no steps to reproduce.");
@@ -37664,8 +37666,7 @@ function trueOfReading(name, up, r) {
     const saysItIs = said === "question" ? !up : up;
     return saysItIs ? kind === said : kind !== said;
   }
-  if (name === "severity.severe")
-    return !up || kind === "bug" && ["crash", "data_loss", "security"].includes(r.reading.severity ?? "");
+  if (name === "severity.severe") return !up || kind === "bug" && isSevere(r.reading.severity);
   const type = FEATURE_EVIDENCE[name];
   return !type || !up || r.reading.evidence.some((e) => e.type === type);
 }

@@ -1,5 +1,5 @@
 import type { TaskAnalysis } from "./analyze-task.js";
-import type { TaskStructure } from "./read-structure.js";
+import { isSevere, type TaskStructure } from "./read-structure.js";
 
 /**
  * The judge's numbers: a logistic model over structural features, giving the chance that maintainers
@@ -34,7 +34,7 @@ export const FEATURES: readonly { name: string; read: (s: TaskStructure, a: Task
   { name: "kind.question", read: (s) => b(s.kind === "question") },
   {
     name: "severity.severe",
-    read: (s) => b(s.severity === "crash" || s.severity === "data_loss" || s.severity === "security"),
+    read: (s) => b(isSevere(s.severity)),
   },
   { name: "severity.wrong_result", read: (s) => b(s.severity === "wrong_result") },
   { name: "severity.cosmetic", read: (s) => b(s.severity === "cosmetic") },

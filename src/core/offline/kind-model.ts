@@ -6,6 +6,7 @@
  * deterministic: the weights are data (kind-model.data.ts), the features a fixed hash.
  */
 import { kindAdjustmentLogits, type KindAdjustment } from "./calibration.js";
+import { HTML_COMMENT_RE } from "./prose.js";
 import { readStructure } from "./read-structure.js";
 
 export const KIND_CLASSES = ["bug", "feature", "question"] as const;
@@ -43,7 +44,7 @@ const OPENING_WORDS = 25;
  */
 export function ownText(description: string): string {
   return description
-    .replace(/<!--[\s\S]*?(?:-->|$)/g, " ")
+    .replace(HTML_COMMENT_RE, " ")
     .replace(/```[\s\S]*?(?:```|$)/g, " zzcode ")
     .replace(/https?:\/\/\S+/g, " zzlink ")
     .replace(/\d+/g, "0")

@@ -6,10 +6,11 @@ import { analyzeTask, type ConceptHit, type TaskAnalysis } from "./analyze-task.
 import { JUDGE_MODEL } from "./judge-model.data.js";
 import { contributions, featureVector, FEATURES, logit, sigmoid, type JudgeModel } from "./judge-model.js";
 import { JUNK_SENTENCE, KIND_ANGLE, KIND_LEANING, type Shape } from "./persona-rules.js";
-import { readStructure, type TaskStructure } from "./read-structure.js";
+import { HTML_COMMENT_RE, MD_LINK_RE } from "./prose.js";
+import { isSevere, readStructure, type TaskStructure } from "./read-structure.js";
 import type { Reading } from "../reading.schema.js";
 import { QUOTE_SHOWN, type Evidence, type EvidenceType } from "./read-evidence.js";
-import { isAdvertising, isTrackerNote, readReading } from "./read-reading.js";
+import { junkFlags, readReading } from "./read-reading.js";
 import { rememberReading } from "./reading-memo.js";
 import { adjustJudgeModel, calibrationUsed, type RepositoryCalibration } from "./calibration.js";
 
@@ -49,10 +50,10 @@ const THIN = new Set(["unfilled_template", "one_word_title", "no_content"]);
 /** The author's first sentence, outside code, quotes, links and template prompts (at most 200 characters). */
 function firstSentence(description: string): string {
   const text = description
-    .replace(/<!--[\s\S]*?(?:-->|$)/g, " ")
+    .replace(HTML_COMMENT_RE, " ")
     .replace(/```[\s\S]*?(?:```|$)/g, " ")
     .replace(/^[ \t]*(?:>|#).*$/gm, " ")
-    .replace(/\[([^\][\n]{0,500})\]\([^)\n]{0,2000}\)/g, " ")
+    .replace(MD_LINK_RE, " ")
     .replace(/https?:\/\/\S+/g, " ")
     .trim();
   const m = /^[\s\S]{0,200}?[.!?](?:\s|$)/.exec(text);
@@ -78,11 +79,7 @@ export function readTask(
   calibration?: RepositoryCalibration,
 ): TaskReading {
   const analysis = analyzeTask(task, description);
-  const spam = isAdvertising(analysis.spam, `${task}\n${description}`);
-  const structure = readStructure(task, description, {
-    spam,
-    trackerNote: isTrackerNote(analysis.meta, description),
-  });
+  const structure = readStructure(task, description, junkFlags(analysis, task, description));
   // Parenthesised asides in the title are not its subject; keyword runs are not themes.
   const titleOnly = analysis.stuffing ? undefined : analyzeTask(task.replace(/\([^)]{0,80}\)/g, " "), "");
   const themes = (titleOnly?.concepts ?? []).filter((h) => THEMES.has(h.concept.id));
@@ -149,16 +146,16 @@ function consensus(r: TaskReading, model: JudgeModel): Consensus {
   return { p, center };
 }
 
-/**
- * The kind each persona weighs: the reader's (a trained model over the whole text) where it names bug,
- * feature or question, the title's own tag for docs, chore and refactor work, and the structure's junk
- * and ping findings.
- */
 /** Below this confidence the reader's kind is said as a guess ("It may be a question …"). */
 const SURE_KIND = 0.65;
 const uncertain = (r: TaskReading, kind: TaskStructure["kind"]) =>
   r.reading.kind === kind && r.reading.kindConfidence < SURE_KIND;
 
+/**
+ * The kind each persona weighs: the reader's (a trained model over the whole text) where it names bug,
+ * feature or question, the title's own tag for docs, chore and refactor work, and the structure's junk
+ * and ping findings.
+ */
 function kindOf(r: TaskReading): TaskStructure["kind"] {
   const s = r.structure;
   if (s.kind === "junk" || s.kind === "ping") return s.kind;
@@ -235,8 +232,8 @@ function evidenceSentence(r: TaskReading, persona: PersonaId): string | undefine
     .slice(0, 2)
     .map(([type, label]) => quoted(label, byType.get(type)!));
   const parts: string[] = [];
-  // A quote closes its own sentence; a picture named without one needs the full stop.
-  if (quotes.length) parts.push(quotes.join("; ") + (quotes.at(-1)!.endsWith("attached") ? "." : ""));
+  // A quote closes its own sentence; anything else (a picture named without one) needs the full stop.
+  if (quotes.length) parts.push(quotes.join("; ") + (quotes.at(-1)!.endsWith("”") ? "" : "."));
   // Absences are stated only for evidence whose finder's recall, measured on the held-out third of the
   // annotated descriptions, is at least 0.85: steps (0.86). Demand (no examples there), acceptance (0.50)
   // and error output (0.82) are quoted when found but never claimed missing.
@@ -325,8 +322,7 @@ function trueOfReading(name: string, up: boolean, r: TaskReading): boolean {
   }
   // A severe defect is said only of a report read as a bug with that severity (a compiler's "fatal error" in a
   // question is not a crash).
-  if (name === "severity.severe")
-    return !up || (kind === "bug" && ["crash", "data_loss", "security"].includes(r.reading.severity ?? ""));
+  if (name === "severity.severe") return !up || (kind === "bug" && isSevere(r.reading.severity));
   const type = FEATURE_EVIDENCE[name];
   return !type || !up || r.reading.evidence.some((e) => e.type === type);
 }

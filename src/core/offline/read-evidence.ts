@@ -3,6 +3,8 @@
  * evidence quotes it, so a reader can check it. Pure and deterministic; each finder looks at lines of the
  * description (template prompts in HTML comments removed) and returns the first quote it finds.
  */
+import { HTML_COMMENT_RE, MD_LINK_RE } from "./prose.js";
+
 export const EVIDENCE_TYPES = [
   "demand",
   "acceptance",
@@ -61,9 +63,14 @@ const STEPS_INLINE_RE = new RegExp(
   `(?:^|[^\\p{L}])(?:${STEPS_LABELS})\\s*[:：]\\s*(1\\s*[.)]\\s*\\S.{0,200}?\\s2\\s*[.)]\\s*[\\p{L}\\p{N}][^\\n.!?。]{0,120}[.!?。]?)`,
   "iu",
 );
+/** Verbs that open a step of a procedure. */
+const ACTION =
+  "open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use";
 /** Two actions or more in one sentence: a verb, then another after "then", "and", a comma or an arrow. */
-const PROSE_STEPS_RE =
-  /^[^\n]{0,60}?\b(?:open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use)\b[^\n]{2,120}?(?:,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+|\s+and\s+|\s*(?:->|→|>)\s*)(?:open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use|see|observe|notice|wait)\b/i;
+const PROSE_STEPS_RE = new RegExp(
+  `^[^\\n]{0,60}?\\b(?:${ACTION})\\b[^\\n]{2,120}?(?:,\\s*(?:and\\s+)?(?:then\\s+)?|\\s+(?:and\\s+)?then\\s+|\\s+and\\s+|\\s*(?:->|→|>)\\s*)(?:${ACTION}|see|observe|notice|wait)\\b`,
+  "i",
+);
 const TRACE_RE =
   /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|(?<![\w\\/.-])[\w\\/.-]{1,300}(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
 /**
@@ -170,7 +177,7 @@ const isHeading = (line: string) => /^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*$)/.test(li
 /** The evidence in a description, at most one quote of each type, in EVIDENCE_TYPES order. */
 export function readEvidence(title: string, description: string): Evidence[] {
   const raw = description.length > MAX_CHARS ? description.slice(0, MAX_CHARS) : description;
-  const text = raw.replace(/<!--[\s\S]*?(?:-->|$)/g, "\n").replace(INLINE_FENCE_RE, "`$1`");
+  const text = raw.replace(HTML_COMMENT_RE, "\n").replace(INLINE_FENCE_RE, "`$1`");
   const found = new Map<EvidenceType, string>();
   const put = (type: EvidenceType, quote: string) => {
     // A heading's marks are markup, not the author's words ("## Acceptance criteria", "**Acceptance:**" are
@@ -213,7 +220,7 @@ export function readEvidence(title: string, description: string): Evidence[] {
     const image = IMAGE_RE.exec(trimmed);
     if (image) put("screenshot", image[0]);
     const withoutLinks = trimmed
-      .replace(/\[([^\][\n]{0,500})\]\([^)\n]{0,2000}\)/g, " ")
+      .replace(MD_LINK_RE, " ")
       .replace(/https?:\/\/\S+/g, " ")
       .replace(EXAMPLE_RE, " ");
 

@@ -1,5 +1,5 @@
 import type { Reading } from "../reading.schema.js";
-import { analyzeTask } from "./analyze-task.js";
+import { analyzeTask, type TaskAnalysis } from "./analyze-task.js";
 import { calibrationUsed, type RepositoryCalibration } from "./calibration.js";
 import { KIND_MODEL } from "./kind-model.data.js";
 import { adjustmentFor, KIND_CLASSES, predictKind, type KindModel } from "./kind-model.js";
@@ -17,7 +17,7 @@ const CONTACT_RE = /\+\d[\d\s().-]{8,}\d|\bwhats ?app\b|\btelegram\b|\bcall (?:u
  * a messaging handle, "call now") or beside a second, different spam word of the strong kind. Links do
  * not count: real reports link to code and logs.
  */
-export function isAdvertising(spamTerms: readonly string[], text: string): boolean {
+function isAdvertising(spamTerms: readonly string[], text: string): boolean {
   const strong = spamTerms.filter((t) => !SOFT_SPAM.has(t)).length;
   const soft = spamTerms.length - strong;
   const contact = CONTACT_RE.test(text);
@@ -31,12 +31,24 @@ const TRACKER_NOTE_WORDS = 100;
  * more than once. A long report that apologises in passing ("my apologies if this is a duplicate of another
  * issue") is still the report.
  */
-export function isTrackerNote(metaTerms: readonly string[], description: string): boolean {
+function isTrackerNote(metaTerms: readonly string[], description: string): boolean {
   if (metaTerms.length === 0) return false;
   if (metaTerms.length >= 2) return true;
   let words = 0;
   for (const _ of description.matchAll(/\S+/g)) if (++words > TRACKER_NOTE_WORDS) return false;
   return true;
+}
+
+/** What the structure's junk reading takes from the analysis: advertising and a tracker's own note. */
+export function junkFlags(
+  analysis: TaskAnalysis,
+  task: string,
+  description: string,
+): { spam: boolean; trackerNote: boolean } {
+  return {
+    spam: isAdvertising(analysis.spam, `${task}\n${description}`),
+    trackerNote: isTrackerNote(analysis.meta, description),
+  };
 }
 
 /**
@@ -70,11 +82,7 @@ export function readReading(
 ): Reading {
   let s = structure;
   if (!s) {
-    const analysis = analyzeTask(task, description);
-    s = readStructure(task, description, {
-      spam: isAdvertising(analysis.spam, `${task}\n${description}`),
-      trackerNote: isTrackerNote(analysis.meta, description),
-    });
+    s = readStructure(task, description, junkFlags(analyzeTask(task, description), task, description));
   }
   const probs = predictKind(model, task, description, calibration?.kind);
   let best = 0;

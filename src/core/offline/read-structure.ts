@@ -10,6 +10,9 @@ import { FENCE_RE, HTML_COMMENT_RE, URL_RE } from "./prose.js";
 
 export type TaskKind = "bug" | "feature" | "refactor" | "docs" | "chore" | "question" | "ping" | "junk";
 export type Severity = "data_loss" | "security" | "crash" | "wrong_result" | "cosmetic";
+/** The severities that make a defect severe: it is a bug whatever the title's verb, and it ranks first. */
+export const isSevere = (severity: string | null | undefined): boolean =>
+  severity === "security" || severity === "data_loss" || severity === "crash";
 export type JunkReason =
   | "no_title"
   | "one_word_title"
@@ -280,8 +283,7 @@ function readTitle(title: string): TitleReading {
     return { ...out, kind, kindCue: out.severityCue ?? docs ?? chore ?? null };
   }
   // Severe defects are bugs whatever verb the title starts with ("Add a fix for the crash on …").
-  if (out.severity === "security" || out.severity === "data_loss" || out.severity === "crash")
-    return { ...out, kind: "bug", kindCue: out.severityCue };
+  if (isSevere(out.severity)) return { ...out, kind: "bug", kindCue: out.severityCue };
   if (out.debt) return { ...out, kind: "refactor", kindCue: out.debtCue };
   if (featureVerb || tagKind === "feature") {
     // "Add docs for …", "Update to 2.0": the verb asks for work, the object says which kind.
