@@ -37243,6 +37243,73 @@ ${FENCE_MARK}${firstWithText(lines2)}
   return EVIDENCE_TYPES.filter((t) => found.has(t)).map((type) => ({ type, quote: found.get(type) }));
 }
 
+// src/core/offline/reasoning-clauses.ts
+var SURE_KIND = 0.65;
+var uncertain = (r, kind) => r.reading.kind === kind && r.reading.kindConfidence < SURE_KIND;
+function evidenceSentence(r, persona, kind) {
+  const byType = new Map(r.reading.evidence.map((e) => [e.type, e]));
+  const quotes = PERSONA_RECORDS[persona].quotes.filter(([type]) => byType.has(type)).slice(0, 2).map(([type, label2]) => quoted(label2, byType.get(type)));
+  const parts = [];
+  if (quotes.length) parts.push(quotes.join("; ") + (quotes.at(-1).endsWith("”") ? "" : "."));
+  if (persona === "architect" && kind === "bug" && !uncertain(r, kind) && !byType.has("steps") && !byType.has("trace") && // A code example is how many projects ask a bug to be reproduced ("a minimal example").
+  !byType.has("code"))
+    parts.push("I found no steps to reproduce.");
+  return parts.join(" ") || void 0;
+}
+var ALT_RE = /!\[([^\]]*)\]|\balt\s*=\s*["']([^"']*)["']/i;
+var GENERIC_ALT_RE = /^(?:image|img|screenshot|screen ?shot\b.*|picture|photo|untitled|grafik|bild|imagen|изображение)$/i;
+function quoted(label2, e) {
+  if (e.type !== "screenshot") return `${label2}: “${shorten(e.quote)}”`;
+  const m = ALT_RE.exec(e.quote);
+  const alt = (m?.[1] ?? m?.[2] ?? "").trim();
+  return new RegExp("\\p{L}{3}", "u").test(alt) && !GENERIC_ALT_RE.test(alt) ? `${label2}: “${shorten(alt)}”` : `${label2} attached`;
+}
+function shorten(quote2) {
+  return quote2.length <= QUOTE_SHOWN ? quote2 : `${quote2.slice(0, QUOTE_SHOWN - 1).trimEnd()}…`;
+}
+var FEATURE_WORDS = {
+  "kind.bug": ["it is a bug report", "it is not a bug report"],
+  "kind.chore": ["it is maintenance work", "it is not maintenance work"],
+  "kind.docs": ["it is a documentation task", ""],
+  "kind.question": ["", "it is a question rather than a request"],
+  "severity.severe": ["the defect is severe", ""],
+  "title.version": ["the title names a version", ""],
+  own_words: ["the author wrote a full description", "the description is short"],
+  template_share: ["", "much of the description is template text"],
+  "evidence.steps": ["it has steps to reproduce", ""],
+  "evidence.trace": ["it has error output", ""],
+  "evidence.acceptance": ["it says what done looks like", ""],
+  "evidence.demand": ["it gives numbers about demand", ""],
+  "evidence.versions": ["it names versions", ""],
+  hype: ["", "it makes claims of value without evidence"],
+  "title.question": ["", "the title is a question"]
+};
+var PROMPT_SHARE_SAID = 1 / 3;
+var FEATURE_EVIDENCE = {
+  "evidence.steps": "steps",
+  "evidence.trace": "trace",
+  "evidence.acceptance": "acceptance",
+  "evidence.demand": "demand",
+  "evidence.versions": "versions"
+};
+function trueOfReading(name, up, r) {
+  const kind = r.reading.kind;
+  if (name.startsWith("kind.")) {
+    const said = name.slice("kind.".length);
+    const saysItIs = said === "question" ? !up : up;
+    return saysItIs ? kind === said : kind !== said;
+  }
+  if (name === "severity.severe") return !up || kind === "bug" && isSevere(r.reading.severity);
+  const type = FEATURE_EVIDENCE[name];
+  return !type || !up || r.reading.evidence.some((e) => e.type === type);
+}
+function drivers(r, model) {
+  const c = contributions(model, r.features);
+  const ranked = c.map((v, i) => ({ v, name: FEATURES[i].name })).filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1]).filter((x) => trueOfReading(x.name, x.v > 0, r)).filter((x) => x.name !== "template_share" || r.structure.promptShare >= PROMPT_SHARE_SAID).sort((a, b2) => Math.abs(b2.v) - Math.abs(a.v)).slice(0, 2);
+  if (ranked.length === 0) return void 0;
+  return ranked.map((x) => FEATURE_WORDS[x.name][x.v > 0 ? 0 : 1]).join(", and ");
+}
+
 // src/core/offline/kind-model.data.ts
 var KIND_MODEL = {
   buckets: 65536,
@@ -37555,8 +37622,6 @@ function consensus(r, model) {
   if (s.bulk) center -= 1;
   return { p, center };
 }
-var SURE_KIND = 0.65;
-var uncertain = (r, kind) => r.reading.kind === kind && r.reading.kindConfidence < SURE_KIND;
 function kindOf(r) {
   const s = r.structure;
   if (s.kind === "junk" || s.kind === "ping") return s.kind;
@@ -37611,71 +37676,7 @@ function leanings(r) {
   if (s.bulk) out.architect -= 2;
   return out;
 }
-function evidenceSentence(r, persona) {
-  const kind = kindOf(r);
-  const byType = new Map(r.reading.evidence.map((e) => [e.type, e]));
-  const quotes = PERSONA_RECORDS[persona].quotes.filter(([type]) => byType.has(type)).slice(0, 2).map(([type, label2]) => quoted(label2, byType.get(type)));
-  const parts = [];
-  if (quotes.length) parts.push(quotes.join("; ") + (quotes.at(-1).endsWith("”") ? "" : "."));
-  if (persona === "architect" && kind === "bug" && !uncertain(r, kind) && !byType.has("steps") && !byType.has("trace") && // A code example is how many projects ask a bug to be reproduced ("a minimal example").
-  !byType.has("code"))
-    parts.push("I found no steps to reproduce.");
-  return parts.join(" ") || void 0;
-}
-var ALT_RE = /!\[([^\]]*)\]|\balt\s*=\s*["']([^"']*)["']/i;
-var GENERIC_ALT_RE = /^(?:image|img|screenshot|screen ?shot\b.*|picture|photo|untitled|grafik|bild|imagen|изображение)$/i;
-function quoted(label2, e) {
-  if (e.type !== "screenshot") return `${label2}: “${shorten(e.quote)}”`;
-  const m = ALT_RE.exec(e.quote);
-  const alt = (m?.[1] ?? m?.[2] ?? "").trim();
-  return new RegExp("\\p{L}{3}", "u").test(alt) && !GENERIC_ALT_RE.test(alt) ? `${label2}: “${shorten(alt)}”` : `${label2} attached`;
-}
-function shorten(quote2) {
-  return quote2.length <= QUOTE_SHOWN ? quote2 : `${quote2.slice(0, QUOTE_SHOWN - 1).trimEnd()}…`;
-}
-var FEATURE_WORDS = {
-  "kind.bug": ["it is a bug report", "it is not a bug report"],
-  "kind.chore": ["it is maintenance work", "it is not maintenance work"],
-  "kind.docs": ["it is a documentation task", ""],
-  "kind.question": ["", "it is a question rather than a request"],
-  "severity.severe": ["the defect is severe", ""],
-  "title.version": ["the title names a version", ""],
-  own_words: ["the author wrote a full description", "the description is short"],
-  template_share: ["", "much of the description is template text"],
-  "evidence.steps": ["it has steps to reproduce", ""],
-  "evidence.trace": ["it has error output", ""],
-  "evidence.acceptance": ["it says what done looks like", ""],
-  "evidence.demand": ["it gives numbers about demand", ""],
-  "evidence.versions": ["it names versions", ""],
-  hype: ["", "it makes claims of value without evidence"],
-  "title.question": ["", "the title is a question"]
-};
-var PROMPT_SHARE_SAID = 1 / 3;
 var CHANGES_BEHAVIOUR = /* @__PURE__ */ new Set(["feature", "bug"]);
-var FEATURE_EVIDENCE = {
-  "evidence.steps": "steps",
-  "evidence.trace": "trace",
-  "evidence.acceptance": "acceptance",
-  "evidence.demand": "demand",
-  "evidence.versions": "versions"
-};
-function trueOfReading(name, up, r) {
-  const kind = r.reading.kind;
-  if (name.startsWith("kind.")) {
-    const said = name.slice("kind.".length);
-    const saysItIs = said === "question" ? !up : up;
-    return saysItIs ? kind === said : kind !== said;
-  }
-  if (name === "severity.severe") return !up || kind === "bug" && isSevere(r.reading.severity);
-  const type = FEATURE_EVIDENCE[name];
-  return !type || !up || r.reading.evidence.some((e) => e.type === type);
-}
-function drivers(r, model) {
-  const c = contributions(model, r.features);
-  const ranked = c.map((v, i) => ({ v, name: FEATURES[i].name })).filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1]).filter((x) => trueOfReading(x.name, x.v > 0, r)).filter((x) => x.name !== "template_share" || r.structure.promptShare >= PROMPT_SHARE_SAID).sort((a, b2) => Math.abs(b2.v) - Math.abs(a.v)).slice(0, 2);
-  if (ranked.length === 0) return void 0;
-  return ranked.map((x) => FEATURE_WORDS[x.name][x.v > 0 ? 0 : 1]).join(", and ");
-}
 function personaVerdict(r, persona, c, lean, model) {
   const s = r.structure;
   const a = r.analysis;
@@ -37698,7 +37699,7 @@ function personaVerdict(r, persona, c, lean, model) {
     sentences.push(
       CHANGES_BEHAVIOUR.has(kind) ? `The title names ${theme.concept.label} (${quote(theme.terms.slice(0, 2))}); if that is the subject, it ${theme.concept.why[persona]}.` : `The title names ${theme.concept.label} (${quote(theme.terms.slice(0, 2))}).`
     );
-  const evidence = evidenceSentence(r, persona);
+  const evidence = evidenceSentence(r, persona, kind);
   if (evidence) sentences.push(evidence);
   if (persona === "product" && c.p !== null) {
     const why = drivers(r, model);
