@@ -35054,14 +35054,6 @@ function language(text2) {
   return scores[best] > 0 ? STOP_WORDS[best][0] : "en";
 }
 
-// src/core/offline/words/negation.json
-var negation_default = {
-  before: ["no", "not", "without", "never", "none", "nor", "neither", "nothing", "non", "avoid", "instead"],
-  unchanged: ["unchanged", "untouched", "unaffected", "intact"],
-  changeVerbs: ["change", "affect", "touch", "alter", "modify"],
-  changed: ["changed", "affected", "touched", "altered", "modified"]
-};
-
 // src/core/offline/words/concepts.json
 var concepts_default = [
   {
@@ -36002,6 +35994,14 @@ var junk_terms_default = {
   ]
 };
 
+// src/core/offline/words/negation.json
+var negation_default = {
+  before: ["no", "not", "without", "never", "none", "nor", "neither", "nothing", "non", "avoid", "instead"],
+  unchanged: ["unchanged", "untouched", "unaffected", "intact"],
+  changeVerbs: ["change", "affect", "touch", "alter", "modify"],
+  changed: ["changed", "affected", "touched", "altered", "modified"]
+};
+
 // src/core/offline/signals.ts
 var CONCEPT_TERMS = concepts_default;
 var CONCEPTS = CONCEPT_TERMS.map((c) => {
@@ -36137,6 +36137,59 @@ var INJECTION_RULES = [
   }
 ];
 var INJECTION_PATTERNS = INJECTION_RULES.map((r) => r.pattern);
+
+// src/core/offline/strip-injections.ts
+var PREFIX_HINTS = /* @__PURE__ */ new Set(["evaluat", "grad"]);
+var INJECTION_HINT_RE = new RegExp(
+  [...new Set(INJECTION_RULES.flatMap((r) => r.needs))].sort((a, b2) => b2.length - a.length).map((word) => {
+    const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    if (!/^\w/.test(word)) return escaped;
+    return `\\b${escaped}${PREFIX_HINTS.has(word) ? "\\w*" : "s?"}\\b`;
+  }).join("|"),
+  "gi"
+);
+function hintKey(word) {
+  const w = word.toLowerCase();
+  for (const prefix of PREFIX_HINTS) if (w.startsWith(prefix)) return prefix;
+  return w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.includes(" ") ? w.slice(0, -1) : w;
+}
+function injectionPatternsToRun(text2) {
+  const hints = /* @__PURE__ */ new Set();
+  INJECTION_HINT_RE.lastIndex = 0;
+  for (let m = INJECTION_HINT_RE.exec(text2); m; m = INJECTION_HINT_RE.exec(text2)) hints.add(hintKey(m[0]));
+  if (hints.size === 0) return [];
+  const run = [];
+  INJECTION_RULES.forEach((rule, i) => {
+    if (rule.needs.some((h) => hints.has(h))) run.push(i);
+  });
+  return run;
+}
+var INJECTION_GLOBAL = INJECTION_PATTERNS.map(
+  (p) => new RegExp(p.source, p.flags.includes("g") ? p.flags : p.flags + "g")
+);
+function stripInjections(text2) {
+  let found = false;
+  let out = text2;
+  const candidates = injectionPatternsToRun(text2);
+  if (candidates.length === 0) return { text: text2, found };
+  if (!candidates.some((i) => INJECTION_PATTERNS[i].test(text2))) return { text: text2, found };
+  for (const i of candidates) {
+    out = out.replace(INJECTION_GLOBAL[i], (match) => {
+      found = true;
+      return " ".repeat(match.length);
+    });
+  }
+  if (!found) return { text: text2, found };
+  const marked = text2.split(/(?<=[.!?\n])/);
+  let pos = 0;
+  const kept = [];
+  for (const sentence of marked) {
+    const slice = out.slice(pos, pos + sentence.length);
+    pos += sentence.length;
+    kept.push(slice === sentence ? sentence : "\n");
+  }
+  return { text: kept.join(""), found };
+}
 
 // src/core/offline/analyze-task.ts
 var TOKEN_RE = /[\p{L}\p{N}]+|[.;:!?\n]/gu;
@@ -36365,57 +36418,6 @@ function nonLatinLetterShare(text2) {
       other++;
   }
   return latin + other === 0 ? 0 : other / (latin + other);
-}
-var PREFIX_HINTS = /* @__PURE__ */ new Set(["evaluat", "grad"]);
-var INJECTION_HINT_RE = new RegExp(
-  [...new Set(INJECTION_RULES.flatMap((r) => r.needs))].sort((a, b2) => b2.length - a.length).map((word) => {
-    const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    if (!/^\w/.test(word)) return escaped;
-    return `\\b${escaped}${PREFIX_HINTS.has(word) ? "\\w*" : "s?"}\\b`;
-  }).join("|"),
-  "gi"
-);
-function hintKey(word) {
-  const w = word.toLowerCase();
-  for (const prefix of PREFIX_HINTS) if (w.startsWith(prefix)) return prefix;
-  return w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.includes(" ") ? w.slice(0, -1) : w;
-}
-function injectionPatternsToRun(text2) {
-  const hints = /* @__PURE__ */ new Set();
-  INJECTION_HINT_RE.lastIndex = 0;
-  for (let m = INJECTION_HINT_RE.exec(text2); m; m = INJECTION_HINT_RE.exec(text2)) hints.add(hintKey(m[0]));
-  if (hints.size === 0) return [];
-  const run = [];
-  INJECTION_RULES.forEach((rule, i) => {
-    if (rule.needs.some((h) => hints.has(h))) run.push(i);
-  });
-  return run;
-}
-var INJECTION_GLOBAL = INJECTION_PATTERNS.map(
-  (p) => new RegExp(p.source, p.flags.includes("g") ? p.flags : p.flags + "g")
-);
-function stripInjections(text2) {
-  let found = false;
-  let out = text2;
-  const candidates = injectionPatternsToRun(text2);
-  if (candidates.length === 0) return { text: text2, found };
-  if (!candidates.some((i) => INJECTION_PATTERNS[i].test(text2))) return { text: text2, found };
-  for (const i of candidates) {
-    out = out.replace(INJECTION_GLOBAL[i], (match) => {
-      found = true;
-      return " ".repeat(match.length);
-    });
-  }
-  if (!found) return { text: text2, found };
-  const marked = text2.split(/(?<=[.!?\n])/);
-  let pos = 0;
-  const kept = [];
-  for (const sentence of marked) {
-    const slice = out.slice(pos, pos + sentence.length);
-    pos += sentence.length;
-    kept.push(slice === sentence ? sentence : "\n");
-  }
-  return { text: kept.join(""), found };
 }
 function analyzeTask(title, description) {
   const titleInj = stripInjections(title);

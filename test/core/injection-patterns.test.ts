@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { injectionPatternsToRun, stripInjections } from "../../src/core/offline/analyze-task.js";
+import { injectionPatternsToRun, stripInjections } from "../../src/core/offline/strip-injections.js";
 import { INJECTION_PATTERNS } from "../../src/core/offline/signals.js";
 
 // One example per pattern, in the same order: each must be caught through the cheap pre-filter too.
