@@ -4,6 +4,10 @@ const form = document.getElementById("score-form");
 const errorBox = document.getElementById("error");
 const report = document.getElementById("report");
 const policy = JSON.parse(document.getElementById("main").dataset.policy || "{}");
+// With AUTH=keys the form asks for a key; it lives in the input only (no storage), so a reload forgets it.
+const keyInput = document.getElementById("api-key");
+if (document.getElementById("main").dataset.keys === "true")
+  document.getElementById("key-field").hidden = false;
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -113,9 +117,12 @@ form.addEventListener("submit", async (event) => {
   button.disabled = true;
   button.setAttribute("aria-busy", "true");
   try {
+    const headers = { "content-type": "application/json" };
+    const key = keyInput.value.trim();
+    if (key) headers.authorization = `Bearer ${key}`;
     const response = await fetch("/score-task", {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers,
       body: JSON.stringify({
         task: document.getElementById("title").value,
         description: document.getElementById("description").value,

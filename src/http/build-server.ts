@@ -124,6 +124,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     webPagePlugin({
       policy: deps.policy,
       scorer: deps.webPage?.scorer ?? deps.scorer.name,
+      keys: deps.access !== undefined,
       registration: deps.webPage?.registration,
     }),
   );

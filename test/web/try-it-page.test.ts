@@ -4,6 +4,7 @@ import type { Page } from "playwright-core";
 import { composeService, type Service } from "../../src/compose-service.js";
 import { describeInChromium, launchChromium } from "../helpers/chromium.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
+import { keyedServer, type KeyedServer } from "../helpers/keyed-server.js";
 
 /**
  * The try-it page as a person uses it, in headless chromium: keyboard only, served by the same
@@ -155,5 +156,54 @@ describeInChromium("the try-it page in a browser", () => {
     expect(reasoning).not.toMatch(/no evidence of demand|no count of who is asking|no acceptance criteria/i);
     const scores = await page.locator("#personas .score").allTextContents();
     expect(new Set(scores).size).toBeGreaterThan(1);
+  });
+
+  it("has no key field on an open server", async () => {
+    await page.goto(base);
+    expect(await page.locator("#key-field").isHidden()).toBe(true);
+  });
+});
+
+describeInChromium("the try-it page with AUTH=keys", () => {
+  let keyed: KeyedServer;
+  let base: string;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+  beforeAll(async () => {
+    keyed = await keyedServer();
+    await keyed.app.listen({ port: 0, host: "127.0.0.1" });
+    base = `http://127.0.0.1:${(keyed.app.server.address() as { port: number }).port}`;
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await keyed?.close();
+  });
+
+  it("asks for an API key, says when it is missing, scores with it, and keeps it nowhere but the page", async () => {
+    const account = await keyed.store.createAccount("try-it", "free");
+    const { key } = await keyed.store.createKey(account.id, ["score"]);
+    const page = await browser.context.newPage();
+    await page.goto(base);
+    const keyField = page.getByLabel("API key");
+    expect(await keyField.isVisible()).toBe(true);
+    expect(await keyField.getAttribute("type")).toBe("password");
+
+    await page.getByLabel("Title").fill("Add CSV export of reports");
+    await page.locator("#score-button").click();
+    const alert = page.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/needs a key/);
+
+    await keyField.fill(key);
+    await page.locator("#score-button").click();
+    await page.locator("#personas article").nth(4).waitFor();
+    expect(await page.locator("#personas article").count()).toBe(5);
+    const stored = await page.evaluate(
+      "JSON.stringify([Object.values(localStorage), Object.values(sessionStorage), document.cookie])",
+    );
+    expect(stored).not.toContain(key);
+    await page.close();
   });
 });

@@ -65,6 +65,8 @@ export function escapeHtml(text: string): string {
 export interface WebPageOptions {
   policy: ApprovalPolicy;
   scorer: string;
+  /** With AUTH=keys the try-it form asks for an API key (kept in the page's memory, sent as a bearer token). */
+  keys?: boolean;
   /** Shown when the App has no credentials: where registration goes ("GitHub.com" or an Enterprise host). */
   registration?: { target: string } | undefined;
 }
@@ -83,7 +85,8 @@ export function webPagePlugin(options: WebPageOptions) {
   const dir = join(packageRoot(), "web");
   let page = readFileSync(join(dir, "index.html"), "utf8")
     .replace("{{scorer}}", escapeHtml(options.scorer))
-    .replace("{{policy}}", escapeHtml(JSON.stringify(options.policy)));
+    .replace("{{policy}}", escapeHtml(JSON.stringify(options.policy)))
+    .replace("{{keys}}", options.keys ? "true" : "false");
   page = options.registration
     ? page.replace("{{target}}", escapeHtml(options.registration.target))
     : page.replace(/\s*<!-- register:start -->[\s\S]*<!-- register:end -->/, "");
