@@ -331,6 +331,9 @@ describe("sign in with GitHub", () => {
       "https://evil.example/board",
       "/\\evil.example",
       "/%0d%0aSet-Cookie:x",
+      "/.//evil.example/x",
+      "/..//evil.example/x",
+      "/%2e//evil.example/x",
     ]) {
       const s = await signIn(octocat, evil);
       expect({ evil, location: s.location }).toEqual({
@@ -341,7 +344,16 @@ describe("sign in with GitHub", () => {
     expect(safeReturnTo("//evil.example")).toBe("/");
     expect(safeReturnTo("/\\evil.example")).toBe("/");
     expect(safeReturnTo("javascript:alert(1)")).toBe("/");
-    expect(safeReturnTo("/board/a/b?kind=bug#x")).toBe("/board/a/b?kind=bug#x");
+    // The normalised path is what the browser is sent to: dot segments cannot make it protocol-relative.
+    for (const dotted of [
+      "/.//evil.example/x",
+      "/..//evil.example/x",
+      "/%2e//evil.example/x",
+      "/%2E%2E//evil.example/x",
+      "/board/..//evil.example/x",
+    ])
+      expect({ dotted, to: safeReturnTo(dotted) }).toEqual({ dotted, to: "/" });
+    expect(safeReturnTo("/board/./a/../a/b?kind=bug#x")).toBe("/board/a/b?kind=bug");
     expect(safeReturnTo(["/a", "/b"])).toBe("/");
   });
 

@@ -43,22 +43,37 @@ export interface SignInRouteOptions {
 const STATE_PATH = "/auth/github";
 const GITHUB_TIMEOUT_MS = 10_000;
 
-/** Only a path on this server: one leading "/", no scheme, no host, no backslash or control character. */
+/** A path is only ever read against this, so that "same origin" means "a path on this server". */
+const SAME_ORIGIN = "http://same-origin.invalid";
+/** One leading "/" and then anything but a second "/" or a backslash: never protocol-relative. */
+const ONE_SLASH_PATH = /^\/(?![/\\])/;
+
+function hasControlOrBackslash(value: string): boolean {
+  return [...value].some((c) => c === "\\" || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+}
+
+/**
+ * Only a path on this server: one leading "/", no scheme, no host, no backslash or control character. What is
+ * checked is what the browser is sent to: the value is normalised first (dot segments, `%2e`, as `new URL` and
+ * browsers resolve them: `/.//evil.example` becomes `//evil.example`), and the normalised path and query must
+ * still be a path on this origin. The fragment is dropped (the board never sends one).
+ */
 export function safeReturnTo(value: unknown): string {
   if (typeof value !== "string" || value.length > 1000) return "/";
-  const controlOrBackslash = [...value].some(
-    (c) => c === "\\" || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f,
-  );
-  if (!/^\/(?![/\\])/.test(value) || controlOrBackslash) return "/";
-  const origin = "http://same-origin.invalid";
+  if (!ONE_SLASH_PATH.test(value) || hasControlOrBackslash(value)) return "/";
   let url: URL;
   try {
-    url = new URL(value, origin);
+    url = new URL(value, SAME_ORIGIN);
   } catch {
     return "/";
   }
-  if (url.origin !== origin) return "/";
-  return `${url.pathname}${url.search}${url.hash}`;
+  if (url.origin !== SAME_ORIGIN) return "/";
+  const target = `${url.pathname}${url.search}`;
+  if (!ONE_SLASH_PATH.test(target) || hasControlOrBackslash(target)) return "/";
+  // Read back as a browser would read the Location header: still this origin, still this path.
+  const reread = new URL(target, SAME_ORIGIN);
+  if (reread.origin !== SAME_ORIGIN || `${reread.pathname}${reread.search}` !== target) return "/";
+  return target;
 }
 
 function problem(reply: FastifyReply, status: number, title: string, message: string, retry?: string) {
