@@ -12,6 +12,7 @@ import { readStructure, type TaskStructure } from "./read-structure.js";
 import type { Reading } from "../reading.schema.js";
 import { junkFlags, readReading } from "./read-reading.js";
 import { rememberReading } from "./reading-memo.js";
+import { readable } from "./unreadable-text.js";
 import { adjustJudgeModel, calibrationUsed, type RepositoryCalibration } from "./calibration.js";
 
 export { JUDGE_MODEL };
@@ -74,10 +75,13 @@ export interface TaskReading {
 }
 
 export function readTask(
-  task: string,
-  description: string,
+  original: string,
+  originalDescription: string,
   calibration?: RepositoryCalibration,
 ): TaskReading {
+  // Noise (random bytes, a bare blob) is read as nothing, so it scores like an empty task.
+  const task = readable(original);
+  const description = readable(originalDescription);
   const analysis = analyzeTask(task, description);
   const structure = readStructure(task, description, junkFlags(analysis, task, description));
   // Parenthesised asides in the title are not its subject; keyword runs are not themes.
@@ -93,7 +97,7 @@ export function readTask(
       : analyzeTask(opening, "").concepts.filter((h) => THEMES.has(h.concept.id) && !seen.has(h.concept.id));
   const reading = readReading(task, description, structure, undefined, calibration);
   // The memo is keyed by text alone: only a reading that no repository's calibration changed is kept.
-  if (!calibrationUsed(calibration)) rememberReading(task, description, reading);
+  if (!calibrationUsed(calibration)) rememberReading(original, originalDescription, reading);
   return {
     analysis,
     structure,

@@ -7,6 +7,7 @@ import { language } from "./language.js";
 import { readEvidence } from "./read-evidence.js";
 import { readStructure, type TaskStructure } from "./read-structure.js";
 import { SOFT_SPAM_TERMS } from "./signals.js";
+import { readable } from "./unreadable-text.js";
 
 const SOFT_SPAM = new Set(SOFT_SPAM_TERMS);
 const CONTACT_RE = /\+\d[\d\s().-]{8,}\d|\bwhats ?app\b|\btelegram\b|\bcall (?:us|now)\b|\bcontact us\b/i;
@@ -80,6 +81,8 @@ export function readReading(
   model: KindModel = KIND_MODEL,
   calibration?: RepositoryCalibration,
 ): Reading {
+  task = readable(task);
+  description = readable(description);
   let s = structure;
   if (!s) {
     s = readStructure(task, description, junkFlags(analyzeTask(task, description), task, description));
