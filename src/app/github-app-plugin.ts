@@ -5,6 +5,7 @@ import { Probot, ProbotOctokit, type ApplicationFunction } from "probot";
 import { sendError } from "../http/http-errors.js";
 import type { Logger } from "pino";
 import type { AppSettings } from "../config/app-env.schema.js";
+import { namedChildren } from "../config/create-logger.js";
 import type { DeliveryIntake } from "../fleet/delivery-queues.js";
 import { QueueFullError } from "./job-queue.js";
 import { payloadProblem } from "./webhook-payloads.schema.js";
@@ -53,7 +54,8 @@ export function createProbot(
     Octokit,
     // Probot logs a handler's error with the event attached: the whole payload (issue bodies, e-mail
     // addresses) at error level. Only the event's id and name are kept.
-    log: logger.child({ name: "probot" }, { serializers: { err: safeErr } }) as never,
+    // Probot names its own children ("probot", then "event", "github"): joined, not repeated (namedChildren).
+    log: namedChildren(logger, {}, { serializers: { err: safeErr } }) as never,
   });
 }
 

@@ -66,3 +66,31 @@ const timestamp = () => `,"time":${stampedAt ?? Date.now()}`;
 export function createLogger(level = "info", destination: DestinationStream = bufferedDestination()): Logger {
   return pino({ level, redact: REDACTED_PATHS, timestamp }, destination);
 }
+
+/**
+ * A logger whose children join their `name` to their parent's ("probot.event") instead of writing the key a
+ * second time: pino writes every child's bindings as they come, so Probot's own `child({ name: "probot" })`
+ * and then `child({ name: "event" })` gave lines with `"name"` two or three times, which JSON tools read as
+ * the last one only. Each child is made from the unnamed root with the bindings and options merged so far.
+ */
+export function namedChildren(
+  root: Logger,
+  bindings: Record<string, unknown> = {},
+  options: object = {},
+): Logger {
+  const logger =
+    Object.keys(bindings).length + Object.keys(options).length ? root.child(bindings, options) : root;
+  return new Proxy(logger, {
+    get(target, prop, receiver) {
+      if (prop !== "child") return Reflect.get(target, prop, receiver) as unknown;
+      return (more: Record<string, unknown> = {}, moreOptions: Record<string, unknown> = {}) => {
+        const merged = { ...bindings, ...more };
+        if (typeof bindings.name === "string" && typeof more.name === "string")
+          merged.name = `${bindings.name}.${more.name}`;
+        const o = options as Record<string, unknown>;
+        const serializers = { ...(o.serializers as object), ...(moreOptions.serializers as object) };
+        return namedChildren(root, merged, { ...o, ...moreOptions, serializers });
+      };
+    },
+  });
+}

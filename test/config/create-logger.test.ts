@@ -30,3 +30,17 @@ describe("the service logger", () => {
     expect(out).toContain("gpt-4o-mini");
   });
 });
+
+describe("children named by a framework (Probot)", () => {
+  it("write `name` once, joined with the parent's, and keep the options given on the way", async () => {
+    const { namedChildren } = await import("../../src/config/create-logger.js");
+    const { logger, lines } = capture();
+    const probot = namedChildren(logger, {}, { serializers: { err: () => ({ kept: "only this" }) } });
+    const event = probot.child({ name: "probot" }).child({ name: "event", id: "d-1" });
+    event.error({ err: new Error("payload with secrets") }, "handler failed");
+    logger.flush?.();
+    const line = lines.join("");
+    expect(line.match(/"name":/g)).toHaveLength(1);
+    expect(JSON.parse(line)).toMatchObject({ name: "probot.event", id: "d-1", err: { kept: "only this" } });
+  });
+});
