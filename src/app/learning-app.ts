@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import { escapeMarkdown } from "../core/render-comment.js";
 import type { ListedIssue } from "../backlog/paced-github.js";
 import type { CalibrationStore } from "../learning/calibration-store.js";
-import { learnCalibration } from "../learning/fit-calibration.js";
+import { learnCalibrationSliced } from "../learning/fit-calibration.js";
 import { labelNames } from "../learning/label-kinds.js";
 import { repositoryName } from "./backlog-app.js";
 import type { Subject } from "./skip-rules.js";
@@ -20,7 +20,8 @@ export const RELEARN_MS = 7 * 24 * 3_600_000;
 export function learnFromClosedIssues(calibrations: CalibrationStore, log: Logger) {
   return async (repository: string, closed: ListedIssue[]): Promise<{ changed: boolean }> => {
     const started = process.hrtime.bigint();
-    const result = learnCalibration(
+    // In slices, with turns of the event loop between them: the server answers while it learns (issue 33).
+    const result = await learnCalibrationSliced(
       repository,
       closed.map((i) => ({
         number: i.number,

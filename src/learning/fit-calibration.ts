@@ -4,6 +4,15 @@
  * towards the shipped model and kept only where it beats it on the repository's own held-out closed issues.
  * Deterministic: the same issues give the same adjustment on every machine. Runs in the service (a product
  * feature), not in the pure core, which only applies the result.
+ *
+ * The service runs it in slices on its own thread (`learnCalibrationSliced`, issue 33): every part of the fit
+ * is a generator that stops after each issue read, each example of an epoch, each iteration of the acceptance
+ * fit, and the driver gives the event loop a turn (`setImmediate`) once a slice has run `SLICE_MS`. The
+ * synchronous `learnCalibration` runs the same generators through at once, so both give the same result.
+ * Slices and not a `worker_threads` Worker: a worker needs a JavaScript file to load, which exists under
+ * `npm start` (build/) but not under tsx or jest (TypeScript sources, and on Node 20 a worker cannot load
+ * them without a loader of its own) nor in the benchmark's bundle; slices work the same in all of them, need
+ * no copy of the issues into another heap, and a worker would still compete for the same cores.
  */
 import {
   encodeKindAdjustment,
@@ -25,6 +34,7 @@ import {
   type ModelKind,
 } from "../core/offline/kind-model.js";
 import { readTask } from "../core/offline/offline-scorer.js";
+import { TASK_MAX_CHARS } from "../core/task-request.schema.js";
 import { kindOfLabel, kindOfLabels } from "./label-kinds.js";
 
 /** One closed issue as learning reads it. */
@@ -65,6 +75,50 @@ export const LEARNING: LearningOptions = {
   acceptanceLambda: 10,
   folds: 5,
 };
+
+/**
+ * How much of each closed issue learning reads (issue 33: 1,000 bodies of 65,000 characters took 16 s). The
+ * title to the scorer's own bound (GitHub's limit for a title); the body to 16 KiB, which holds the whole of
+ * nearly every real issue (and far more than the 3,000 characters of prose the kind model reads), while a
+ * pasted log past it no longer costs a reading of the whole of it. In UTF-16 code units.
+ */
+export const LEARNING_READ = { titleChars: TASK_MAX_CHARS, bodyChars: 16_384 } as const;
+
+/** The text cut to `max` code units, never between the two halves of a surrogate pair. */
+function clipText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/**
+ * A part of the fit that stops (yields) between small pieces of work, so that its caller can give the event
+ * loop a turn; `drain` runs it through at once.
+ */
+type Steps<T> = Generator<void, T, undefined>;
+
+function drain<T>(steps: Steps<T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** How long the sliced fit runs before it lets the event loop take a turn. */
+export const SLICE_MS = 10;
+
+/** Runs `steps` in slices of `sliceMs`, with a turn of the event loop (`setImmediate`) between them. */
+async function runSliced<T>(steps: Steps<T>, sliceMs: number): Promise<T> {
+  let until = performance.now() + sliceMs;
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() >= until) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      until = performance.now() + sliceMs;
+    }
+  }
+}
 
 /** What one learning run found: the calibration to use, and the figures behind each decision. */
 export interface LearningResult {
@@ -125,27 +179,37 @@ interface Prepared {
   y: number;
 }
 
-function prepareKind(model: KindModel, examples: readonly KindExample[]): Prepared[] {
-  return examples.map((e) => {
-    const f = kindFeatures(e.title, e.body, model.buckets);
-    return { f, x: [...f], z0: kindLogits(model, f), y: KIND_CLASSES.indexOf(e.label) };
-  });
+function* prepareKind(model: KindModel, examples: readonly KindExample[]): Steps<Prepared[]> {
+  const out: Prepared[] = [];
+  for (const e of examples) {
+    const f = kindFeatures(
+      clipText(e.title, LEARNING_READ.titleChars),
+      clipText(e.body, LEARNING_READ.bodyChars),
+      model.buckets,
+    );
+    out.push({ f, x: [...f], z0: kindLogits(model, f), y: KIND_CLASSES.indexOf(e.label) });
+    yield;
+  }
+  return out;
 }
 
 /** The kind each prepared issue is read as, with or without an adjustment. */
-function predictPrepared(
+function* predictPrepared(
   data: readonly Prepared[],
   model: KindModel,
   adjustment?: KindAdjustment,
-): ModelKind[] {
-  return data.map((d) => {
+): Steps<ModelKind[]> {
+  const out: ModelKind[] = [];
+  for (const d of data) {
     const z = d.z0.slice();
     if (adjustment) {
       const a = kindAdjustmentLogits(model, adjustment, d.f);
       for (let c = 0; c < z.length; c++) z[c]! += a[c]!;
     }
-    return KIND_CLASSES[argmax(z)]!;
-  });
+    out.push(KIND_CLASSES[argmax(z)]!);
+    yield;
+  }
+  return out;
 }
 
 const argmax = (v: readonly number[]) => v.reduce((b, x, i) => (x > v[b]! ? i : b), 0);
@@ -178,14 +242,14 @@ export function fitKindAdjustment(
   o: Pick<LearningOptions, "kindLambda" | "kindEpochs" | "kindRate"> = LEARNING,
   model: KindModel = KIND_MODEL,
 ): KindAdjustment {
-  return fitPreparedKind(prepareKind(model, examples), o, model);
+  return drain(fitPreparedKind(drain(prepareKind(model, examples)), o, model));
 }
 
-function fitPreparedKind(
+function* fitPreparedKind(
   data: readonly Prepared[],
   o: Pick<LearningOptions, "kindLambda" | "kindEpochs" | "kindRate">,
   model: KindModel,
-): KindAdjustment {
+): Steps<KindAdjustment> {
   const C = KIND_CLASSES.length;
   const counts = new Array<number>(C).fill(0);
   for (const d of data) counts[d.y]!++;
@@ -214,9 +278,24 @@ function fitPreparedKind(
         }
         bias[c] = bias[c]! - rate * g * 0.1;
       }
+      yield;
     }
   }
-  const entries = [...delta].filter(([, v]) => Math.abs(v) >= 1e-3).sort((a, b) => a[0] - b[0]);
+  // What moved, in bucket order, taken in pieces (a thousand issues move hundreds of thousands of buckets);
+  // the keys are distinct and below 2^32, so a typed array's numeric sort gives the order of a sort by key.
+  const moved: number[] = [];
+  let seen = 0;
+  for (const [key, v] of delta) {
+    if (Math.abs(v) >= 1e-3) moved.push(key);
+    if (++seen % 4096 === 0) yield;
+  }
+  const keys = Uint32Array.from(moved).sort();
+  yield;
+  const entries: [number, number][] = [];
+  for (let i = 0; i < keys.length; i++) {
+    entries.push([keys[i]!, delta.get(keys[i]!)!]);
+    if (i % 4096 === 4095) yield;
+  }
   return encodeKindAdjustment(kindModelId(model), bias, entries);
 }
 
@@ -241,12 +320,18 @@ interface Decided {
   y: number;
 }
 
-function prepareDecided(issues: readonly ClosedIssue[], model: JudgeModel): Decided[] {
-  return issues.map((i) => {
-    const r = readTask(i.title, i.body);
+function* prepareDecided(issues: readonly ClosedIssue[], model: JudgeModel): Steps<Decided[]> {
+  const out: Decided[] = [];
+  for (const i of issues) {
+    const r = readTask(
+      clipText(i.title, LEARNING_READ.titleChars),
+      clipText(i.body, LEARNING_READ.bodyChars),
+    );
     const x = r.features.map((v, j) => (v - model.mean[j]!) / model.scale[j]!);
-    return { x, z0: logit(model, r.features), y: i.stateReason === "completed" ? 1 : 0 };
-  });
+    out.push({ x, z0: logit(model, r.features), y: i.stateReason === "completed" ? 1 : 0 });
+    yield;
+  }
+  return out;
 }
 
 /**
@@ -258,6 +343,14 @@ export function fitAcceptanceAdjustment(
   lambda: number,
   features: number,
 ): AcceptanceAdjustment {
+  return drain(fitAcceptanceSteps(data, lambda, features));
+}
+
+function* fitAcceptanceSteps(
+  data: readonly Decided[],
+  lambda: number,
+  features: number,
+): Steps<AcceptanceAdjustment> {
   let a = 0;
   const d = new Array<number>(features).fill(0);
   const n = data.length;
@@ -274,6 +367,7 @@ export function fitAcceptanceAdjustment(
     const step = 1;
     a -= step * ga;
     for (let j = 0; j < features; j++) d[j]! -= step * gd[j]!;
+    yield;
   }
   return { intercept: Number(a.toFixed(6)), weights: d.map((v) => Number(v.toFixed(6))) };
 }
@@ -318,6 +412,14 @@ export function learnKind(
   o: LearningOptions = LEARNING,
   model: KindModel = KIND_MODEL,
 ): { adjustment?: KindAdjustment; decision: AdjustmentDecision } {
+  return drain(learnKindSteps(issues, o, model));
+}
+
+function* learnKindSteps(
+  issues: readonly (ClosedIssue & { kind: ModelKind })[],
+  o: LearningOptions,
+  model: KindModel,
+): Steps<{ adjustment?: KindAdjustment; decision: AdjustmentDecision }> {
   const counts = KIND_CLASSES.map((k) => issues.filter((i) => i.kind === k).length);
   if (issues.length < o.minKindExamples)
     return {
@@ -329,7 +431,7 @@ export function learnKind(
   if (counts.filter((c) => c >= 5).length < 2)
     return { decision: { kept: false, reason: "the labels name fewer than two kinds (5 issues each)" } };
   // Each issue is read once; the folds and the final fit share what was read (it was read seven times).
-  const prepared = prepareKind(
+  const prepared = yield* prepareKind(
     model,
     issues.map((i) => ({ title: i.title, body: i.body, label: i.kind })),
   );
@@ -338,15 +440,15 @@ export function learnKind(
   const before: ModelKind[] = [];
   const after: ModelKind[] = [];
   for (const { fit, held } of folds(items, o.folds)) {
-    const adjustment = fitPreparedKind(
+    const adjustment = yield* fitPreparedKind(
       fit.map((i) => i.data),
       o,
       model,
     );
     const heldData = held.map((i) => i.data);
     truth.push(...held.map((i) => i.kind));
-    before.push(...predictPrepared(heldData, model));
-    after.push(...predictPrepared(heldData, model, adjustment));
+    before.push(...(yield* predictPrepared(heldData, model)));
+    after.push(...(yield* predictPrepared(heldData, model, adjustment)));
   }
   const shipped = macroF1(truth, before);
   const adjusted = macroF1(truth, after);
@@ -360,7 +462,7 @@ export function learnKind(
       },
     };
   return {
-    adjustment: fitPreparedKind(prepared, o, model),
+    adjustment: yield* fitPreparedKind(prepared, o, model),
     decision: {
       kept: true,
       reason: "beats the shipped model",
@@ -376,6 +478,14 @@ export function learnAcceptance(
   o: LearningOptions = LEARNING,
   model: JudgeModel = JUDGE_MODEL,
 ): { adjustment?: AcceptanceAdjustment; decision: AdjustmentDecision } {
+  return drain(learnAcceptanceSteps(issues, o, model));
+}
+
+function* learnAcceptanceSteps(
+  issues: readonly ClosedIssue[],
+  o: LearningOptions,
+  model: JudgeModel,
+): Steps<{ adjustment?: AcceptanceAdjustment; decision: AdjustmentDecision }> {
   const decided = issues.filter((i) => i.stateReason === "completed" || i.stateReason === "not_planned");
   const done = decided.filter((i) => i.stateReason === "completed").length;
   if (decided.length < o.minDecided || done < 5 || decided.length - done < 5)
@@ -386,14 +496,14 @@ export function learnAcceptance(
       },
     };
   // Each issue is read once; the folds and the final fit share what was read (it was read six times).
-  const data = prepareDecided(decided, model);
+  const data = yield* prepareDecided(decided, model);
   const items = decided.map((i, n) => ({ number: i.number, data: data[n]! }));
   const y: number[] = [];
   const zBefore: number[] = [];
   const zAfter: number[] = [];
   for (const { fit, held } of folds(items, o.folds)) {
     const heldData = held.map((i) => i.data);
-    const adj = fitAcceptanceAdjustment(
+    const adj = yield* fitAcceptanceSteps(
       fit.map((i) => i.data),
       o.acceptanceLambda,
       model.weights.length,
@@ -428,7 +538,7 @@ export function learnAcceptance(
       },
     };
   return {
-    adjustment: fitAcceptanceAdjustment(data, o.acceptanceLambda, model.weights.length),
+    adjustment: yield* fitAcceptanceSteps(data, o.acceptanceLambda, model.weights.length),
     decision: { kept: true, reason: "beats the shipped model", ...decision },
   };
 }
@@ -457,18 +567,42 @@ export function ownLabelNames(issues: readonly ClosedIssue[]): Partial<Record<Mo
   return out;
 }
 
-/** Learn both adjustments from a repository's closed issues (at most the last 1,000, pull requests left out). */
+/**
+ * Learn both adjustments from a repository's closed issues (at most the last 1,000, pull requests left out),
+ * at once. The service uses `learnCalibrationSliced`, which learns the same without holding its thread.
+ */
 export function learnCalibration(
   repository: string,
   issues: readonly ClosedIssue[],
   o: LearningOptions = LEARNING,
 ): LearningResult {
+  return drain(learnCalibrationSteps(repository, issues, o));
+}
+
+/**
+ * `learnCalibration` in slices of `sliceMs` with a turn of the event loop between them (issue 33), for the
+ * server: its requests, webhooks and timers go on while it learns. The same result as `learnCalibration`.
+ */
+export function learnCalibrationSliced(
+  repository: string,
+  issues: readonly ClosedIssue[],
+  o: LearningOptions = LEARNING,
+  sliceMs: number = SLICE_MS,
+): Promise<LearningResult> {
+  return runSliced(learnCalibrationSteps(repository, issues, o), sliceMs);
+}
+
+function* learnCalibrationSteps(
+  repository: string,
+  issues: readonly ClosedIssue[],
+  o: LearningOptions,
+): Steps<LearningResult> {
   const labelled = issues.flatMap((i) => {
     const kind = kindOfLabels(i.labels);
     return kind ? [{ ...i, kind }] : [];
   });
-  const kind = learnKind(labelled, o);
-  const acceptance = learnAcceptance(issues, o);
+  const kind = yield* learnKindSteps(labelled, o, KIND_MODEL);
+  const acceptance = yield* learnAcceptanceSteps(issues, o, JUDGE_MODEL);
   const decided = issues.filter(
     (i) => i.stateReason === "completed" || i.stateReason === "not_planned",
   ).length;
