@@ -151,6 +151,39 @@ export function repositoryName(context: Context): string {
   );
 }
 
+/**
+ * Every event that carries a repository keeps the backlog's record of it current (issue 33): made private,
+ * its board needs sign-in from this event on; made public, it is public again; renamed or transferred, its
+ * backlog follows it (by GitHub's id, or the former name the event gives); deleted, it leaves the backlog.
+ */
+export async function followEventRepository(context: Context, store: BacklogStore): Promise<void> {
+  const payload = context.payload as {
+    action?: string;
+    repository?: { id?: number; name?: string; full_name?: string; private?: boolean };
+    changes?: {
+      repository?: { name?: { from?: string } };
+      owner?: { from?: { user?: { login?: string }; organization?: { login?: string } } };
+    };
+  };
+  const repository = payload.repository;
+  if (!repository?.full_name) return;
+  const id = typeof repository.id === "number" ? repository.id : undefined;
+  if (context.name === "repository" && payload.action === "deleted")
+    return store.forgetRepository(repository.full_name, id);
+  const [owner, name] = repository.full_name.split("/") as [string, string];
+  const formerOwner =
+    payload.changes?.owner?.from?.user?.login ?? payload.changes?.owner?.from?.organization?.login;
+  const formerName = payload.changes?.repository?.name?.from;
+  await store.followRepository(repository.full_name, {
+    id,
+    private: typeof repository.private === "boolean" ? repository.private : undefined,
+    formerName:
+      context.name === "repository" && (formerOwner || formerName)
+        ? `${formerOwner ?? owner}/${formerName ?? name}`
+        : undefined,
+  });
+}
+
 /** `/score backlog`: queue the repository's backfill and say where its board is. */
 export async function askBackfill(context: Context, deps: AppDeps, subject: Subject): Promise<string[]> {
   const name = repositoryName(context);

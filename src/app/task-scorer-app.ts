@@ -8,7 +8,7 @@ import type { ApprovalPolicy } from "../core/approval.js";
 import type { Scorer } from "../core/scorer.js";
 import type { AppMetering } from "../accounts/app-metering.js";
 import { subjectKey } from "./delivery-handler.js";
-import { repositoryName } from "./backlog-app.js";
+import { followEventRepository, repositoryName } from "./backlog-app.js";
 import { QueueFullError, type Job, type JobQueue } from "./job-queue.js";
 import type { BackfillRunner } from "../backlog/backfill-runner.js";
 import type { BacklogStore } from "../backlog/backlog-store.js";
@@ -97,6 +97,12 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
           ? { kind: "label-added", label: label.name }
           : { kind: "label-removed", label: label.name }
         : undefined;
+
+    // Every event's repository (visibility, name): its one statement goes out before any job of this event
+    // stores a task, so a repository made private is hidden before anything new of it is stored.
+    app.onAny(async (context) => {
+      if (deps.backlog) await followEventRepository(context as Context, deps.backlog.store);
+    });
 
     app.on(["issues.opened", "issues.reopened", "issues.edited"], async (context) => {
       const { payload } = context;

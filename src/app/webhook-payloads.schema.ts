@@ -7,7 +7,13 @@ import { z } from "zod";
  * Objects are loose: GitHub adds fields, and those are kept.
  */
 const login = z.looseObject({ login: z.string() });
-const repository = z.looseObject({ name: z.string(), full_name: z.string(), owner: login });
+const repository = z.looseObject({
+  id: z.number().int().optional(),
+  name: z.string(),
+  full_name: z.string(),
+  owner: login,
+  private: z.boolean().optional(),
+});
 const installation = z.looseObject({ id: z.number().int() }).optional();
 const sender = z.looseObject({ login: z.string(), type: z.string().optional() });
 const label = z.looseObject({ name: z.string() });
@@ -46,6 +52,27 @@ const EVENT_SCHEMAS: Record<string, z.ZodType> = {
     action: z.string(),
     installation: z.looseObject({ id: z.number().int() }),
     repositories_added: z.array(z.looseObject({ full_name: z.string(), private: z.boolean().optional() })),
+  }),
+  // The backlog follows its repositories: made private or public, renamed, transferred, deleted (issue 33).
+  repository: z.looseObject({
+    action: z.string(),
+    repository,
+    installation,
+    changes: z
+      .looseObject({
+        repository: z.looseObject({ name: z.looseObject({ from: z.string() }).optional() }).optional(),
+        owner: z
+          .looseObject({
+            from: z
+              .looseObject({
+                user: login.optional(),
+                organization: login.optional(),
+              })
+              .optional(),
+          })
+          .optional(),
+      })
+      .optional(),
   }),
   marketplace_purchase: z.looseObject({
     action: z.string(),

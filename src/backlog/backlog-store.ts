@@ -35,15 +35,19 @@ const ORDER: Record<TaskListQuery["sort"], string> = {
   "-updated": "issue_updated_at DESC NULLS LAST, number ASC",
 };
 
+/** No list is longer than this (PostgreSQL's integer): a cursor past it was not made by this server. */
+const MAX_CURSOR_OFFSET = 2_147_483_647;
+
 /** The cursor is opaque to clients: an offset into the same filtered, sorted list. */
 export function encodeCursor(offset: number): string {
   return Buffer.from(JSON.stringify({ o: offset })).toString("base64url");
 }
+/** The offset, or undefined for a cursor this server did not make (the route answers 400). */
 export function decodeCursor(cursor: string | undefined): number | undefined {
   if (cursor === undefined) return 0;
   try {
     const { o } = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { o?: unknown };
-    return typeof o === "number" && Number.isInteger(o) && o >= 0 ? o : undefined;
+    return typeof o === "number" && Number.isInteger(o) && o >= 0 && o <= MAX_CURSOR_OFFSET ? o : undefined;
   } catch {
     return undefined;
   }
@@ -129,6 +133,86 @@ export class BacklogStore extends BackfillQueueStore {
       .where("number", "in", [...numbers])
       .execute();
     return new Map(rows.map((r) => [r.number, r.content_hash]));
+  }
+
+  /**
+   * What an event says of its repository (issue 33): its visibility, its GitHub id and its name as GitHub
+   * spells it now. A stored repository found by that id (or by `formerName`, a rename's or a transfer's) under
+   * another name follows it: its row, tasks and learning move to the new name. Repositories the backlog does
+   * not hold are left alone (unknown ones are treated as private anyway).
+   */
+  async followRepository(
+    fullName: string,
+    facts: { id?: number | undefined; private?: boolean | undefined; formerName?: string | undefined },
+  ): Promise<void> {
+    const key = repositoryKey(fullName);
+    const update = (where: string) =>
+      this.db
+        .updateTable("backlog_repositories")
+        .set({
+          display_name: fullName,
+          ...(facts.private === undefined ? {} : { private: facts.private }),
+          ...(facts.id === undefined ? {} : { github_id: facts.id }),
+        })
+        .where("repository", "=", where)
+        .executeTakeFirst();
+    // The usual case, one statement: the repository is stored under its current name.
+    const formerKey = facts.formerName ? repositoryKey(facts.formerName) : undefined;
+    if (formerKey === undefined || formerKey === key) {
+      const r = await update(key);
+      if (Number(r.numUpdatedRows) > 0 || facts.id === undefined) return;
+    }
+    let q = this.db.selectFrom("backlog_repositories").select("repository");
+    q = q.where((eb) =>
+      eb.or([
+        ...(facts.id === undefined ? [] : [eb("github_id", "=", facts.id)]),
+        ...(formerKey === undefined ? [] : [eb("repository", "=", formerKey)]),
+      ]),
+    );
+    const found = await q.where("repository", "<>", key).executeTakeFirst();
+    if (found) await this.moveRepository(found.repository, key);
+    await update(key);
+  }
+
+  /** A renamed or transferred repository's rows move to its new key (newer rows under the new key win). */
+  private async moveRepository(from: string, to: string): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      await sql`DELETE FROM backlog_repositories WHERE repository = ${to}`.execute(tx);
+      await sql`UPDATE backlog_repositories SET repository = ${to}, etags = '{}' WHERE repository = ${from}`.execute(
+        tx,
+      );
+      await sql`
+        DELETE FROM backlog_tasks o WHERE o.repository = ${from}
+          AND EXISTS (SELECT 1 FROM backlog_tasks n WHERE n.repository = ${to} AND n.number = o.number)`.execute(
+        tx,
+      );
+      await sql`UPDATE backlog_tasks SET repository = ${to} WHERE repository = ${from}`.execute(tx);
+      await sql`
+        DELETE FROM repository_calibrations WHERE repository = ${to}
+          AND EXISTS (SELECT 1 FROM repository_calibrations WHERE repository = ${from})`.execute(tx);
+      await sql`UPDATE repository_calibrations SET repository = ${to} WHERE repository = ${from}`.execute(tx);
+      await sql`DELETE FROM output_problems WHERE repository = ${from}`.execute(tx);
+    });
+  }
+
+  /** A deleted repository leaves the backlog: its row, its tasks and what was learned from it. */
+  async forgetRepository(fullName: string, id?: number): Promise<void> {
+    const key = repositoryKey(fullName);
+    const rows =
+      id === undefined
+        ? []
+        : await this.db
+            .selectFrom("backlog_repositories")
+            .select("repository")
+            .where("github_id", "=", id)
+            .execute();
+    const keys = [...new Set([key, ...rows.map((r) => r.repository)])];
+    await this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom("backlog_repositories").where("repository", "in", keys).execute();
+      await tx.deleteFrom("backlog_tasks").where("repository", "in", keys).execute();
+      await tx.deleteFrom("repository_calibrations").where("repository", "in", keys).execute();
+      await tx.deleteFrom("output_problems").where("repository", "in", keys).execute();
+    });
   }
 
   async listTasks(

@@ -60,6 +60,12 @@ export class UserRepoAccess<R = unknown> {
     this.fetchImpl = options.fetch ?? fetch;
   }
 
+  /** The signed-in user's GitHub id, if any: the backlog's rate limit counts their requests as theirs. */
+  userOf(request: R): string | undefined {
+    const session = this.options.sessions.sessionOf(request);
+    return session ? String(session.id) : undefined;
+  }
+
   async check(request: R, owner: string, repo: string): Promise<AccessVerdict> {
     const session = this.options.sessions.sessionOf(request);
     if (!session) return "unauthenticated";

@@ -97,6 +97,8 @@ export interface Tables {
     finished_at: Date | null;
     /** migrations/009: learn from the closed issues before the next listing. */
     learn_requested: Generated<boolean>;
+    /** migrations/011: GitHub's id for the repository, which a rename or a transfer keeps. bigint arrives as text. */
+    github_id: string | number | null;
   };
   /** What was learned from each repository's closed issues (migrations/009). */
   repository_calibrations: {

@@ -96,7 +96,7 @@ describeInChromium("registering the GitHub App in the browser (manifest flow)", 
         checks: "write",
         organization_projects: "write",
       },
-      default_events: ["issues", "issue_comment", "pull_request"],
+      default_events: ["issues", "issue_comment", "pull_request", "repository"],
     });
 
     const written = readFileSync(envFile, "utf8");

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { TaskScorerError } from "../../core/errors.js";
 import { ErrorBodySchema } from "../../core/score-report.schema.js";
+import { sendError } from "../http-errors.js";
+import { FixedWindowLimiter } from "../rate-limit.js";
 import { BacklogStore } from "../../backlog/backlog-store.js";
 import {
   DEFAULT_TASKS_PER_PAGE,
@@ -21,12 +23,20 @@ export type AccessVerdict = "allowed" | "unauthenticated" | "not_found";
 /** Who may read a private repository's backlog: the signed-in GitHub user's own access (see sign-in). */
 export interface PrivateRepoAccess {
   check(request: FastifyRequest, owner: string, repo: string): Promise<AccessVerdict>;
+  /** The signed-in GitHub user's id, if any: the rate limit counts a signed-in user's requests as theirs. */
+  userOf?(request: FastifyRequest): string | undefined;
 }
+
+/** Requests per client (address, or signed-in user) and minute: JSON pages, and CSV downloads (every row). */
+export const TASKS_PER_MINUTE = 600;
+export const CSV_PER_MINUTE = 10;
 
 export interface BacklogRouteOptions {
   /** Absent when the server runs without a database: the backlog needs one. */
   store?: BacklogStore | undefined;
   access?: PrivateRepoAccess | undefined;
+  /** Per client and minute (defaults TASKS_PER_MINUTE and CSV_PER_MINUTE); tests lower them. */
+  rateLimit?: { json: number; csv: number; windowMs?: number } | undefined;
 }
 
 export const STORAGE_REQUIRED =
@@ -96,6 +106,13 @@ export function tasksCsv(tasks: readonly BacklogTask[], offset = 0): string {
  */
 export function backlogTasksRoute(app: FastifyInstance, options: BacklogRouteOptions): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  const windowMs = options.rateLimit?.windowMs ?? 60_000;
+  const jsonLimit = options.rateLimit?.json ?? TASKS_PER_MINUTE;
+  const csvLimit = options.rateLimit?.csv ?? CSV_PER_MINUTE;
+  const limiters = {
+    json: new FixedWindowLimiter(jsonLimit, windowMs),
+    csv: new FixedWindowLimiter(csvLimit, windowMs),
+  };
   typed.get(
     "/api/repos/:owner/:repo/tasks",
     {
@@ -113,15 +130,34 @@ export function backlogTasksRoute(app: FastifyInstance, options: BacklogRouteOpt
           400: ErrorBodySchema,
           401: ErrorBodySchema,
           404: ErrorBodySchema,
+          429: ErrorBodySchema,
           503: ErrorBodySchema,
         },
       },
     },
     async (request, reply) => {
       const { store, access } = options;
-      if (!store) throw new TaskScorerError("storage_required", STORAGE_REQUIRED);
       const { owner, repo } = request.params;
       const name = `${owner}/${repo}`;
+      const query = request.query;
+      const csv =
+        query.format === "csv" ||
+        (query.format === undefined && /\btext\/csv\b/i.test(request.headers.accept ?? ""));
+      // Per client, before any work: a signed-in user by their GitHub id, anyone else by address.
+      const user = access?.userOf?.(request);
+      const wait = (csv ? limiters.csv : limiters.json).take(user ? `user:${user}` : `ip:${request.ip}`);
+      if (wait > 0) {
+        const who = user ? "by your GitHub account" : "from this address";
+        return sendError(
+          reply,
+          "rate_limited",
+          csv
+            ? `Too many CSV downloads ${who}: at most ${csvLimit} a minute. Try again in ${wait} s.`
+            : `Too many backlog requests ${who}: at most ${jsonLimit} a minute. Try again in ${wait} s.`,
+          { headers: { "retry-after": String(wait) } },
+        );
+      }
+      if (!store) throw new TaskScorerError("storage_required", STORAGE_REQUIRED);
       const row = await store.repositoryWithCalibration(name);
       const notFound = new TaskScorerError(
         "not_found",
@@ -133,8 +169,9 @@ export function backlogTasksRoute(app: FastifyInstance, options: BacklogRouteOpt
         if (verdict === "unauthenticated")
           throw new TaskScorerError(
             "unauthorized",
+            // True of a private repository and of one the App never scored alike: the answer is the same.
             access
-              ? `Sign in with GitHub to see ${name}'s backlog: open /auth/github/login?return_to=/board/${name}.`
+              ? `No backlog here: the App has not scored a public repository named ${name}. If it is private, sign in with GitHub to see it (/auth/github/login?return_to=/board/${name}).`
               : `${name}'s backlog is private or unknown, and sign-in is not configured on this server (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET, SESSION_SECRET).`,
           );
         if (verdict === "not_found" || !row) throw notFound;
@@ -143,10 +180,6 @@ export function backlogTasksRoute(app: FastifyInstance, options: BacklogRouteOpt
         reply.header("cache-control", "no-cache");
       }
       reply.header("vary", "accept, cookie");
-      const query = request.query;
-      const csv =
-        query.format === "csv" ||
-        (query.format === undefined && /\btext\/csv\b/i.test(request.headers.accept ?? ""));
       const page = await store.listTasks(name, {
         ...query,
         ...(csv
@@ -157,6 +190,7 @@ export function backlogTasksRoute(app: FastifyInstance, options: BacklogRouteOpt
         throw new TaskScorerError(
           "invalid_request",
           "cursor is not one this server gave: pass the nextCursor of the previous page, or leave it out to start over.",
+          { parameter: "cursor" },
         );
       if (csv) return sendCsv(reply, row.display_name, tasksCsv(page.tasks));
       return {
