@@ -6,7 +6,7 @@
 # start, /healthz): keep the two in step.
 
 # --- build: all dependencies, compile TypeScript, then drop the development dependencies ---
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # A stand-in for an optional native accelerator (see stubs/msgpackr-extract/package.json).
@@ -17,7 +17,7 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # --- runtime: compiled code, production dependencies, the page and the App manifest; no compiler ---
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0

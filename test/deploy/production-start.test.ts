@@ -69,6 +69,14 @@ afterAll(async () => {
 });
 
 describe("the production image's steps (built tree, production dependencies only)", () => {
+  // scripts/test-on-node24.sh runs this file on the image's runtime (node:24) and says so here.
+  it("runs on the Node.js the run asked for (EXPECT_NODE_MAJOR)", () => {
+    const major = process.env.EXPECT_NODE_MAJOR;
+    const version = run("node", ["--version"]).trim();
+    if (major) expect(version).toMatch(new RegExp(`^v${major}\\.`));
+    expect(process.version).toBe(version);
+  });
+
   it("has no development dependency left to lean on", () => {
     for (const dev of ["typescript", "tsx", "jest", "playwright-core", "esbuild", "smee-client"])
       expect(existsSync(join(dir, "node_modules", dev))).toBe(false);
