@@ -1,4 +1,4 @@
-import { sql, type Selectable } from "kysely";
+import { sql, type Generated, type Kysely, type Selectable } from "kysely";
 import type { Db, Tables } from "../storage/tables.js";
 import type { BackfillProgress } from "./task-list.schema.js";
 
@@ -7,7 +7,16 @@ export function repositoryKey(fullName: string): string {
   return fullName.toLowerCase();
 }
 
-export type RepositoryRow = Selectable<Tables["backlog_repositories"]>;
+/** The queue's tables: backlog_repositories with migrations/011's columns (turns, the pages a run listed). */
+type QueueTables = Omit<Tables, "backlog_repositories"> & {
+  backlog_repositories: Tables["backlog_repositories"] & {
+    turn_at: Date | null;
+    /** JSON: short hashes of the pages this run listed (see PageTrail in paced-github.ts). */
+    listed_pages: Generated<string>;
+  };
+};
+
+export type RepositoryRow = Selectable<QueueTables["backlog_repositories"]>;
 
 /** A page of the issues list already seen: replayed when GitHub answers 304 to its ETag. */
 export interface PageMemo {
@@ -106,14 +115,16 @@ export class BackfillQueueStore {
         next_url = CASE WHEN backlog_repositories.state = 'done' THEN NULL ELSE backlog_repositories.next_url END,
         done = CASE WHEN backlog_repositories.state = 'done' THEN 0 ELSE backlog_repositories.done END,
         requested_at = CASE WHEN backlog_repositories.state = 'done' THEN now() ELSE backlog_repositories.requested_at END,
+        turn_at = CASE WHEN backlog_repositories.state = 'done' THEN NULL ELSE backlog_repositories.turn_at END,
         last_error = NULL
       RETURNING state`.execute(this.db);
     return row.rows[0]!.state as "queued" | "running";
   }
 
   /**
-   * Take the oldest backfill that is waiting, or whose holder's lease ran out (that instance died), unless
-   * it is paused. One statement: two instances never take the same repository.
+   * Take the backfill that has waited longest, or whose holder's lease ran out (that instance died), unless
+   * it is paused. Waiting counts from the request, or from when a running backfill last handed its turn back
+   * (yieldTurn): repositories take turns. One statement: two instances never take the same repository.
    */
   async claim(owner: string, leaseMs: number): Promise<RepositoryRow | undefined> {
     const rows = await sql<RepositoryRow>`
@@ -125,14 +136,14 @@ export class BackfillQueueStore {
         WHERE state IN ('queued', 'running')
           AND (lease_until IS NULL OR lease_until < now())
           AND (not_before IS NULL OR not_before <= now())
-        ORDER BY requested_at LIMIT 1 FOR UPDATE SKIP LOCKED)
+        ORDER BY COALESCE(turn_at, requested_at), requested_at LIMIT 1 FOR UPDATE SKIP LOCKED)
       RETURNING *`.execute(this.db);
     return rows.rows[0];
   }
 
   /** An update of a repository's row that takes effect only while `owner` still holds its lease. */
   private whileLeased(repository: string, owner: string) {
-    return this.db
+    return (this.db as unknown as Kysely<QueueTables>)
       .updateTable("backlog_repositories")
       .where("repository", "=", repositoryKey(repository))
       .where("lease_owner", "=", owner);
@@ -146,7 +157,14 @@ export class BackfillQueueStore {
     repository: string,
     owner: string,
     leaseMs: number,
-    step: { nextUrl: string | null; done: number; total: number; etags: Record<string, PageMemo> },
+    step: {
+      nextUrl: string | null;
+      done: number;
+      total: number;
+      etags: Record<string, PageMemo>;
+      /** The pages this run listed (PageTrail's). */
+      listed?: readonly string[];
+    },
   ): Promise<boolean> {
     const r = await this.whileLeased(repository, owner)
       .set({
@@ -154,10 +172,35 @@ export class BackfillQueueStore {
         done: step.done,
         total: step.total,
         etags: JSON.stringify(step.etags),
+        ...(step.listed ? { listed_pages: JSON.stringify(step.listed) } : {}),
         lease_until: sql`now() + (${leaseMs}::bigint * interval '1 millisecond')`,
       })
       .executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Whether another repository's backfill could be claimed now (queued, or running with no live lease, and not
+   * paused): then the holder of `repository` hands its turn back after the page in hand.
+   */
+  async othersWaiting(repository: string): Promise<boolean> {
+    const r = await sql<{ waiting: boolean }>`
+      SELECT EXISTS (SELECT 1 FROM backlog_repositories
+        WHERE repository <> ${repositoryKey(repository)}
+          AND state IN ('queued', 'running')
+          AND (lease_until IS NULL OR lease_until < now())
+          AND (not_before IS NULL OR not_before <= now())) AS waiting`.execute(this.db);
+    return r.rows[0]?.waiting === true;
+  }
+
+  /**
+   * Hand the turn back: the backfill stays running with its cursor, unleased, and goes behind every repository
+   * waiting now; the next claim (any instance's) serves the one that waited longest.
+   */
+  async yieldTurn(repository: string, owner: string): Promise<void> {
+    await this.whileLeased(repository, owner)
+      .set({ lease_owner: null, lease_until: null, turn_at: sql`now()` })
+      .execute();
   }
 
   /** Extend the lease without progress (a long page of model calls). */
@@ -198,6 +241,8 @@ export class BackfillQueueStore {
         done,
         total: done,
         last_error: null,
+        turn_at: null,
+        listed_pages: "[]",
         finished_at: sql`now()`,
       })
       .execute();
@@ -231,7 +276,7 @@ export class BackfillQueueStore {
   async requestStaleLearning(olderThanMs: number, kindModel: string): Promise<number> {
     const r = await sql`
       UPDATE backlog_repositories SET learn_requested = true, state = 'queued', next_url = NULL, done = 0,
-        requested_at = now(), last_error = NULL
+        requested_at = now(), turn_at = NULL, last_error = NULL
       WHERE state = 'done' AND finished_at IS NOT NULL AND last_error IS NULL AND NOT learn_requested
         AND NOT EXISTS (SELECT 1 FROM repository_calibrations c
           WHERE c.repository = backlog_repositories.repository

@@ -3,12 +3,16 @@ import type { Logger } from "pino";
 import type { ScoreReport } from "../core/score-report.schema.js";
 import { KIND_MODEL } from "../core/offline/kind-model.data.js";
 import { kindModelId } from "../core/offline/kind-model.js";
+import { apiBaseUrl } from "../github/github-request.js";
 import type { PageMemo, RepositoryRow } from "./backfill-queue-store.js";
 import { BacklogStore } from "./backlog-store.js";
 import {
+  DEFAULT_API_BASE_URL,
   GiveUp,
   listPage,
+  MAX_LIST_PAGES,
   pacedGitHub,
+  PageTrail,
   Pause,
   type BacklogGitHub,
   type ListedIssue,
@@ -61,6 +65,13 @@ export interface BackfillDeps {
    * check when its kind adjustment was fitted against an earlier release's kind model.
    */
   relearnMs?: number;
+  /**
+   * The REST API's base URL: a listing's `Link` is followed only on its origin. The installation client's own
+   * (Octokit's `baseUrl`) when absent.
+   */
+  apiBaseUrl?: string;
+  /** At most this many pages of open issues in one run (MAX_LIST_PAGES, 1,000, when absent). */
+  maxPages?: number;
 }
 
 export const BACKLOG_PAGE_SIZE = 100;
@@ -69,6 +80,16 @@ export const DEFAULT_BACKLOG_BUDGET = 200;
 export const LEARN_MAX_ISSUES = 1000;
 const LEARN_MAX_PAGES = 30;
 const RELEARN_CHECK_MS = 3_600_000;
+
+/** The pages a run has listed so far, as stored with its progress. */
+function listedPages(json: string | null | undefined): string[] {
+  try {
+    const pages = JSON.parse(json || "[]") as unknown;
+    return Array.isArray(pages) ? pages.filter((p): p is string => typeof p === "string") : [];
+  } catch {
+    return [];
+  }
+}
 
 /**
  * Silent backfill: lists a repository's open issues page by page, scores each new or changed one and stores
@@ -161,6 +182,13 @@ export class BackfillRunner {
       let installationId = row.installation_id === null ? undefined : Number(row.installation_id);
       if (installationId === undefined) installationId = await this.findInstallation(owner, repo);
       const github = await this.deps.github(installationId);
+      // Only pages on the API's own origin, each once, at most maxPages (see PageTrail in paced-github.ts).
+      const base = this.deps.apiBaseUrl ?? apiBaseUrl(github) ?? DEFAULT_API_BASE_URL;
+      const trail = new PageTrail(
+        base,
+        this.deps.maxPages ?? MAX_LIST_PAGES,
+        row.next_url === null ? [] : listedPages(row.listed_pages),
+      );
       // Every call of this run, reads and writes alike, keeps to GitHub's limits (see paced-github.ts).
       const paced = this.paced(github);
       const settings = await this.deps.settings(github, owner, repo);
@@ -181,7 +209,7 @@ export class BackfillRunner {
         total = info.open_issues_count ?? 0;
         // Asked to learn first (issue 18): from the closed issues, then every open issue is scored again.
         if (row.learn_requested && this.deps.learn) {
-          await this.learnFrom(paced, owner, repo, name, log);
+          await this.learnFrom(paced, base, owner, repo, name, log);
           relisted = true;
         }
         url = `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues?state=open&per_page=${BACKLOG_PAGE_SIZE}`;
@@ -192,7 +220,7 @@ export class BackfillRunner {
       log.info({ from: url, done }, "backfill: running");
       while (url !== null) {
         if (this.stopping) throw new Pause(undefined, "instance stopping");
-        const page = await listPage(paced, url, etags[url]);
+        const page = await listPage(paced, trail.follow(url), etags[url]);
         const issues = page.issues;
         if (issues) await this.scoreAll(name, installationId, settings, issues, paced);
         else await store.markSeen(name, page.numbers);
@@ -210,9 +238,16 @@ export class BackfillRunner {
             done,
             total: Math.max(total, done),
             etags,
+            listed: trail.listed,
           }))
         )
           return log.warn("backfill: lease lost to another instance; it carries on");
+        // Repositories take turns: with another one waiting, this one goes to the back of the queue after each
+        // page and carries on from its cursor at its next turn (a 1-issue repository waits a page, not a backlog).
+        if (url !== null && (await store.othersWaiting(name))) {
+          await store.yieldTurn(name, this.instance);
+          return log.info({ done }, "backfill: another repository's turn; this one carries on after it");
+        }
       }
       await store.finish(name, this.instance, done);
       log.info({ issues: done }, "backfill: done");
@@ -239,8 +274,16 @@ export class BackfillRunner {
    * left out), through the same calls as the backfill (its rate-limit pauses, under its lease); then the
    * stored reports' hashes are forgotten, so the listing that follows re-scores every open issue.
    */
-  private async learnFrom(paced: BacklogGitHub, owner: string, repo: string, name: string, log: Logger) {
+  private async learnFrom(
+    paced: BacklogGitHub,
+    base: string,
+    owner: string,
+    repo: string,
+    name: string,
+    log: Logger,
+  ) {
     const closed: ListedIssue[] = [];
+    const trail = new PageTrail(base, LEARN_MAX_PAGES);
     let url: string | null =
       `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues?state=closed&sort=updated&direction=desc&per_page=${BACKLOG_PAGE_SIZE}`;
     for (
@@ -249,7 +292,7 @@ export class BackfillRunner {
       pages++
     ) {
       if (this.stopping) throw new Pause(undefined, "instance stopping");
-      const page = await listPage(paced, url, undefined);
+      const page = await listPage(paced, trail.follow(url), undefined);
       closed.push(...(page.issues ?? []));
       url = page.next;
       if (!(await this.deps.store.renew(name, this.instance, this.leaseMs)))

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { PageMemo } from "./backfill-queue-store.js";
 
 /** One open issue as GitHub's list gives it (pull requests are filtered out before). */
@@ -48,6 +49,79 @@ export function nextLink(link: string | undefined): string | null {
     if (m) return m[1]!;
   }
   return null;
+}
+
+/**
+ * At most this many pages of one list in one run: 100,000 issues at 100 a page (a 20,000-issue backlog needs 200).
+ * A `Link` that never ends is stopped here (the runner's `maxPages` may set another).
+ */
+export const MAX_LIST_PAGES = 1000;
+
+/** GitHub's REST API when the client does not say (Octokit's own default). */
+export const DEFAULT_API_BASE_URL = "https://api.github.com";
+
+/**
+ * The pages one listing may request. A `Link` header is the API's answer, not ours to trust: its `next` is followed
+ * only on the origin of the API's base URL (a page elsewhere would be sent the installation token), never to a page
+ * already listed in this run (a `next` pointing back loops forever), and for at most `maxPages` pages. A refused
+ * page is a `GiveUp` whose reason says why. `listed` (short hashes of the pages' addresses) is stored with the run's
+ * progress, so a run resumed by another instance, or after its turn, keeps the same rules.
+ */
+export class PageTrail {
+  private readonly base: URL;
+  readonly listed: string[];
+  private readonly seen: Set<string>;
+
+  constructor(
+    apiBaseUrl: string,
+    readonly maxPages: number = MAX_LIST_PAGES,
+    listed: readonly string[] = [],
+  ) {
+    this.base = new URL(apiBaseUrl);
+    this.listed = [...listed];
+    this.seen = new Set(listed);
+  }
+
+  /** The API's origin, as the refusals name it. */
+  get origin(): string {
+    return this.base.origin;
+  }
+
+  /**
+   * What to request for `url`: a path of the API ("/repos/...", which the client sends under its base URL) as it
+   * is, or the `next` of a Link header as an absolute URL on the API's origin. Records it as listed; throws `GiveUp`
+   * when it is on another origin, was listed before, or is one page too many.
+   */
+  follow(url: string): string {
+    const path = url.startsWith("/") && !url.startsWith("//") && !url.startsWith("/\\");
+    let target: URL;
+    try {
+      // A path is the API's, under its base path (as Octokit sends it); anything else must be an absolute URL.
+      target = path ? new URL(this.base.href.replace(/\/+$/, "") + url) : new URL(url, this.base);
+    } catch {
+      throw new GiveUp(
+        `GitHub's Link header gave an address that is not a URL; the listing was stopped there`,
+      );
+    }
+    if (target.origin !== this.base.origin || target.username || target.password)
+      throw new GiveUp(
+        `GitHub's Link header pointed to ${target.origin === "null" ? "another kind of address" : target.origin}, not the API (${this.base.origin}); it was not followed`,
+      );
+    // Braces would be read as a URL template by Octokit: sent escaped.
+    const href = target.href.replace(/[{}]/g, (c) => encodeURIComponent(c));
+    const key = createHash("sha256").update(href).digest("hex").slice(0, 16);
+    if (this.seen.has(key))
+      throw new GiveUp(
+        `GitHub's Link header pointed back to a page already listed in this run; the listing was stopped there`,
+      );
+    if (this.listed.length >= this.maxPages)
+      throw new GiveUp(
+        `the listing was stopped after ${this.maxPages} pages (the most one run follows); the issues beyond were not listed`,
+      );
+    this.seen.add(key);
+    this.listed.push(key);
+    return path ? url : href;
+  }
 }
 
 function untilReset(h: Headers, now: Date): Pause {

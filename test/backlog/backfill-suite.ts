@@ -12,6 +12,8 @@ import {
 } from "../helpers/app-harness.js";
 import { REPLY_MARKER } from "../../src/app/commands.js";
 import { freshDatabase } from "../helpers/postgres.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 
 /**
  * The backlog through the App, as a maintainer meets it: install the App on a repository with open issues,
@@ -431,10 +433,14 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
           let pages = 0;
           // The same client (its config reader too), whose second page of issues never answers.
           return Object.assign(Object.create(real) as typeof real, {
-            request: async (route: string, params?: Record<string, unknown>) => {
-              if (route.includes("/issues") && ++pages > 1) return new Promise<never>(() => {});
-              return real.request(route, params);
-            },
+            // Keeps Octokit's endpoint (its base URL: the origin the listing's Link may point to).
+            request: Object.assign(
+              async (route: string, params?: Record<string, unknown>) => {
+                if (route.includes("/issues") && ++pages > 1) return new Promise<never>(() => {});
+                return real.request(route, params);
+              },
+              { endpoint: (real.request as unknown as { endpoint: unknown }).endpoint },
+            ),
           });
         },
       });
@@ -499,6 +505,121 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
       expect([a, b].filter(Boolean)).toHaveLength(1);
       // Asking again while it runs is the same backfill.
       expect(await store.requestBackfill("acme/widgets")).toBe("running");
+    });
+  });
+
+  describe("following GitHub's pages safely, and taking turns (issue 33)", () => {
+    /** A listed issue as a page of GitHub's answer carries it. */
+    const listed = (n: number) => ({
+      number: n,
+      title: `Crash when saving file ${n}`,
+      body: "It crashes.",
+      html_url: `https://github.com/acme/widgets/issues/${n}`,
+    });
+    const issuesPath = /^\/repos\/acme\/widgets\/issues$/;
+    const issuePages = (repo = "acme/widgets") =>
+      github.requests.filter((r) => r.method === "GET" && r.path === `/repos/${repo}/issues`);
+
+    /** The service's own runner stopped, one repository queued, and a runner of the same deps run until idle. */
+    async function backfillOnce(extra: { maxPages?: number } = {}) {
+      service = await start();
+      const store = service.backlogStore!;
+      await service.backfill!.stop();
+      await store.requestBackfill("acme/widgets", { installationId: INSTALLATION_ID, private: false });
+      const runner = new BackfillRunner({ ...service.backfill!.deps, ...extra });
+      runner.wake();
+      await runner.idle();
+      return (await store.repository("acme/widgets"))!;
+    }
+
+    it("follows a Link only on the API's own origin: another host is never sent the token", async () => {
+      const stolen: { url: string; authorization: string | undefined }[] = [];
+      const evil = createServer((req, res) => {
+        stolen.push({ url: req.url ?? "", authorization: req.headers.authorization });
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end("[]");
+      });
+      await new Promise<void>((r) => evil.listen(0, "127.0.0.1", r));
+      try {
+        const evilUrl = `http://127.0.0.1:${(evil.address() as AddressInfo).port}`;
+        github.repoIssues.set("acme/widgets", backlog(3));
+        github.faults.push({
+          method: "GET",
+          path: issuesPath,
+          status: 200,
+          headers: { link: `<${evilUrl}/steal?page=2>; rel="next"` },
+          body: [listed(1)],
+        });
+        const row = await backfillOnce();
+        expect(stolen).toEqual([]);
+        expect(issuePages()).toHaveLength(1);
+        expect(row.state).toBe("done");
+        expect(row.last_error).toContain(`pointed to ${evilUrl}, not the API`);
+        expect(row.last_error).toContain("not followed");
+      } finally {
+        evil.closeAllConnections();
+        await new Promise((r) => evil.close(r));
+      }
+    });
+
+    it("never lists a page twice: a Link back to the same page stops the listing", async () => {
+      github.repoIssues.set("acme/widgets", backlog(3));
+      github.faults.push({
+        method: "GET",
+        path: issuesPath,
+        status: 200,
+        headers: {
+          link: `<${github.url}/api/v3/repos/acme/widgets/issues?state=open&per_page=100>; rel="next"`,
+        },
+        body: [listed(1)],
+        times: 50,
+      });
+      const row = await backfillOnce();
+      expect(issuePages()).toHaveLength(1);
+      expect(row.last_error).toContain("already listed");
+    });
+
+    it("stops at the page cap (the runner's maxPages) when Link never ends", async () => {
+      github.repoIssues.set("acme/widgets", backlog(3));
+      for (let page = 1; page <= 8; page++)
+        github.faults.push({
+          method: "GET",
+          path: issuesPath,
+          status: 200,
+          headers: {
+            link: `<${github.url}/api/v3/repos/acme/widgets/issues?state=open&per_page=100&page=${page + 1}>; rel="next"`,
+          },
+          body: [listed(page)],
+        });
+      const row = await backfillOnce({ maxPages: 5 });
+      expect(issuePages()).toHaveLength(5);
+      expect(row.state).toBe("done");
+      expect(row.last_error).toContain("stopped after 5 pages");
+    });
+
+    it("repositories take turns: a 1-issue repository queued after a 500-issue one waits one page, not the backlog", async () => {
+      github.repoIssues.set("acme/big", backlog(500));
+      github.repoIssues.set("acme/small", backlog(1));
+      service = await start();
+      const store = service.backlogStore!;
+      await service.backfill!.stop();
+      await store.requestBackfill("acme/big", { installationId: INSTALLATION_ID, private: false });
+      await store.requestBackfill("acme/small", { installationId: INSTALLATION_ID, private: false });
+      const runner = new BackfillRunner(service.backfill!.deps);
+      runner.wake();
+      await runner.idle();
+
+      // The pages of open issues GitHub was asked for, in order: one of the big repository's, then the small one.
+      const order = github.requests
+        .filter((r) => r.method === "GET" && /^\/repos\/acme\/[a-z]+\/issues$/.test(r.path))
+        .map((r) => r.path.split("/")[3]);
+      expect(order).toEqual(["big", "small", "big", "big", "big", "big"]);
+      const big = (await store.repository("acme/big"))!;
+      const small = (await store.repository("acme/small"))!;
+      expect([big.state, big.done, big.last_error]).toEqual(["done", 500, null]);
+      expect([small.state, small.done, small.last_error]).toEqual(["done", 1, null]);
+      expect(small.finished_at!.getTime()).toBeLessThan(big.finished_at!.getTime());
+      expect((await tasks("", "acme/big")).json().total).toBe(500);
     });
   });
 }
