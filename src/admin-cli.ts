@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
  * The operator's CLI for accounts, plans, API keys and backfills, on the same database as the server
- * (DATABASE_URL, or PGlite in DATA_DIR, default ./data). A new key is printed once and never stored.
+ * (DATABASE_URL, or PGlite in DATA_DIR, default ./data; while a server runs on that PGlite, through the server's
+ * local admin channel, see src/accounts/admin-channel.ts). A new key is printed once and never stored.
+ * A refused command prints what is wrong and exits 1; an unexpected failure exits 2.
  *
  *   npm run admin -- accounts create --name "Acme" [--plan free|payg|pro] [--github LOGIN]
  *   npm run admin -- accounts list
@@ -17,7 +19,10 @@ import { runAdmin } from "./accounts/admin-commands.js";
 import { isTaskScorerError, UsageError } from "./core/errors.js";
 
 runAdmin(process.argv.slice(2), process.env).catch((err: unknown) => {
-  if (err instanceof UsageError || isTaskScorerError(err)) console.error(err.message);
-  else console.error(err);
+  if (err instanceof UsageError || isTaskScorerError(err)) {
+    console.error(err.message);
+    process.exit(1);
+  }
+  console.error(err);
   process.exit(2);
 });

@@ -27,6 +27,8 @@ import {
 import type { Listener } from "./storage/notifications.js";
 import { openDatabase, type Database } from "./storage/database.js";
 import { AppMetering } from "./accounts/app-metering.js";
+import { serveAdminChannel, type AdminChannel } from "./accounts/admin-channel.js";
+import { executeAdmin } from "./accounts/admin-commands.js";
 import { DatabaseDeliveries, RedisDeliveries, type DeliveryIntake } from "./fleet/delivery-queues.js";
 import { DeliveryStore } from "./fleet/delivery-store.js";
 import { sharedScoreCache } from "./fleet/shared-score-cache.js";
@@ -88,6 +90,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
   let keyNotices: Listener | undefined;
   let limiter: RateLimiter | undefined;
   let ledger: LedgerBatcher | undefined;
+  let adminChannel: AdminChannel | undefined;
   if (needsDatabase(config)) {
     database = await openDatabase({
       url: storage.databaseUrl,
@@ -120,6 +123,15 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
         ledger,
       });
     }
+    // The admin CLI cannot open the embedded database while this process holds it: it asks us (admin-channel.ts).
+    if (database.engine === "pglite")
+      adminChannel = await serveAdminChannel({
+        db: database.db,
+        dataDir: storage.dataDir,
+        execute: executeAdmin,
+        log: logger,
+        clock: options.clock,
+      });
     // A model's verdicts are shared by the fleet (cache and single-flight in PostgreSQL). The offline
     // judge is deterministic and takes microseconds: a repeat on another instance is simply scored again.
     if (database.engine === "postgres" && scorer.name !== "offline") {
@@ -343,6 +355,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
       await ledger?.drain();
       await limiter?.close?.();
       await keyNotices?.close();
+      await adminChannel?.close();
       await database?.close();
     },
   };

@@ -1,5 +1,5 @@
 import { CompiledQuery, sql, type InferResult, type RawBuilder } from "kysely";
-import { isPlanId, type PlanId } from "../core/plans.js";
+import { isPlanId, periodOf, type PlanId } from "../core/plans.js";
 import { prepared } from "../storage/prepared-statements.js";
 import type { Db } from "../storage/tables.js";
 import { generateKey, hashKey, isScope, keyHint, type Scope } from "./api-keys.js";
@@ -67,10 +67,12 @@ export class AccountStore {
     return toAccount(row);
   }
 
-  async setPlan(accountId: string, plan: PlanId): Promise<boolean> {
+  /** Set the plan (the admin CLI); the plan left is noted on this period's ledger (see `planChange`). */
+  async setPlan(accountId: string, plan: PlanId, now = new Date()): Promise<boolean> {
     return this.changed(
-      sql`UPDATE accounts SET plan = ${plan} WHERE id = ${accountId} RETURNING id`,
+      sql`UPDATE accounts SET plan = ${plan} WHERE id = ${accountId} RETURNING id, plan`,
       "account",
+      this.planChange(accountId, periodOf(now)),
     );
   }
 
@@ -78,13 +80,28 @@ export class AccountStore {
    * Set the plan from an event effective at `effective`, unless a newer event already set it (of two with the same date, the later arrival wins):
    * events are applied in the order they took effect, not the order they arrived.
    */
-  async setPlanIfNewer(accountId: string, plan: PlanId, effective: Date): Promise<boolean> {
+  async setPlanIfNewer(accountId: string, plan: PlanId, effective: Date, now = new Date()): Promise<boolean> {
     return this.changed(
       sql`UPDATE accounts SET plan = ${plan}, plan_effective_at = ${effective}
           WHERE id = ${accountId} AND (plan_effective_at IS NULL OR plan_effective_at <= ${effective})
-          RETURNING id`,
+          RETURNING id, plan`,
       "account",
+      this.planChange(accountId, periodOf(now)),
     );
+  }
+
+  /**
+   * A plan change's ledger row, in the change's own statement: quantity 0, the plan left. The amount due reads
+   * every plan held in a period from the ledger (see usage-report.ts), so a month of Pro then Pay-as-you-go
+   * still owes Pro's fee. Written only when the plan did change (the statements see the row as it was before).
+   */
+  private planChange(accountId: string, period: string): RawBuilder<unknown> {
+    return sql`, before AS (SELECT id, plan FROM accounts WHERE id = ${accountId}),
+      noted AS (
+        INSERT INTO usage_ledger (account_id, idempotency_key, period, quantity, request_hash, source, plan,
+          unit_price_cents)
+        SELECT before.id, ${`plan:${newId("chg")}`}, ${period}, 0, '', 'plan', before.plan, 0
+        FROM before JOIN changed ON changed.id = before.id WHERE changed.plan <> before.plan)`;
   }
 
   /** Create a key: the key itself is returned once and never stored. */
@@ -144,9 +161,13 @@ export class AccountStore {
    * keys drop it), in the same statement: the notice goes out exactly when the change commits, never for a
    * change that did not happen.
    */
-  private async changed(update: RawBuilder<unknown>, what: "key" | "account"): Promise<boolean> {
+  private async changed(
+    update: RawBuilder<unknown>,
+    what: "key" | "account",
+    also: RawBuilder<unknown> = sql``,
+  ): Promise<boolean> {
     const r = await sql<{ id: string }>`
-      WITH changed AS (${update})
+      WITH changed AS (${update})${also}
       SELECT id, pg_notify(${KEY_NOTICES}, json_build_object(${what}::text, id)::text) FROM changed`.execute(
       this.db,
     );
@@ -216,15 +237,25 @@ export class AccountStore {
     return Number(row.total);
   }
 
-  /** What the period's counted tasks cost, in cents, each at the price of the plan it was counted under. */
-  async ledgerAmountCents(accountId: string, period: string): Promise<number> {
+  /**
+   * The period on the ledger: tasks counted, what they cost (each at its row's price, in cents) and every plan
+   * its rows were counted under (a plan change's row names the plan left). See usage-report.ts.
+   */
+  async periodBill(
+    accountId: string,
+    period: string,
+  ): Promise<{ tasks: number; taskCents: number; plans: string[] }> {
     const row = await this.db
       .selectFrom("usage_ledger")
-      .select(sql<string>`coalesce(sum(quantity * unit_price_cents), 0)`.as("cents"))
+      .select([
+        sql<string>`coalesce(sum(quantity), 0)`.as("tasks"),
+        sql<string>`coalesce(sum(quantity * unit_price_cents), 0)`.as("cents"),
+        sql<string[] | null>`array_agg(DISTINCT plan) FILTER (WHERE plan IS NOT NULL)`.as("plans"),
+      ])
       .where("account_id", "=", accountId)
       .where("period", "=", period)
       .executeTakeFirstOrThrow();
-    return Number(row.cents);
+    return { tasks: Number(row.tasks), taskCents: Number(row.cents), plans: row.plans ?? [] };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { AccessError, InvalidRequestError } from "../core/errors.js";
-import { amountDue, isPlanId, nextPeriodStart, periodOf, PLANS, type Plan } from "../core/plans.js";
+import { isPlanId, periodOf, PLANS, type Plan } from "../core/plans.js";
 import type { ScoreReport } from "../core/score-report.schema.js";
 import { hashKey, isScope, isWellFormedKey, sha256Hex, type Scope } from "./api-keys.js";
 import type { Account, AccountStore } from "./account-store.js";
@@ -9,6 +9,7 @@ import type { KeyCache } from "./key-cache.js";
 import type { LedgerBatcher } from "./ledger-batcher.js";
 import { enforcePlanRate, rateRefusal, type RateLimiter } from "./plan-rate-limit.js";
 import { KeySlots } from "./key-slots.js";
+import { usageReport, type UsageReport } from "./usage-report.js";
 
 /** Who is calling: the key's account and plan, and what the key may do. */
 export interface Principal {
@@ -144,18 +145,31 @@ export class KeyAccess {
     const period = periodOf(this.clock());
     const { limiter } = this.parts;
     const allowance = p.plan.allowancePerMonth;
-    // The rate and then the allowance's hold in one round trip where the limiter can (PostgreSQL), in the
-    // same order as one after the other: a request the rate refuses holds nothing. With an Idempotency-Key
-    // an earlier report may answer instead, so nothing is held before the ledger is asked.
-    let held: boolean | undefined;
-    if (limiter?.takeAndHold && allowance !== null && idempotencyKey === undefined) {
-      const d = await limiter.takeAndHold(p.account.id, p.plan.rateLimit, { period, allowance });
-      if (!d.allowed) throw rateRefusal(p.plan, d);
-      held = d.held;
-    } else if (limiter) await enforcePlanRate(limiter, p.account.id, p.plan);
+    // A retry of a request already answered gets its stored report: it costs no model time, so it is neither
+    // rate-limited nor counted.
     if (idempotencyKey) {
       const replay = await this.replay(p, idempotencyKey, requestHash, period);
       if (replay) return replay;
+    }
+    // The rate and then the allowance's hold in one round trip where the limiter can (PostgreSQL), in the
+    // same order as one after the other: a request the rate refuses holds nothing. With an Idempotency-Key
+    // the ledger decides below whether it is new, so nothing is held with the rate.
+    let held: boolean | undefined;
+    try {
+      if (limiter?.takeAndHold && allowance !== null && idempotencyKey === undefined) {
+        const d = await limiter.takeAndHold(p.account.id, p.plan.rateLimit, { period, allowance });
+        if (!d.allowed) throw rateRefusal(p.plan, d);
+        held = d.held;
+      } else if (limiter) await enforcePlanRate(limiter, p.account.id, p.plan);
+    } catch (err) {
+      // A month's allowance used up is the answer that matters (waiting a minute would not help).
+      if (
+        err instanceof AccessError &&
+        err.code === "rate_limited" &&
+        (await this.allowanceUsedUp(p, period))
+      )
+        throw overAllowance(p.plan, this.clock());
+      throw err;
     }
     // One key cannot hold the model's whole concurrency (and the other customers' turns): its requests
     // beyond the limit wait their turn, and beyond a bounded line they are refused.
@@ -170,6 +184,12 @@ export class KeyAccess {
     } finally {
       this.slots.give(p.keyId);
     }
+  }
+
+  /** Whether a plan with an allowance has used all of it this period (asked only when the rate refuses). */
+  private async allowanceUsedUp(p: Principal, period: string): Promise<boolean> {
+    const allowance = p.plan.allowancePerMonth;
+    return allowance !== null && (await this.store.used(p.account.id, period)) >= allowance;
   }
 
   private async giveBack(accountId: string, period: string): Promise<void> {
@@ -279,21 +299,9 @@ export class KeyAccess {
     };
   }
 
-  async usage(p: Principal) {
-    const now = this.clock();
-    const period = periodOf(now);
-    const used = await this.store.ledgerTotal(p.account.id, period);
-    return {
-      account: p.account.id,
-      plan: p.plan.name,
-      period,
-      periodEnds: nextPeriodStart(now).toISOString(),
-      tasksUsed: used,
-      allowance: p.plan.allowancePerMonth,
-      remaining: p.plan.allowancePerMonth === null ? null : Math.max(0, p.plan.allowancePerMonth - used),
-      // Each counted task at the price of the plan it was counted under, plus this plan's monthly fee.
-      amountDueUsd: amountDue(p.plan, 0) + (await this.store.ledgerAmountCents(p.account.id, period)) / 100,
-    };
+  /** The period's usage and amount due: the same computation as the admin CLI's `usage` (usage-report.ts). */
+  async usage(p: Principal): Promise<UsageReport> {
+    return usageReport(this.store, p.account.id, p.plan, this.clock());
   }
 
   /** A stored report: public ones to anyone, private ones to their account's keys. Undefined = not found. */

@@ -51,6 +51,13 @@ export interface HeldDecision extends RateDecision {
 
 const interval = (rule: RateRule) => 60_000 / rule.perMinute;
 
+/**
+ * Where a subject's budget under a rule is kept: per subject and rule, so that a plan change takes effect on the
+ * next request (an upgraded account does not wait out the backlog of its old, slower rule; a downgraded one
+ * starts its new rule's budget). Account ids hold no "@".
+ */
+export const ruleKey = (subject: string, rule: RateRule) => `${subject}@${rule.perMinute}/${rule.burst}`;
+
 /** The decision from the new tat (allowed) or the tat that refused it. */
 export function decide(rule: RateRule, now: number, tat: number, allowed: boolean): RateDecision {
   const t = interval(rule);
@@ -72,9 +79,10 @@ export class MemoryRateLimiter implements RateLimiter {
   async take(subject: string, rule: RateRule): Promise<RateDecision> {
     const now = this.now();
     const t = interval(rule);
-    const tat = Math.max(this.tats.get(subject) ?? now, now);
+    const key = ruleKey(subject, rule);
+    const tat = Math.max(this.tats.get(key) ?? now, now);
     if (tat + t - now > rule.burst * t) return decide(rule, now, tat, false);
-    this.tats.set(subject, tat + t);
+    this.tats.set(key, tat + t);
     // Subjects whose bucket is full again need no entry: keep the map from growing without bound.
     if (this.tats.size > 100_000) for (const [k, v] of this.tats) if (v <= now) this.tats.delete(k);
     return decide(rule, now, tat + t, true);
@@ -107,7 +115,7 @@ export class RedisRateLimiter implements RateLimiter {
     const [ok, tat, now] = (await this.redis.eval(
       RedisRateLimiter.SCRIPT,
       1,
-      `${this.prefix}:rate:${subject}`,
+      `${this.prefix}:rate:${ruleKey(subject, rule)}`,
       t,
       rule.burst * t,
     )) as [number, number, number];
@@ -156,7 +164,9 @@ export class DatabaseRateLimiter implements RateLimiter {
     return this.takes.submit(subject, { rule, hold });
   }
 
-  private async takeAll(subjects: string[], { rule, hold }: TakeInput): Promise<Map<string, HeldDecision>> {
+  private async takeAll(accounts: string[], { rule, hold }: TakeInput): Promise<Map<string, HeldDecision>> {
+    // The rate's rows are per subject and rule (ruleKey); the hold's, per account (the part before "@").
+    const subjects = accounts.map((a) => ruleKey(a, rule));
     const t = Math.ceil(interval(rule));
     const window = Math.floor(rule.burst * interval(rule));
     // Allowed: the row's tat moves on and is returned. Refused: nothing changes and nothing is returned.
@@ -183,12 +193,13 @@ export class DatabaseRateLimiter implements RateLimiter {
             ).rows.map((r) => [r.subject, r]),
           );
     return new Map(
-      subjects.map((subject): [string, HeldDecision] => {
+      accounts.map((account, i): [string, HeldDecision] => {
+        const subject = subjects[i]!;
         const a = done.get(subject);
         if (a)
-          return [subject, { ...decide(rule, Number(a.now), Number(a.tat), true), held: a.held === true }];
+          return [account, { ...decide(rule, Number(a.now), Number(a.tat), true), held: a.held === true }];
         const c = current.get(subject);
-        return [subject, { ...decide(rule, Number(c?.now ?? 0), Number(c?.tat ?? 0), false), held: false }];
+        return [account, { ...decide(rule, Number(c?.now ?? 0), Number(c?.tat ?? 0), false), held: false }];
       }),
     );
   }
@@ -211,10 +222,10 @@ const TAKE_SQL = prepared(TAKE_SQL_TEXT);
  */
 const TAKE_AND_HOLD_SQL = prepared(`
   WITH rate AS (${TAKE_SQL_TEXT}
-  ), held AS (${holdStatement("(SELECT subject FROM rate)", "$4::text", "$5::int")}
+  ), held AS (${holdStatement("(SELECT split_part(subject, '@', 1) FROM rate)", "$4::text", "$5::int")}
   )
   SELECT rate.subject, rate.tat, rate.now, held.account_id IS NOT NULL AS held
-  FROM rate LEFT JOIN held ON held.account_id = rate.subject`);
+  FROM rate LEFT JOIN held ON held.account_id = split_part(rate.subject, '@', 1)`);
 
 /**
  * Take one request from an account's per-minute budget, or refuse with 429 `rate_limited` (distinct from the

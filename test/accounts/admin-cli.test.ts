@@ -1,9 +1,27 @@
-import { mkdtempSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "@jest/globals";
 import { runAdmin } from "../../src/accounts/admin-commands.js";
 import { isWellFormedKey } from "../../src/accounts/api-keys.js";
+import { startServerProcess } from "../helpers/npm-start.js";
+
+/** `npm run admin -- …` as the operator runs it: its own process, its output and exit code. */
+function adminProcess(argv: string[], env: Record<string, string>) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "src/admin-cli.ts", ...argv], {
+      cwd: new URL("../..", import.meta.url).pathname,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.once("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 describe("the admin CLI", () => {
   const env = { DATA_DIR: join(mkdtempSync(join(tmpdir(), "ts-admin-")), "data") };
@@ -43,4 +61,85 @@ describe("the admin CLI", () => {
     );
     await expect(run("bogus")).rejects.toThrow(/Unknown command/);
   }, 90_000);
+
+  it("`keys create --expires-days 1e9` (or 0, -1, 2.5, 36501, abc) says what is wrong and exits 1, without a stack or a key", async () => {
+    const account = JSON.parse(await run("accounts", "create", "--name", "Typo"));
+    for (const days of ["1e9", "0", "-1", "2.5", "36501", "abc", " "])
+      await expect(run("keys", "create", account.id, `--expires-days=${days}`)).rejects.toThrow(
+        /--expires-days must be a whole number of days from 1 to 36500/,
+      );
+    const r = await adminProcess(["keys", "create", account.id, "--expires-days", "1e9"], env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim()).toBe(
+      '--expires-days must be a whole number of days from 1 to 36500 (100 years), such as 90; got "1e9".',
+    );
+    // No key was made.
+    expect(await run("keys", "list", account.id)).toBe("");
+  }, 90_000);
+});
+
+describe("the admin CLI while the server runs on the embedded database", () => {
+  it("works through the running server: account, key, plan change and usage, each taking effect on the next request", async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), "ts-admin-live-")), "data");
+    const env = { DATA_DIR: dataDir };
+    const server = await startServerProcess(
+      process.execPath,
+      ["--import", "tsx", "src/main.ts"],
+      { ...env, AUTH: "keys", SCORER: "offline" },
+      60_000,
+    );
+    const run = async (...argv: string[]) => {
+      const lines: string[] = [];
+      await runAdmin(argv, env, (l) => lines.push(l));
+      return lines.join("\n");
+    };
+    const score = (key: string, task: string) =>
+      fetch(`${server.base}/score-task`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: JSON.stringify({ task }),
+      });
+    try {
+      // Local only: the socket's folder is the server user's alone.
+      const socket = join(dataDir, "admin", "admin.sock");
+      expect(statSync(socket).isSocket()).toBe(true);
+      expect(statSync(socket).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dataDir, "admin")).mode & 0o777).toBe(0o700);
+
+      const account = JSON.parse(await run("accounts", "create", "--name", "Live"));
+      const key = (await run("keys", "create", account.id)).split("\n")[0]!;
+      expect(isWellFormedKey(key)).toBe(true);
+      for (let i = 0; i < 10; i++) expect((await score(key, `Add export ${i}`)).status).toBe(200);
+      // The allowance is used up (and so is the per-minute burst): the answer is the allowance's.
+      const over = await score(key, "Add export, once more");
+      expect(over.status).toBe(429);
+      expect(((await over.json()) as { error: { code: string } }).error.code).toBe("quota_exceeded");
+
+      // The operator's own command, in its own process, while the server runs.
+      const moved = await adminProcess(["accounts", "plan", account.id, "pro"], env);
+      expect(moved).toMatchObject({ code: 0, stdout: `${account.id} is now on Pro.\n` });
+      // The next request is Pro's: no allowance, Pro's per-minute limit (the key was cached as Free).
+      expect((await score(key, "Add export on Pro")).status).toBe(200);
+      expect(JSON.parse(await run("usage", account.id))).toMatchObject({
+        plan: "Pro",
+        tasksUsed: 11,
+        amountDueUsd: 50,
+      });
+      // A refusal comes back as the CLI's own: a message and exit 1.
+      const refused = await adminProcess(["accounts", "plan", "acct_nope", "pro"], env);
+      expect(refused).toMatchObject({ code: 1, stdout: "", stderr: "No account acct_nope.\n" });
+      // A key revoked through the server is refused on the next request.
+      const id = JSON.parse(await run("keys", "list", account.id)).id as string;
+      expect(await run("keys", "revoke", id)).toBe(`Revoked ${id}.`);
+      expect((await score(key, "Add export, revoked")).status).toBe(401);
+    } finally {
+      await server.stop();
+    }
+    // The server gone, the CLI opens the folder itself again.
+    expect(JSON.parse(await run("usage", JSON.parse(await run("accounts", "list")).id))).toMatchObject({
+      tasksUsed: 11,
+    });
+    expect(server.output()).not.toContain("tsk_");
+  }, 180_000);
 });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { AccountStore } from "../../src/accounts/account-store.js";
-import { KeyAccess } from "../../src/accounts/key-access.js";
+import { KeyAccess, type KeyRow } from "../../src/accounts/key-access.js";
+import type { KeyCache } from "../../src/accounts/key-cache.js";
 import type { RateLimiter } from "../../src/accounts/plan-rate-limit.js";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import type { Scorer } from "../../src/core/scorer.js";
@@ -25,6 +26,7 @@ export async function keyedServer(
     maxConcurrentPerKey?: number;
     corsOrigins?: "*" | string[];
     limiter?: RateLimiter;
+    cache?: KeyCache<KeyRow>;
   } = {},
 ): Promise<KeyedServer> {
   const database =
@@ -35,6 +37,7 @@ export async function keyedServer(
     policy: DEFAULT_APPROVAL_POLICY,
     access: new KeyAccess(store, options.clock, options.maxConcurrentPerKey, {
       ...(options.limiter ? { limiter: options.limiter } : {}),
+      ...(options.cache ? { cache: options.cache } : {}),
     }),
     ...(options.corsOrigins ? { corsOrigins: options.corsOrigins } : {}),
     ...(options.clock ? { clock: options.clock } : {}),

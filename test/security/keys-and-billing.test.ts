@@ -1,5 +1,10 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { runAdmin } from "../../src/accounts/admin-commands.js";
 import { AppMetering } from "../../src/accounts/app-metering.js";
+import { openDatabase } from "../../src/storage/database.js";
 import { ScorerUnavailableError } from "../../src/core/errors.js";
 import type { Scorer } from "../../src/core/scorer.js";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
@@ -132,6 +137,53 @@ describe("the amount due", () => {
     const usage = (await s.app.inject({ url: "/usage", headers: bearer(key) })).json();
     expect(usage).toMatchObject({ plan: "Pay-as-you-go", tasksUsed: 11, amountDueUsd: 1 });
   });
+});
+
+describe("one amount due, whoever asks (the admin CLI or GET /usage)", () => {
+  it("Free with 10 tasks, and Pro with 2, both moved to Pay-as-you-go by `accounts plan`: `usage` and GET /usage print the same object, $0 and $50", async () => {
+    // The real clock and a data folder: the admin CLI opens it as the operator's command does.
+    const env = { DATA_DIR: join(mkdtempSync(join(tmpdir(), "ts-amount-")), "data") };
+    const admin = async (...argv: string[]) => {
+      const lines: string[] = [];
+      await runAdmin(argv, env, (l) => lines.push(l));
+      return lines.join("\n");
+    };
+    const served = async () => keyedServer({ database: await openDatabase({ dataDir: env.DATA_DIR }) });
+    let k = await served();
+    const free = await k.store.createAccount("was-free", "free");
+    const pro = await k.store.createAccount("was-pro", "pro");
+    const keys = {
+      free: (await k.store.createKey(free.id, ["score", "usage:read"])).key,
+      pro: (await k.store.createKey(pro.id, ["score", "usage:read"])).key,
+    };
+    const post = (key: string, task: string) =>
+      k.app.inject({ method: "POST", url: "/score-task", headers: bearer(key), payload: { task } });
+    for (let i = 0; i < 10; i++) expect((await post(keys.free, `Free task ${i}`)).statusCode).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await post(keys.pro, `Pro task ${i}`)).statusCode).toBe(200);
+    await k.close();
+    await k.database.close();
+
+    expect(await admin("accounts", "plan", free.id, "payg")).toMatch(/now on Pay-as-you-go/);
+    expect(await admin("accounts", "plan", pro.id, "payg")).toMatch(/now on Pay-as-you-go/);
+    const printed = {
+      free: JSON.parse(await admin("usage", free.id)),
+      pro: JSON.parse(await admin("usage", pro.id)),
+    };
+
+    k = await served();
+    try {
+      const usage = async (key: string) =>
+        (await k.app.inject({ url: "/usage", headers: bearer(key) })).json();
+      const answered = { free: await usage(keys.free), pro: await usage(keys.pro) };
+      // Each task at the plan it was done under; Pro's fee for the month it held Pro.
+      expect(printed.free).toMatchObject({ plan: "Pay-as-you-go", tasksUsed: 10, amountDueUsd: 0 });
+      expect(printed.pro).toMatchObject({ plan: "Pay-as-you-go", tasksUsed: 2, amountDueUsd: 50 });
+      expect(answered).toEqual(printed);
+    } finally {
+      await k.close();
+      await k.database.close();
+    }
+  }, 180_000);
 });
 
 describe("GitHub Marketplace events arriving out of order", () => {
