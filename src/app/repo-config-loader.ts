@@ -4,9 +4,11 @@
  */
 import type { Context } from "probot";
 import { LineCounter, parseDocument, isMap, isScalar } from "yaml";
-import { ConfigTooLargeError, limitConfigReads } from "./config-size-limit.js";
+import { ConfigTooLargeError, limitConfigReads, withConfigBudget } from "./config-size-limit.js";
 import {
   CONFIG_MAX_BYTES,
+  CONFIG_MAX_FILES,
+  CONFIG_MAX_TOTAL_BYTES,
   REPO_CONFIG_FILE,
   failClosedConfig,
   formatDiagnostic,
@@ -68,14 +70,21 @@ export async function loadConfig(context: Context, log: Log): Promise<ParsedRepo
   let parsed: ParsedRepoConfig;
   limitConfigReads(context.octokit, CONFIG_MAX_BYTES);
   try {
-    parsed = parseRepoConfig(await context.config(REPO_CONFIG_FILE));
+    // Every file the configuration draws on (`_extends`, the organisation's `.github`) is capped, and so
+    // is the chain: its length and its total size.
+    const raw = await withConfigBudget(
+      { ...context.repo(), path: `.github/${REPO_CONFIG_FILE}` },
+      { maxFiles: CONFIG_MAX_FILES, maxTotalBytes: CONFIG_MAX_TOTAL_BYTES },
+      () => context.config(REPO_CONFIG_FILE),
+    );
+    parsed = parseRepoConfig(raw);
     await locateKeys(context, parsed.diagnostics);
   } catch (error) {
     const pos = yamlErrorPosition(error);
     const status = (error as { status?: unknown })?.status;
     const diagnostic: ConfigDiagnostic =
       error instanceof ConfigTooLargeError
-        ? { message: `${error.message}, the most the App reads; the App stays off until it is smaller` }
+        ? { message: `${error.message}; the App stays off until ${error.remedy}` }
         : pos
           ? {
               message: `is not valid YAML (${pos.problem}); the App stays off until it is fixed`,

@@ -72,7 +72,10 @@ export class FakeGitHub {
    */
   llmScore = 8;
   llmFailStatus: number | undefined;
-  /** `.github/task-scorer.yml` of each repository, by "owner/repo"; absent means no file. */
+  /**
+   * `.github/task-scorer.yml` of each repository, by "owner/repo"; any other file (an `_extends` base), by
+   * "owner/repo:path"; absent means no file.
+   */
   readonly configFiles = new Map<string, string>();
   /** Each repository's issues and pull requests (items with `pull_request`), by "owner/repo": the backlog's source. */
   readonly repoIssues = new Map<string, FakeIssue[]>();
@@ -443,9 +446,11 @@ export class FakeGitHub {
 
     // Repository files: only the App's config, when a test set one (served raw, as GitHub does).
     if (rest[0] === "contents" && method === "GET") {
-      const config = this.configFiles.get(repoKey);
-      if (config === undefined || rest.slice(1).join("/") !== ".github/task-scorer.yml")
-        return send(404, { message: "Not Found" });
+      const file = rest.slice(1).join("/");
+      const config =
+        this.configFiles.get(`${repoKey}:${file}`) ??
+        (file === ".github/task-scorer.yml" ? this.configFiles.get(repoKey) : undefined);
+      if (config === undefined) return send(404, { message: "Not Found" });
       if (fault) return fail(fault);
       res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
       res.end(config);
