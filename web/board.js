@@ -110,7 +110,9 @@ function showProgress(backfill, calibration) {
   const text = document.getElementById("progress-text");
   const bar = document.getElementById("progress");
   if (backfill.state === "done") {
-    text.textContent = `Backlog scored: ${backfill.done} open issues.`;
+    // No number here: the count below is the one count of open issues (the backfill's own tally misses
+    // issues opened since, and those it skipped).
+    text.textContent = "Backlog scored; new and edited issues are scored as they arrive.";
     bar.hidden = true;
   } else {
     text.textContent =

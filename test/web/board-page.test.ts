@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import type { Page } from "playwright-core";
 import type { Service } from "../../src/compose-service.js";
 import { startFakeGitHub, type FakeGitHub, type FakeIssue } from "../helpers/fake-github.js";
-import { deliver, startService, installationCreated } from "../helpers/app-harness.js";
+import { deliver, payload, startService, installationCreated } from "../helpers/app-harness.js";
 import { describeInChromium, launchChromium } from "../helpers/chromium.js";
 
 /**
@@ -137,7 +137,7 @@ describeInChromium("the backlog board in a browser", () => {
     );
     await poll(
       () => page.locator("#progress-text").textContent(),
-      (v) => expect(v).toBe("Backlog scored: 130 open issues."),
+      (v) => expect(v).toBe("Backlog scored; new and edited issues are scored as they arrive."),
       30_000,
     );
     expect(await page.evaluate("window.sameDocument")).toBe(true);
@@ -258,6 +258,30 @@ describeInChromium("the backlog board in a browser", () => {
     const bad = await page.goto(`${base}/board/acme/not%20a%20repo`);
     expect(bad!.status()).toBe(400);
     expect(await page.locator("h1").textContent()).toBe("Not a repository name");
+  });
+
+  it("says the number of open issues once, and a new issue opened after the backfill counts in it (issue 33)", async () => {
+    const opened = payload("issues", "opened", (p) => {
+      p.repository.owner.login = "acme";
+      p.repository.name = "widgets";
+      p.repository.full_name = "acme/widgets";
+      p.repository.private = false;
+      p.issue.number = 131;
+      p.issue.title = "Export times out on large invoices";
+      p.issue.body = "Steps:\n1. Export 5,000 invoices\n\nActual: a 504 after 30 s.";
+      p.issue.html_url = "https://github.com/acme/widgets/issues/131";
+      p.sender.type = "User";
+    });
+    expect((await deliver(service, "issues", opened)).statusCode).toBe(200);
+    await service.queue!.drain();
+    await page.goto(`${base}/board/acme/widgets`);
+    await poll(
+      () => page.locator("#count").textContent(),
+      (v) => expect(v).toMatch(/^131 open issues, /),
+    );
+    // The status line says the backlog is scored, with no second count that disagrees (it said 130).
+    const status = (await page.locator("#status").textContent())!.replace(/\s+/g, " ").trim();
+    expect(status).toBe("Backlog scored; new and edited issues are scored as they arrive.");
   });
 
   it("fetched nothing from elsewhere and broke no rule of its CSP", () => {

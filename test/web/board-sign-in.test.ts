@@ -56,6 +56,24 @@ describeInChromium("a private repository's board, signed in with GitHub", () => 
     await github?.close();
   });
 
+  it("signed out, a private repository and one the App never scored get the same true sentence, and the sign-in (issue 33)", async () => {
+    const said: string[] = [];
+    for (const name of ["acme/nothing-here", "acme/secret"]) {
+      await page.goto(`${base}/board/${name}`);
+      await page.locator("#error").waitFor();
+      said.push((await page.locator("#error").textContent())!.replaceAll(name, "NAME"));
+      expect(await page.locator("#error").textContent()).toBe(
+        `No backlog here: the App has not scored a public repository named ${name}. If it is private, sign in with GitHub to see it (/auth/github/login?return_to=/board/${name}).`,
+      );
+      expect(await page.getByRole("link", { name: "Sign in with GitHub" }).isVisible()).toBe(true);
+      expect(await page.locator("#tasks tbody tr").count()).toBe(0);
+      const api = await page.request.get(`${base}/api/repos/${name}/tasks`);
+      expect(api.status()).toBe(401);
+      expect((await api.json()).error.code).toBe("unauthorized");
+    }
+    expect(said[0]).toBe(said[1]);
+  });
+
   it("signs in through GitHub and comes back to the board, which then lists the issues", async () => {
     github.signedInUser = { login: "mona", id: 7 };
     await page.goto(`${base}/board/acme/secret?kind=bug`);
