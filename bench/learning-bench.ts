@@ -6,7 +6,14 @@
 // log line (the closed issues listed, the adjustments fitted with their 5-fold decisions, stored). PostgreSQL
 // when DATABASE_URL is set (a database of its own, dropped after), else the embedded PGlite in a temporary
 // folder. The issues' text is made up here, from a few words per kind.
+//
+// Then the attack of issue 33 (security 3): 1,000 closed issues whose bodies are 65,000 characters each (a pasted
+// log), with the server answering REST while it learns. A probe sends `POST /score-task` every 20 ms, whether or not
+// the earlier ones were answered, from the last page of closed issues to "learning: done": its p99 is how long a
+// REST caller waits while the fit runs (target: under 100 ms; before the fit was sliced and clipped it held the
+// event loop for the whole fit).
 import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sign, installationCreated } from "../test/helpers/app-harness.js";
@@ -32,11 +39,17 @@ interface Sizes {
   open: number;
   /** GitHub's latency per answer, which learning waits for (not the service's own time). */
   githubDelayMs: number;
+  /** Each issue's body padded with log lines to this many characters (the attack of issue 33). */
+  bodyChars?: number;
 }
 
 const SIZES: Record<"smoke" | "full", Sizes> = {
   smoke: { closed: 150, pulls: 8, open: 20, githubDelayMs: 5 },
   full: { closed: 1000, pulls: 50, open: 50, githubDelayMs: 300 },
+};
+const LARGE: Record<"smoke" | "full", Sizes> = {
+  smoke: { closed: 60, pulls: 0, open: 5, githubDelayMs: 5, bodyChars: 65_000 },
+  full: { closed: 1000, pulls: 0, open: 5, githubDelayMs: 5, bodyChars: 65_000 },
 };
 
 /** Made-up words: each kind its own shapes, sharing the project's nouns (so they do not read apart trivially). */
@@ -102,6 +115,19 @@ function filler(n: number, rand: () => number): string {
   ].join("\n");
 }
 
+/** A body made `chars` long with a pasted log (each issue's own, so that no two bodies are alike). */
+function padded(body: string, n: number, chars: number | undefined): string {
+  if (chars === undefined || body.length >= chars) return body;
+  const lines: string[] = [body, "", "```"];
+  let length = body.length + 5;
+  for (let i = 0; length < chars; i++) {
+    const line = `2024-05-${String(1 + (i % 28)).padStart(2, "0")}T10:${String(i % 60).padStart(2, "0")}:00Z worker ${n % 7} job ${n}-${i} finished in ${(i * 37) % 1000} ms, queue ${i % 13}`;
+    lines.push(line);
+    length += line.length + 1;
+  }
+  return lines.join("\n").slice(0, chars - 4) + "\n```";
+}
+
 /** The repository's issues, newest first by number: closed ones (pull requests among them), then open ones. */
 function history(sizes: Sizes): StandInIssue[] {
   const rand = random(18);
@@ -141,7 +167,7 @@ function history(sizes: Sizes): StandInIssue[] {
     out.push({
       number: n,
       title: `${title} (${n})`,
-      body: `${body}\n\n${filler(n, rand)}`,
+      body: padded(`${body}\n\n${filler(n, rand)}`, n, sizes.bodyChars),
       labels: closed ? labels : [],
       pullRequest: false,
       ...(closed
@@ -248,6 +274,108 @@ async function learn(main: string, where: Where, sizes: Sizes): Promise<Record<s
   }
 }
 
+/** `POST /score-task` every `everyMs`, each on its own (a slow answer does not hold the next one back). */
+function probeRest(url: string, everyMs: number) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  const body = JSON.stringify({
+    task: "Add CSV export for reports",
+    description: "One row per task, UTF-8.",
+  });
+  const probes: { sentAt: number; ms: number; status: number }[] = [];
+  const pending = new Set<Promise<void>>();
+  const send = () => {
+    const sentAt = performance.now();
+    const p = new Promise<void>((resolve) => {
+      const req = request(
+        `${url}/score-task`,
+        { method: "POST", agent, headers: { "content-type": "application/json" } },
+        (res) => {
+          res.resume();
+          res.on("end", () => {
+            probes.push({ sentAt, ms: performance.now() - sentAt, status: res.statusCode ?? 0 });
+            resolve();
+          });
+        },
+      );
+      req.on("error", () => {
+        probes.push({ sentAt, ms: performance.now() - sentAt, status: 0 });
+        resolve();
+      });
+      req.end(body);
+    });
+    pending.add(p);
+    void p.then(() => pending.delete(p));
+  };
+  const timer = setInterval(send, everyMs);
+  return {
+    probes,
+    async stop() {
+      clearInterval(timer);
+      await Promise.all(pending);
+      agent.destroy();
+    },
+  };
+}
+
+const percentile = (sorted: readonly number[], q: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]! : NaN;
+
+/** Learning from closed issues with 65,000-character bodies, with REST probed while the fit runs. */
+async function learnLarge(
+  main: string,
+  where: Where,
+  sizes: Sizes,
+): Promise<Record<string, number | string>> {
+  const repo = "acme/logs";
+  const items = history(sizes);
+  const { github, server } = await startAppOnStandIn(main, where, repo, items, sizes.githubDelayMs);
+  try {
+    const learned = server.logged(/^learning: learned from/, 600_000);
+    const done = server.logged(/^learning: done/, 600_000);
+    const probe = probeRest(server.url, 20);
+    const body = JSON.stringify(installationCreated([repo]));
+    const res = await fetch(`${server.url}/api/github/webhooks`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "installation",
+        "x-github-delivery": "bench-learning-large-1",
+        "x-hub-signature-256": sign(body),
+      },
+      body,
+    });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`installation.created answered ${res.status}`);
+    const end = await done;
+    const doneAt = performance.now();
+    await probe.stop();
+    const result = await learned;
+    const closedCalls = github.requests.filter(
+      (r) => r.method === "GET" && r.path === `/repos/${repo}/issues` && r.query.includes("state=closed"),
+    );
+    // The fit's window: from the last page of closed issues answered to "learning: done" read from the log.
+    const from = Math.max(...closedCalls.map((r) => r.at)) + sizes.githubDelayMs;
+    const during = probe.probes.filter((p) => p.sentAt >= from && p.sentAt <= doneAt);
+    const ms = during.map((p) => p.ms).sort((a, b) => a - b);
+    const p = "learning.large_65k";
+    return {
+      [`${p}.closed_issues`]: Number(end.closedIssues),
+      [`${p}.body_chars`]: sizes.bodyChars ?? 0,
+      [`${p}.fit_ms`]: Math.round(Number(result.ms)),
+      [`${p}.done_ms`]: Math.round(Number(end.ms)),
+      [`${p}.rest_probes_during_fit`]: during.length,
+      [`${p}.rest_p50_during_fit_ms`]: round(percentile(ms, 0.5)),
+      [`${p}.rest_p99_during_fit_ms`]: round(percentile(ms, 0.99)),
+      [`${p}.rest_max_during_fit_ms`]: round(ms.at(-1) ?? NaN),
+      [`${p}.rest_p99_target`]: percentile(ms, 0.99) < 100 ? "< 100 ms OK" : "< 100 ms MISSED",
+      [`${p}.rest_non2xx`]: probe.probes.filter((x) => x.status < 200 || x.status >= 300).length,
+    };
+  } finally {
+    await server.stop();
+    await github.close();
+  }
+}
+
 export async function runLearningBench(
   options: LearningBenchOptions,
 ): Promise<Record<string, number | string>> {
@@ -264,10 +392,22 @@ export async function runLearningBench(
       const dataDir = join(dir, "learning");
       where = { open: { dataDir }, env: { DATA_DIR: dataDir }, cwd: dir };
     }
-    return {
+    const figures = {
       "learning.engine": process.env.DATABASE_URL ? "postgres" : "pglite",
       ...(await learn(main, where, sizes)),
     };
+    // The large bodies in a database (and a folder) of their own.
+    let large: Where;
+    if (database) {
+      await database.drop();
+      database = await freshDatabase();
+      large = { open: { url: database.url }, env: { DATABASE_URL: database.url }, cwd: dir };
+    } else {
+      const dataDir = join(dir, "learning-large");
+      large = { open: { dataDir }, env: { DATA_DIR: dataDir }, cwd: dir };
+    }
+    const large65k = await learnLarge(main, large, LARGE[options.smoke ? "smoke" : "full"]);
+    return { ...figures, ...large65k };
   } finally {
     await database?.drop().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
