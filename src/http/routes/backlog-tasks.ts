@@ -28,7 +28,7 @@ export interface PrivateRepoAccess {
 }
 
 /** Requests per client (address, or signed-in user) and minute: JSON pages, and CSV downloads (every row). */
-export const TASKS_PER_MINUTE = 600;
+export const TASKS_PER_MINUTE = 1200;
 export const CSV_PER_MINUTE = 10;
 
 export interface BacklogRouteOptions {
