@@ -1,8 +1,17 @@
 import { nextPeriodStart, periodOf, PLANS, type Plan, type PlanId } from "../core/plans.js";
 import type { ScoreReport } from "../core/score-report.schema.js";
-import type { AccountStore } from "./account-store.js";
+import type { Account, AccountStore } from "./account-store.js";
 
 export type ChargeOutcome = "charged" | "duplicate" | "over_allowance";
+
+/** One task of an account's allowance held before scoring (see `AppMetering.hold`). */
+export interface AppHold {
+  account: Account;
+  plan: Plan;
+  period: string;
+  /** A task of the allowance was held (plans with one): counted by `charge` or given back by `release`. */
+  reserved: boolean;
+}
 
 /**
  * The App meters per GitHub account (the owner of the repository, which is the installation's
@@ -27,18 +36,53 @@ export class AppMetering {
     return (await this.store.used(account.id, periodOf(this.clock()))) < plan.allowancePerMonth;
   }
 
-  async charge(login: string, deliveryId: string, report: ScoreReport): Promise<ChargeOutcome> {
+  /**
+   * Hold one task of the account's allowance before any model time is spent, as the REST API does (one
+   * race-free statement): so parallel jobs of one account cannot score more reports than it has left.
+   * Undefined when the allowance is used up. The hold is counted by `charge(..., hold)` or given back by
+   * `release`; a plan without an allowance holds nothing.
+   */
+  async hold(login: string): Promise<AppHold | undefined> {
     const { account, plan } = await this.planOf(login);
+    const period = periodOf(this.clock());
+    const allowance = plan.allowancePerMonth;
+    if (allowance === null) return { account, plan, period, reserved: false };
+    return (await this.store.reserve(account.id, period, allowance))
+      ? { account, plan, period, reserved: true }
+      : undefined;
+  }
+
+  /** Give back a hold no report was counted for (the scoring failed). */
+  async release(hold: AppHold): Promise<void> {
+    if (hold.reserved) await this.store.release(hold.account.id, hold.period).catch(() => undefined);
+  }
+
+  /**
+   * Count the report: on the task held for it when `hold` is given (a hold not counted, for a redelivery
+   * already counted, is given back), else on the allowance as it stands.
+   */
+  async charge(
+    login: string,
+    deliveryId: string,
+    report: ScoreReport,
+    hold?: AppHold,
+  ): Promise<ChargeOutcome> {
+    const { account, plan, period } = hold ?? {
+      ...(await this.planOf(login)),
+      period: periodOf(this.clock()),
+    };
     const r = await this.store.charge({
       account,
       plan,
-      period: periodOf(this.clock()),
+      period,
+      reserved: hold?.reserved ?? false,
       // A retry of the same delivery ("guid#2") is the same task.
       idempotencyKey: `delivery:${deliveryId.replace(/#\d+$/, "")}`,
       requestHash: `${report.task.length}:${report.description.length}`,
       source: "app",
       report,
     });
+    if (hold && r.outcome !== "charged") await this.release(hold);
     return r.outcome;
   }
 

@@ -133,7 +133,11 @@ export async function runJob(
       );
     await tellMaintainer();
   };
-  if (deps.metering && !(await deps.metering.hasAllowance(subject.ref.owner))) return allowanceNote();
+  // One task of the allowance is held before the model is asked (as REST does), so parallel jobs of one
+  // account score no more reports than it has left; a push-only job counts nothing, so it only checks.
+  const held = deps.metering && !pushOnly ? await deps.metering.hold(subject.ref.owner) : undefined;
+  if (deps.metering && (pushOnly ? !(await deps.metering.hasAllowance(subject.ref.owner)) : !held))
+    return allowanceNote();
 
   let outcome;
   try {
@@ -148,6 +152,7 @@ export async function runJob(
       { signal, timeoutMs },
     );
   } catch (error) {
+    if (held) await deps.metering!.release(held);
     if (!isTaskScorerError(error)) throw error;
     log.warn({ code: error.code, message: error.message }, "scoring failed");
     if (outputs.comment) {
@@ -166,12 +171,10 @@ export async function runJob(
     return;
   }
 
-  // Counted once per delivery (a redelivery is the same task); the last task of the month can be taken
-  // by another instance between the check above and here, and then this one gets the note too.
+  // Counted once per delivery (a redelivery is the same task, and gives its hold back), on the task held above.
   if (
-    deps.metering &&
-    !pushOnly &&
-    (await deps.metering.charge(subject.ref.owner, context.id, outcome.report)) === "over_allowance"
+    held &&
+    (await deps.metering!.charge(subject.ref.owner, context.id, outcome.report, held)) === "over_allowance"
   )
     return allowanceNote();
 

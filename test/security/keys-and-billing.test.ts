@@ -2,9 +2,15 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import pino from "pino";
 import { runAdmin } from "../../src/accounts/admin-commands.js";
 import { AppMetering } from "../../src/accounts/app-metering.js";
+import { composeService } from "../../src/compose-service.js";
+import { loadServiceConfig } from "../../src/config/service-config.js";
+import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { openDatabase } from "../../src/storage/database.js";
+import { PRIVATE_KEY, TestOctokit, deliver, payload } from "../helpers/app-harness.js";
+import { startFakeGitHub } from "../helpers/fake-github.js";
 import { ScorerUnavailableError } from "../../src/core/errors.js";
 import type { Scorer } from "../../src/core/scorer.js";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
@@ -184,6 +190,67 @@ describe("one amount due, whoever asks (the admin CLI or GET /usage)", () => {
       await k.database.close();
     }
   }, 180_000);
+});
+
+describe("the GitHub App on a Free account", () => {
+  it("6 issues opened at once with 1 task left: the model is asked once more, for 1 report; the other 5 get the note", async () => {
+    const github = await startFakeGitHub();
+    const logger = pino({ level: "silent" });
+    let calls = 0;
+    const counting: Scorer = {
+      name: "openai",
+      async score(input, options) {
+        calls++;
+        await new Promise((r) => setTimeout(r, 50));
+        return offlineScorer.score(input, options);
+      },
+    };
+    const service = await composeService(
+      loadServiceConfig({
+        APP_ID: "1",
+        PRIVATE_KEY,
+        WEBHOOK_SECRET: "test-webhook-secret",
+        GHE_HOST: github.host,
+        GHE_PROTOCOL: "http",
+        AUTH: "keys",
+        DATA_DIR: "memory://",
+        APP_QUEUE_CONCURRENCY: "8",
+        LOG_LEVEL: "silent",
+      }),
+      { logger, Octokit: TestOctokit, scorer: { scorer: counting, description: "counting" } },
+    );
+    const opened = (n: number) =>
+      deliver(
+        service,
+        "issues",
+        payload("issues", "opened", (p) => {
+          p.issue.number = n;
+          p.issue.title = `Add CSV export for report ${n}`;
+        }),
+        `app-free-${n}`,
+      );
+    try {
+      // The repository's owner (Codertocat) uses 9 of the Free plan's 10 tasks this month, one at a time.
+      for (let n = 1; n <= 9; n++) {
+        expect((await opened(n)).statusCode).toBe(200);
+        await service.queue!.drain();
+      }
+      expect(calls).toBe(9);
+      // Then 6 issues at once, with 1 task left.
+      const acks = await Promise.all([10, 11, 12, 13, 14, 15].map(opened));
+      expect(acks.every((r) => r.statusCode === 200)).toBe(true);
+      await service.queue!.drain();
+      expect(calls).toBe(10);
+      const latest = [10, 11, 12, 13, 14, 15].map(
+        (n) => github.comments.filter((c) => c.issue === `Codertocat/Hello-World#${n}`).at(-1)!.body,
+      );
+      expect(latest.every((b) => b.startsWith(REPORT_MARKER))).toBe(true);
+      expect(latest.filter((b) => b.includes("Task score: paused for this month"))).toHaveLength(5);
+    } finally {
+      await service.close(0);
+      await github.close();
+    }
+  }, 90_000);
 });
 
 describe("GitHub Marketplace events arriving out of order", () => {
