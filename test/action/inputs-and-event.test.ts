@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "@jest/globals";
+import { parse as parseYaml } from "yaml";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import { ActionError } from "../../action/errors.js";
 import { INPUT_NAMES, parseInputs, type InputName } from "../../action/inputs.schema.js";
@@ -28,6 +29,18 @@ describe("action.yml and the inputs schema", () => {
   const outputsBlock = actionYml.slice(actionYml.indexOf("\noutputs:"), actionYml.indexOf("\nruns:"));
   const defaultOf = (name: string) =>
     new RegExp(`^ {2}${name}:\\n(?: {4}.*\\n)*? {4}default: "?([^"\\n]*)"?`, "m").exec(inputsBlock)?.[1];
+
+  it("has the Marketplace's metadata: branding, an author, a description of at most 125 characters", () => {
+    const meta = parseYaml(actionYml) as {
+      description: string;
+      author?: string;
+      branding?: Record<string, string>;
+    };
+    expect(meta.description.length).toBeLessThanOrEqual(125);
+    expect(meta.author).toBeTruthy();
+    expect(meta.branding?.icon).toBeTruthy();
+    expect(meta.branding?.color).toBeTruthy();
+  });
 
   it("declares exactly the inputs the schema reads, and the seven outputs", () => {
     const inputNames = [...inputsBlock.matchAll(/^ {2}([a-z][a-z-]*):\s*$/gm)].map((m) => m[1]);
