@@ -28,6 +28,8 @@ export const STATE_TTL_SECONDS = 10 * 60;
 export interface UserSession {
   login: string;
   id: number;
+  /** This sign-in's own id (random), so that signing out ends this session and no other. */
+  sessionId?: string | undefined;
   /** The user-to-server token, in memory only once the cookie is opened. */
   token: string;
   /** Seconds since the epoch. */
@@ -43,12 +45,56 @@ type Purpose = "session" | "state";
 const VERSION = "v1";
 /** Revoked tokens remembered (by fingerprint) so that their cookies are ignored even if a client keeps them. */
 const MAX_REVOKED = 10_000;
+/** OAuth states already presented to the callback, kept until they would have expired anyway. */
+const MAX_USED_STATES = 50_000;
 
+/**
+ * Keys remembered until a time of their own, at most `max` of them: once full, the expired go first, then the
+ * oldest. In this process's memory: see `SessionCookies` for what that means for a fleet.
+ */
+class ExpiringSet {
+  private readonly until = new Map<string, number>();
+  constructor(private readonly max: number) {}
+
+  has(key: string, now: number): boolean {
+    const until = this.until.get(key);
+    if (until === undefined) return false;
+    if (until < now) {
+      this.until.delete(key);
+      return false;
+    }
+    return true;
+  }
+
+  add(key: string, until: number, now: number): void {
+    if (this.until.size >= this.max) {
+      for (const [k, u] of this.until) if (u < now) this.until.delete(k);
+      for (const k of this.until.keys()) {
+        if (this.until.size < this.max) break;
+        this.until.delete(k);
+      }
+    }
+    this.until.delete(key);
+    this.until.set(key, until);
+  }
+}
+
+/**
+ * Sealing and opening the cookies, and what the server remembers about them: tokens GitHub refused and
+ * sessions signed out (until they would have expired anyway), and OAuth states already used. Those lists are
+ * in this process's memory: on a fleet, a sign-out or a used state is known to the instance that saw it (and
+ * is forgotten by a restart), so a cookie replayed to another instance is accepted there until it expires.
+ */
 export class SessionCookies {
   private readonly macKey: Buffer;
   private readonly encKey: Buffer;
-  /** Fingerprints of tokens GitHub answered 401 to, with when the cookie would have expired anyway. */
-  private readonly revoked = new Map<string, number>();
+  /**
+   * Fingerprints of tokens GitHub answered 401 to (`t:`) and ids of sessions signed out (`s:`), each with
+   * when the cookie would have expired anyway.
+   */
+  private readonly revoked = new ExpiringSet(MAX_REVOKED);
+  /** OAuth states already presented to the callback: a state is good for one sign-in. */
+  private readonly usedStates = new ExpiringSet(MAX_USED_STATES);
   /** Requests whose session turned out revoked: their answer clears the cookie. */
   private readonly forgotten = new WeakSet<FastifyRequest>();
 
@@ -68,16 +114,45 @@ export class SessionCookies {
   /** A cookie value for this user, valid for `ttlSeconds` (at most 8 hours). */
   sealSession(user: { login: string; id: number; token: string }, ttlSeconds = SESSION_TTL_SECONDS): string {
     const e = this.nowSeconds() + Math.max(1, Math.min(ttlSeconds, SESSION_TTL_SECONDS));
-    return this.sign("session", { l: user.login, u: user.id, t: this.encrypt(user.token, user.id), e });
+    const i = randomBytes(16).toString("base64url");
+    return this.sign("session", { l: user.login, u: user.id, i, t: this.encrypt(user.token, user.id), e });
   }
 
   /** The session in a cookie value, or undefined when it is absent, tampered with, expired or revoked. */
   openSession(value: string | undefined): UserSession | undefined {
     const p = this.verify("session", value);
     if (!p || typeof p.l !== "string" || typeof p.u !== "number" || typeof p.t !== "string") return undefined;
+    const now = this.nowSeconds();
+    const sessionId = typeof p.i === "string" ? p.i : undefined;
+    if (sessionId !== undefined && this.revoked.has(`s:${sessionId}`, now)) return undefined;
     const token = this.decrypt(p.t, p.u);
-    if (token === undefined || this.revoked.has(fingerprint(token))) return undefined;
-    return { login: p.l, id: p.u, token, expiresAt: p.e as number };
+    if (token === undefined || this.revoked.has(`t:${fingerprint(token)}`, now)) return undefined;
+    return { login: p.l, id: p.u, sessionId, token, expiresAt: p.e as number };
+  }
+
+  /**
+   * Signing out: this session is refused from now on, even if a client keeps (or someone copied) its cookie,
+   * until it would have expired anyway. Other sessions of the same user are not affected.
+   */
+  endSession(request: FastifyRequest): void {
+    const session = this.sessionOf(request);
+    if (!session) return;
+    const now = this.nowSeconds();
+    // A cookie sealed before sessions had ids is ended through its token, which only that sign-in holds.
+    const key =
+      session.sessionId !== undefined ? `s:${session.sessionId}` : `t:${fingerprint(session.token)}`;
+    this.revoked.add(key, session.expiresAt, now);
+  }
+
+  /**
+   * Whether this OAuth state may finish a sign-in: true the first time it is presented, false after (one
+   * login's state cannot be used with a second code, whatever became of the first).
+   */
+  useState(state: string): boolean {
+    const now = this.nowSeconds();
+    if (this.usedStates.has(state, now)) return false;
+    this.usedStates.add(state, now + STATE_TTL_SECONDS, now);
+    return true;
   }
 
   sealState(state: SignInState): string {
@@ -108,11 +183,7 @@ export class SessionCookies {
     this.forgotten.add(request);
     if (!session) return;
     const now = this.nowSeconds();
-    if (this.revoked.size >= MAX_REVOKED) {
-      for (const [k, until] of this.revoked)
-        if (until < now || this.revoked.size >= MAX_REVOKED) this.revoked.delete(k);
-    }
-    this.revoked.set(fingerprint(session.token), session.expiresAt ?? now + SESSION_TTL_SECONDS);
+    this.revoked.add(`t:${fingerprint(session.token)}`, session.expiresAt ?? now + SESSION_TTL_SECONDS, now);
   }
 
   /** Whether this request's answer should clear the session cookie. */

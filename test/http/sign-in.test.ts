@@ -291,13 +291,75 @@ describe("sign in with GitHub", () => {
     expect(await refused.text()).toContain("GitHub did not accept the sign-in code");
     expect(cookieLine(refused, SESSION_COOKIE)).toBeUndefined();
 
-    const cancelled = await callback(`error=access_denied&state=${state}`, stateCookie);
+    // A state is good for one callback: each case below starts its own sign-in.
+    const started = async () => {
+      const again = await fetch(`${base}/auth/github/login?return_to=/board/acme/secret`, {
+        redirect: "manual",
+      });
+      return {
+        cookie: pair(cookieLine(again, "task_scorer_oauth_state")!),
+        state: new URL(again.headers.get("location")!).searchParams.get("state")!,
+      };
+    };
+    const second = await started();
+    const cancelled = await callback(`error=access_denied&state=${second.state}`, second.cookie);
     expect(cancelled.status).toBe(403);
     expect(await cancelled.text()).toContain("GitHub did not authorize the sign-in (access_denied)");
 
-    const noCode = await callback(`state=${state}`, stateCookie);
+    const third = await started();
+    const noCode = await callback(`state=${third.state}`, third.cookie);
     expect(noCode.status).toBe(400);
     expect(await noCode.text()).toContain("GitHub did not send a sign-in code");
+  });
+
+  it("one login's state is used once: the same state with a second code is refused", async () => {
+    await start();
+    github.signedInUser = octocat;
+    const login = await fetch(`${base}/auth/github/login?return_to=/board/acme/secret`, {
+      redirect: "manual",
+    });
+    const stateCookie = pair(cookieLine(login, "task_scorer_oauth_state")!);
+    const state = new URL(login.headers.get("location")!).searchParams.get("state")!;
+    const callback = (code: string) =>
+      fetch(`${base}/auth/github/callback?code=${code}&state=${state}`, {
+        redirect: "manual",
+        headers: { cookie: stateCookie },
+      });
+
+    const first = await callback(github.issueCode(octocat));
+    expect(first.status).toBe(302);
+    expect(cookieLine(first, SESSION_COOKIE)).toMatch(/^task_scorer_session=v1\./);
+
+    // A client that kept the state cookie (it was cleared) and a second code: not a second sign-in.
+    const replay = await callback(github.issueCode(stranger));
+    expect(replay.status).toBe(400);
+    expect(await replay.text()).toContain("This sign-in was already used");
+    expect(cookieLine(replay, SESSION_COOKIE)).toBeUndefined();
+    // Only the first code was ever exchanged.
+    expect(github.requests.filter((r) => r.path === "/login/oauth/access_token")).toHaveLength(1);
+  });
+
+  it("signing out ends the session on the server: the old cookie, replayed, is no longer signed in", async () => {
+    await start();
+    await backfilled("acme/secret", true);
+    github.grantAccess("octocat", "acme/secret");
+    const s = await signIn(octocat);
+    const other = await signIn(octocat);
+    expect((await fetch(`${base}/auth/me`, { headers: { cookie: s.cookie } })).status).toBe(200);
+
+    const out = await fetch(`${base}/auth/logout`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { cookie: s.cookie, origin: base },
+    });
+    expect(out.status).toBe(303);
+    // The cookie kept by a client (or copied before the sign-out) is refused everywhere.
+    const me = await fetch(`${base}/auth/me`, { headers: { cookie: s.cookie } });
+    expect(me.status).toBe(401);
+    expect((await tasks("acme/secret", s.cookie)).status).toBe(401);
+    // Another session (another sign-in, another browser) is not affected.
+    expect((await fetch(`${base}/auth/me`, { headers: { cookie: other.cookie } })).status).toBe(200);
+    expect((await tasks("acme/secret", other.cookie)).status).toBe(200);
   });
 
   it("GitHub unreachable or failing is an error page or a 503, never a 500", async () => {

@@ -23,7 +23,7 @@ import { escapeHtml, htmlPage, sendHtml } from "./web-page.js";
  * - `GET /auth/github/login?return_to=/board/OWNER/REPO`: a signed state cookie, then GitHub's authorize page;
  * - `GET /auth/github/callback?code&state`: the state checked against that cookie, the code exchanged for the
  *   user's token, `GET /user`, the session cookie set, back to `return_to`;
- * - `POST /auth/logout`: the cookie cleared, 303 to `/`;
+ * - `POST /auth/logout`: the session ended on the server and its cookie cleared, 303 to `/`;
  * - `GET /auth/me`: `{ login }`, or 401 (the board shows who is signed in).
  *
  * Every failure on the way is an HTML page with a sentence a person can act on, never a 500.
@@ -182,6 +182,16 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
           retry,
         );
       }
+      // Used once, whatever happens next: a state kept (with its cookie) and sent with a second code is refused.
+      if (!cookies.useState(state)) {
+        return problem(
+          reply,
+          400,
+          "Sign-in already used",
+          "This sign-in was already used. Start again from the board to sign in.",
+          retry,
+        );
+      }
       if (typeof query.error === "string") {
         const code = /^[a-z_]{1,64}$/.test(query.error) ? query.error : "an error";
         const mismatch = code === "redirect_uri_mismatch";
@@ -334,6 +344,8 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
         if (!allowed.has(origin))
           return problem(reply, 403, "Sign-out refused", "Sign out from this site's own pages.");
       }
+      // Ended on the server too: the cookie, if a client keeps it (or it was copied), is no session any more.
+      configured?.sessions.endSession(request);
       void reply
         .header("set-cookie", clearCookie(SESSION_COOKIE, { secure: secureFor(request) }))
         .header("cache-control", "no-store");
