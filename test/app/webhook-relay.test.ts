@@ -6,7 +6,14 @@ import { startWebhookRelay } from "../../src/app/webhook-relay.js";
 import { composeService, type Service } from "../../src/compose-service.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET, payload, sign } from "../helpers/app-harness.js";
+import {
+  PRIVATE_KEY,
+  TestOctokit,
+  WEBHOOK_SECRET,
+  capturingLogger,
+  payload,
+  sign,
+} from "../helpers/app-harness.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
 
 /**
@@ -77,5 +84,81 @@ describe("WEBHOOK_PROXY_URL", () => {
     }
     expect(github.commentsOn(issue)).toHaveLength(1);
     expect(github.commentsOn(issue)[0]!.body.startsWith(REPORT_MARKER)).toBe(true);
+  });
+});
+
+describe("an unreachable WEBHOOK_PROXY_URL", () => {
+  it("is said once, in words, then tried again with exponential backoff until it answers; then relays", async () => {
+    // A channel that is down (503) until told otherwise, noting when each attempt arrives.
+    const attempts: number[] = [];
+    let up = false;
+    let open: ServerResponse | undefined;
+    const flaky = createServer((req, res) => {
+      attempts.push(Date.now());
+      if (!up) {
+        res.writeHead(503, { "content-type": "text/plain" }).end("smee is down");
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      res.write("event: ready\ndata: {}\n\n");
+      open = res;
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, "127.0.0.1", resolve));
+    const flakySource = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/down`;
+    const { logger, lines } = capturingLogger();
+    const { port } = service.server.server.address() as AddressInfo;
+    const down = await startWebhookRelay(
+      flakySource,
+      `http://127.0.0.1:${port}${service.webhookPath}`,
+      logger,
+      {
+        initialDelayMs: 100,
+        maxDelayMs: 400,
+      },
+    );
+    try {
+      // Still there, trying: the server keeps running and the relay recovers by itself.
+      expect(down).toBeDefined();
+      expect(down!.connected).toBe(false);
+      for (let i = 0; i < 100 && attempts.length < 6; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(attempts.length).toBeGreaterThanOrEqual(6);
+      const gaps = attempts.slice(1).map((t, i) => t - attempts[i]!);
+      // 100, 200, 400, 400 … ms: growing, then capped (never the stream's own 3 s, nor a tight loop).
+      expect(gaps[0]!).toBeGreaterThanOrEqual(90);
+      expect(gaps[1]!).toBeGreaterThanOrEqual(180);
+      expect(Math.min(...gaps.slice(2))).toBeGreaterThanOrEqual(350);
+      expect(Math.max(...gaps)).toBeLessThan(2500);
+
+      const warnings = lines.filter((l) => l.level >= 40);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]!.msg).toContain(
+        "WEBHOOK_PROXY_URL could not be reached (Non-200 status code (503))",
+      );
+      expect(warnings[0]!.msg).toContain("trying again with backoff");
+      expect(JSON.stringify(lines)).not.toContain("[object Event]");
+
+      up = true;
+      for (let i = 0; i < 100 && !down!.connected; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(down!.connected).toBe(true);
+      expect(lines.some((l) => l.msg === "webhook relay: connected to WEBHOOK_PROXY_URL again")).toBe(true);
+
+      // A connection that drops later is tried again the same way, without another warning per attempt.
+      up = false;
+      const before = attempts.length;
+      open?.destroy();
+      for (let i = 0; i < 100 && attempts.length < before + 3; i++)
+        await new Promise((r) => setTimeout(r, 50));
+      expect(attempts.length).toBeGreaterThanOrEqual(before + 3);
+      expect(lines.filter((l) => l.level >= 40)).toHaveLength(2);
+    } finally {
+      await down?.stop();
+      open?.end();
+      flaky.closeAllConnections();
+      await new Promise((resolve) => flaky.close(resolve));
+    }
+    // Stopped means stopped: no further attempts.
+    const stoppedAt = attempts.length;
+    await new Promise((r) => setTimeout(r, 600));
+    expect(attempts.length).toBe(stoppedAt);
   });
 });
