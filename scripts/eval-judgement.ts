@@ -4,16 +4,23 @@
  * cross-validated: the model that scores an issue was fitted without any issue of that repository.
  * `--smoke` runs fewer bootstrap rounds and one repeat (CI checks that it runs, never its figures).
  * `--choose-kind` prints the cross-validation on the NLBSE'24 training split that chose the kind model's settings.
+ * `--prose` prints only what the reports say (boilerplate, echoes, quotes; scripts/eval/prose.ts) and exits.
  */
 import { DEFAULT_APPROVAL_POLICY, evaluateApproval } from "../src/core/approval.js";
 import { PERSONAS } from "../src/core/personas.js";
 import { JUDGE_MODEL, scorePersonas } from "../src/core/offline/offline-scorer.js";
 import { runReaderEval } from "./eval-reader.js";
 import { chooseKind } from "./eval/kind-cv.js";
+import { runProseEval } from "./eval/prose-run.js";
 import { fitJudge } from "./eval/fit.js";
 import { development } from "./eval/holdout.js";
 import { decided, loadLabeled, type LabeledIssue } from "./eval/labeled-corpus.js";
 import { auc, aucWithInterval, groupedFolds } from "./eval/metrics.js";
+
+if (process.argv.includes("--prose")) {
+  runProseEval();
+  process.exit(0);
+}
 
 if (process.argv.includes("--choose-kind")) {
   chooseKind();
