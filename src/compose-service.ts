@@ -5,7 +5,7 @@ import { ProbotOctokit } from "probot";
 import { deliveryGiveUp, deliveryHandler } from "./app/delivery-handler.js";
 import { taskScorerApp } from "./app/task-scorer-app.js";
 import { JobQueue } from "./app/job-queue.js";
-import { createProbot, probotHost } from "./app/github-app-plugin.js";
+import { appNotConfiguredPlugin, createProbot, probotHost } from "./app/github-app-plugin.js";
 import { registrationPlugin, registrationTarget } from "./app/manifest-registration.js";
 import { checkAppIdentity } from "./app/startup-check.js";
 import { envFilePath } from "./config/load-env-file.js";
@@ -269,6 +269,7 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
     logger.info(
       `GitHub App disabled: APP_ID, PRIVATE_KEY and WEBHOOK_SECRET are not set; serving the REST API only${offerRegistration ? " (register the App from the start page)" : ""}`,
     );
+    plugins.push(appNotConfiguredPlugin(appConfig.webhookPath, { registration: offerRegistration }));
   }
   const { ghe } = appConfig;
   if (offerRegistration) {

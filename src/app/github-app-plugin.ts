@@ -242,3 +242,34 @@ export async function probotHost(
   };
   return { probot, plugin };
 }
+
+/**
+ * The webhook path while the App has no credentials: a delivery (or a person trying the URL) is told that the
+ * App is not configured here and how to configure it, rather than the API's general "nothing here". Answered
+ * before any body is read.
+ */
+export function appNotConfiguredPlugin(webhookPath: string, options: { registration: boolean }) {
+  const message = `The GitHub App is not configured on this server, so it does not accept webhooks at ${webhookPath}. Set APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET from the App's settings page and restart the server${
+    options.registration
+      ? ', or open this server\'s start page (/) and choose "Register the GitHub App", which writes them to .env'
+      : ""
+  }; GitHub's deliveries are then accepted here.`;
+  return async (app: FastifyInstance) => {
+    app.route({
+      method: ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"],
+      url: webhookPath,
+      exposeHeadRoute: false,
+      schema: { hide: true },
+      onRequest: async (request, reply) => {
+        if (request.method === "POST")
+          request.log.warn(
+            { delivery: header(request, "x-github-delivery"), event: header(request, "x-github-event") },
+            "webhook refused: the GitHub App is not configured (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET)",
+          );
+        reply.header("connection", "close");
+        return sendError(reply, "app_not_configured", message);
+      },
+      handler: async (_request, reply) => sendError(reply, "app_not_configured", message),
+    });
+  };
+}

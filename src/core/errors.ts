@@ -24,6 +24,7 @@ export type ErrorCode =
   | "storage_required"
   | "queue_full"
   | "github_unavailable"
+  | "app_not_configured"
   | "internal_error";
 
 export class TaskScorerError extends Error {

@@ -31,6 +31,7 @@ export const STATUS_BY_CODE: Record<ErrorCode, number> = {
   storage_required: 503,
   queue_full: 503,
   github_unavailable: 503,
+  app_not_configured: 404,
   internal_error: 500,
 };
 
