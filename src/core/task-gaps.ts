@@ -4,7 +4,7 @@
  * structural reading: kind of task, steps, traces, acceptance criteria, numbers about the people
  * affected), so the advice and the judge's reasoning never disagree. Never about who wrote the task.
  */
-import { findGaps, readTask, type TaskGap } from "./offline/offline-scorer.js";
+import { findGaps, readTask, type TaskGap } from "./offline/read-task.js";
 
 export type { TaskGap };
 

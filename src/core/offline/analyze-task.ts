@@ -362,6 +362,21 @@ function nonLatinLetterShare(text: string): number {
   return latin + other === 0 ? 0 : other / (latin + other);
 }
 
+/**
+ * The themes one short text names, read as a title is (its tag and any instruction to the scorer left out):
+ * the title's subject, or the author's opening sentence.
+ */
+export function conceptsIn(text: string): ConceptHit[] {
+  const t = scan(stripInjections(text).text.replace(TITLE_PREFIX_RE, ""));
+  const concepts: ConceptHit[] = [];
+  for (const hit of t.hits.values()) {
+    if (hit.affirmed <= 0) continue;
+    const terms = hit.terms.filter((x, i, all) => all.indexOf(x) === i).slice(0, 4);
+    concepts.push({ concept: hit.concept, terms: terms.filter((x) => !x.includes(" … ")), inTitle: true });
+  }
+  return concepts;
+}
+
 export function analyzeTask(title: string, description: string): TaskAnalysis {
   const titleInj = stripInjections(title);
   const descInj = stripInjections(description);

@@ -10,7 +10,6 @@
  * Either is present only where it beat the shipped model on the repository's own held-out closed issues.
  */
 import type { JudgeModel } from "./judge-model.js";
-import type { KindModel } from "./kind-model.js";
 
 export interface KindAdjustment {
   /** The shipped kind model it was fitted against (`kindModelId`): against any other it is not applied. */
@@ -96,7 +95,7 @@ function lookupOf(a: KindAdjustment): Map<number, number> {
 
 /** The adjustment's change of each class's logit for hashed features `x` (bucket to value). */
 export function kindAdjustmentLogits(
-  model: KindModel,
+  model: { buckets: number },
   a: KindAdjustment,
   x: ReadonlyMap<number, number>,
 ): number[] {

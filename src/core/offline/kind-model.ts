@@ -7,7 +7,7 @@
  */
 import { kindAdjustmentLogits, type KindAdjustment } from "./calibration.js";
 import { HTML_COMMENT_RE } from "./prose.js";
-import { readStructure } from "./read-structure.js";
+import { readStructure, type TaskStructure } from "./read-structure.js";
 
 export const KIND_CLASSES = ["bug", "feature", "question"] as const;
 export type ModelKind = (typeof KIND_CLASSES)[number];
@@ -56,13 +56,20 @@ function tokens(text: string): string[] {
   return text.toLowerCase().match(TOKEN_RE) ?? [];
 }
 
-/** Feature name to count, before hashing. */
-export function featureNames(title: string, description: string): Map<string, number> {
+/**
+ * Feature name to count, before hashing. `structure` is the task's structure read without the junk flags (the
+ * reader passes the one it has already read; the fit and the learning read it here).
+ */
+export function featureNames(
+  title: string,
+  description: string,
+  structure?: TaskStructure,
+): Map<string, number> {
   const out = new Map<string, number>();
   const add = (name: string, n = 1) => out.set(name, (out.get(name) ?? 0) + n);
   // The structural reading holds in any project (a title tag, steps, a stack trace, expected versus
   // actual, a question asked), where words are often one project's own.
-  const s = readStructure(title, description, { spam: false, trackerNote: false });
+  const s = structure ?? readStructure(title, description);
   const strong = STRUCTURE_WEIGHT;
   add(`s:kind:${s.kind}`, strong);
   if (s.titleTag) add(`s:tag:${s.kind}`, strong);
@@ -111,9 +118,14 @@ export function featureNames(title: string, description: string): Map<string, nu
 }
 
 /** Hashed, log-scaled and L2-normalised: bucket to value. */
-export function kindFeatures(title: string, description: string, buckets: number): Map<number, number> {
+export function kindFeatures(
+  title: string,
+  description: string,
+  buckets: number,
+  structure?: TaskStructure,
+): Map<number, number> {
   const out = new Map<number, number>();
-  for (const [name, n] of featureNames(title, description)) {
+  for (const [name, n] of featureNames(title, description, structure)) {
     const bucket = fnv1a(name) & (buckets - 1);
     out.set(bucket, (out.get(bucket) ?? 0) + 1 + Math.log(n));
   }
@@ -173,8 +185,9 @@ export function predictKind(
   title: string,
   description: string,
   adjustment?: KindAdjustment,
+  structure?: TaskStructure,
 ): number[] {
-  const x = kindFeatures(title, description, model.buckets);
+  const x = kindFeatures(title, description, model.buckets, structure);
   const z = kindLogits(model, x);
   const a = adjustmentFor(model, adjustment);
   if (a) {

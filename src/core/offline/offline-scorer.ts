@@ -2,44 +2,17 @@ import { PERSONA_RECORDS } from "../persona-records.js";
 import { PERSONAS, type PersonaId } from "../personas.js";
 import type { PersonaVerdict, Scorer } from "../scorer.js";
 import type { TaskInput } from "../task-request.schema.js";
-import { analyzeTask, type ConceptHit, type TaskAnalysis } from "./analyze-task.js";
 import { JUDGE_MODEL } from "./judge-model.data.js";
-import { featureVector, logit, sigmoid, type JudgeModel } from "./judge-model.js";
+import { logit, sigmoid, type JudgeModel } from "./judge-model.js";
 import { JUNK_SENTENCE, KIND_ANGLE, KIND_LEANING, type Shape } from "./persona-rules.js";
-import { HTML_COMMENT_RE, MD_LINK_RE } from "./prose.js";
 import { drivers, evidenceSentence, uncertain } from "./reasoning-clauses.js";
-import { readStructure, type TaskStructure } from "./read-structure.js";
-import type { Reading } from "../reading.schema.js";
-import { junkFlags, readReading } from "./read-reading.js";
-import { rememberReading } from "./reading-memo.js";
-import { readable } from "./unreadable-text.js";
-import { adjustJudgeModel, calibrationUsed, type RepositoryCalibration } from "./calibration.js";
+import type { TaskStructure } from "./read-structure.js";
+import { adjustJudgeModel, type RepositoryCalibration } from "./calibration.js";
+import { readTask, type TaskReading } from "./read-task.js";
 
 export { JUDGE_MODEL };
-/** Themes that are the subject of a task; the others (defects, debt, claims) are read from structure. */
-const THEMES = new Set([
-  "payments",
-  "pricing",
-  "donation",
-  "currency",
-  "visible-ui",
-  "dark-mode",
-  "usability",
-  "notifications",
-  "growth-marketing",
-  "analytics",
-  "integration",
-  "enterprise",
-  "ai-feature",
-  "testing",
-  "performance",
-  "security",
-  "localization",
-  "collaboration",
-  "data-portability",
-  "backend",
-]);
-
+/** The reading lives in read-task.ts; these are re-exported for callers that import them from here. */
+export { findGaps, readTask, type TaskGap, type TaskReading } from "./read-task.js";
 const quote = (terms: readonly string[]) => terms.map((t) => `"${t}"`).join(", ");
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const clamp = (n: number) => Math.min(10, Math.max(1, Math.round(n)));
@@ -47,79 +20,6 @@ const clamp = (n: number) => Math.min(10, Math.max(1, Math.round(n)));
 /** How far the personas' angles move them from the consensus (1: as fitted; the spread was 0.46 SD). */
 const SPREAD = 1.8;
 const THIN = new Set(["unfilled_template", "one_word_title", "no_content"]);
-
-/** The author's first sentence, outside code, quotes, links and template prompts (at most 200 characters). */
-function firstSentence(description: string): string {
-  const text = description
-    .replace(HTML_COMMENT_RE, " ")
-    .replace(/```[\s\S]*?(?:```|$)/g, " ")
-    .replace(/^[ \t]*(?:>|#).*$/gm, " ")
-    .replace(MD_LINK_RE, " ")
-    .replace(/https?:\/\/\S+/g, " ")
-    .trim();
-  const m = /^[\s\S]{0,200}?[.!?](?:\s|$)/.exec(text);
-  return (m ? m[0] : text.slice(0, 200)).trim();
-}
-
-/** Everything the judge reads from one task. */
-export interface TaskReading {
-  analysis: TaskAnalysis;
-  structure: TaskStructure;
-  /** Themes named in the title (the subject); the description's words earn no theme credit. */
-  themes: ConceptHit[];
-  /** Themes named in the author's opening sentence and not in the title: the subject, said again. */
-  openingThemes: ConceptHit[];
-  /** The reader's findings (the report's `reading`): kind from the trained model, evidence with quotes. */
-  reading: Reading;
-  features: number[];
-}
-
-export function readTask(
-  original: string,
-  originalDescription: string,
-  calibration?: RepositoryCalibration,
-): TaskReading {
-  // Noise (random bytes, a bare blob) is read as nothing, so it scores like an empty task.
-  const task = readable(original);
-  const description = readable(originalDescription);
-  const analysis = analyzeTask(task, description);
-  const structure = readStructure(task, description, junkFlags(analysis, task, description));
-  // Parenthesised asides in the title are not its subject; keyword runs are not themes.
-  const titleOnly = analysis.stuffing ? undefined : analyzeTask(task.replace(/\([^)]{0,80}\)/g, " "), "");
-  const themes = (titleOnly?.concepts ?? []).filter((h) => THEMES.has(h.concept.id));
-  // The opening sentence says what the task is about as often as the title does; later sentences are
-  // context, tangents or stuffing, and earn nothing.
-  const opening = firstSentence(description);
-  const seen = new Set(themes.map((h) => h.concept.id));
-  const openingThemes =
-    analysis.stuffing || !opening
-      ? []
-      : analyzeTask(opening, "").concepts.filter((h) => THEMES.has(h.concept.id) && !seen.has(h.concept.id));
-  const reading = readReading(task, description, structure, undefined, calibration);
-  // The memo is keyed by text alone: only a reading that no repository's calibration changed is kept.
-  if (!calibrationUsed(calibration)) rememberReading(original, originalDescription, reading);
-  return {
-    analysis,
-    structure,
-    themes,
-    openingThemes,
-    reading,
-    features: featureVector(structure, analysis),
-  };
-}
-
-/** What the task would need to score higher, from what the judge found missing. */
-export type TaskGap = "description" | "steps_to_reproduce" | "acceptance_criteria" | "evidence_of_demand";
-
-export function findGaps(s: TaskStructure, hasTrace: boolean): TaskGap[] {
-  if (s.kind === "junk" || s.kind === "ping" || s.kind === "question") return [];
-  const gaps: TaskGap[] = [];
-  if (s.ownWords < 12) gaps.push("description");
-  if (s.kind === "bug" && !s.steps && !hasTrace) gaps.push("steps_to_reproduce");
-  if ((s.kind === "feature" || s.kind === "refactor") && !s.acceptance) gaps.push("acceptance_criteria");
-  if (s.kind === "feature" && !s.demand) gaps.push("evidence_of_demand");
-  return gaps;
-}
 
 /** Where a task stands, before the personas spread around it. */
 interface Consensus {

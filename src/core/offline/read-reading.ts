@@ -5,7 +5,7 @@ import { KIND_MODEL } from "./kind-model.data.js";
 import { adjustmentFor, KIND_CLASSES, predictKind, type KindModel } from "./kind-model.js";
 import { language } from "./language.js";
 import { readEvidence } from "./read-evidence.js";
-import { readStructure, type TaskStructure } from "./read-structure.js";
+import { readStructure, withJunkFlags, type TaskStructure } from "./read-structure.js";
 import { SOFT_SPAM_TERMS } from "./signals.js";
 import { readable } from "./unreadable-text.js";
 
@@ -69,25 +69,36 @@ const TAGGED_KINDS = new Set(["docs", "chore", "refactor"]);
 /** The confidence stated for a kind read from the title's rules rather than the model (not a fitted probability). */
 const TAGGED_CONFIDENCE = 0.9;
 
+/** The task's structure read once: `base` without the junk flags (what the kind model reads), `structure` with them. */
+export interface StructureRead {
+  base: TaskStructure;
+  structure: TaskStructure;
+}
+
+/** Read the structure once, and overlay the analysis's junk flags (advertising, a tracker's note). */
+export function readStructures(task: string, description: string, analysis: TaskAnalysis): StructureRead {
+  const base = readStructure(task, description);
+  return { base, structure: withJunkFlags(base, junkFlags(analysis, task, description)) };
+}
+
 /**
  * What the reader found in a task: its kind (from the trained model, or the author's own tag for docs, chore
  * and refactor work, or junk on strong evidence), a bug's severity, the evidence with the author's words,
- * and the language. The same for every scorer: it costs microseconds and needs no model.
+ * and the language. The same for every scorer: it costs microseconds and needs no model. `read` is the
+ * structure already read (readTask passes it), so the text is not read again.
  */
 export function readReading(
   task: string,
   description: string,
-  structure?: TaskStructure,
+  read?: StructureRead,
   model: KindModel = KIND_MODEL,
   calibration?: RepositoryCalibration,
 ): Reading {
   task = readable(task);
   description = readable(description);
-  let s = structure;
-  if (!s) {
-    s = readStructure(task, description, junkFlags(analyzeTask(task, description), task, description));
-  }
-  const probs = predictKind(model, task, description, calibration?.kind);
+  read ??= readStructures(task, description, analyzeTask(task, description));
+  const s = read.structure;
+  const probs = predictKind(model, task, description, calibration?.kind, read.base);
   let best = 0;
   for (let i = 1; i < probs.length; i++) if (probs[i]! > probs[best]!) best = i;
   let kind: Reading["kind"] = KIND_CLASSES[best]!;

@@ -190,8 +190,6 @@ const EXPECTED_RE =
 const DEMAND_RE =
   /\b\d[\d,.]{0,20}\s*(?:k\s+)?(?:%|percent|users|customers|downloads|installs|stars|votes|upvotes|people|teams|companies|organi[sz]ations|requests|tickets|sites|members|subscribers|clients|seats|instances|servers|devices|accounts|times a day|per day|per week|a day|a week)\b/i;
 const OUT_OF_SCOPE_RE = /^\W*(?:out of scope|non-goals?|not in scope|won'?t do)\b/i;
-const STACK_RE =
-  /(?:^|\n)[ \t]*(?:at [\w$.<>[\]/:-]+[ \t(]|File "[^"\n]{0,300}", line \d+|Traceback \(most recent call last\)|Caused by:|Exception in thread|#\d+[ \t]+0x[0-9a-f]+)|[a-z](?:Exception|Error)[:\s]|\b(?:panic|fatal error|segmentation fault|uncaught)\b/i;
 const WORD_RE = /[\p{L}\p{N}]+/gu;
 const CJK_TEST = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 const CJK_RE = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g;
@@ -310,7 +308,6 @@ interface BodyReading {
   ownLines: number;
   steps: boolean;
   code: boolean;
-  trace: boolean;
   screenshot: boolean;
   links: number;
   outOfScope: boolean;
@@ -321,7 +318,6 @@ interface BodyReading {
 function readBody(description: string): BodyReading {
   let text = description.length > 70_000 ? description.slice(0, 70_000) : description;
   let code = false;
-  let trace = false;
   // The author's code and logs are the author's text too (for promptShare).
   let codeChars = 0;
   if (text.includes("<!--")) text = text.replace(HTML_COMMENT_RE, "\n");
@@ -329,7 +325,6 @@ function readBody(description: string): BodyReading {
     text = text.replace(FENCE_RE, (block) => {
       code = true;
       codeChars += block.length;
-      if (!trace && STACK_RE.test(block)) trace = true;
       // A line of its own that stands for the block: it answers a heading above it ("## Logs").
       return `\n${CODE_MARK}\n`;
     });
@@ -356,7 +351,6 @@ function readBody(description: string): BodyReading {
     });
   }
   if (text.includes("@")) text = text.replace(EMAIL_RE, " ");
-  if (!trace && STACK_RE.test(text)) trace = true;
 
   let templateLines = 0;
   let ownLines = 0;
@@ -453,7 +447,6 @@ function readBody(description: string): BodyReading {
     ownLines,
     steps: numbered >= 2 && (stepsHeading || numbered >= 3),
     code,
-    trace,
     screenshot,
     links,
     outOfScope,
@@ -462,12 +455,42 @@ function readBody(description: string): BodyReading {
   };
 }
 
-/** Read the task's structure. Pure and deterministic. */
+/** What the analysis says of junk: advertising, and a note about the tracker itself (read-task.ts). */
+export interface JunkFlags {
+  spam: boolean;
+  trackerNote: boolean;
+}
+const NO_FLAGS: JunkFlags = { spam: false, trackerNote: false };
+
+/**
+ * Read the task's structure. Pure and deterministic. The junk flags only overlay the reading (see withJunkFlags),
+ * so the structure is read once and both the kind model (which reads it without them) and the judge use it.
+ */
 export function readStructure(
   title: string,
   description: string,
-  flags: { spam: boolean; trackerNote: boolean },
+  flags: JunkFlags = NO_FLAGS,
 ): TaskStructure {
+  return withJunkFlags(structureOf(title, description), flags);
+}
+
+/** Advertising or a tracker's note makes the task junk, whatever the title said. */
+export function withJunkFlags(s: TaskStructure, flags: JunkFlags): TaskStructure {
+  const junk: JunkReason | null = flags.spam ? "advertising" : flags.trackerNote ? "tracker_note" : null;
+  if (!junk) return s;
+  return {
+    ...s,
+    kind: "junk",
+    kindCue: null,
+    severity: null,
+    severityCue: null,
+    debt: null,
+    debtCue: null,
+    junk,
+  };
+}
+
+function structureOf(title: string, description: string): TaskStructure {
   const t = readTitle(title);
   const b = readBody(description);
   const versions = VERSION_RE.test(b.ownText) || /\b\d+\.\d+\.\d+\b/.test(description);
@@ -490,10 +513,7 @@ export function readStructure(
       (b.templateLines >= 5 && b.ownWords < 40 && b.templateLines >= 2 * b.ownLines));
   let junk: JunkReason | null = null;
   const letters = /[\p{L}]/u.test(titleWithoutTag);
-  if (flags.spam) junk = "advertising";
-  else if (flags.trackerNote) junk = "tracker_note";
-  else if (ACCIDENT_RE.test(title) || (b.ownWords <= 30 && ACCIDENT_RE.test(b.ownText)))
-    junk = "accident_or_test";
+  if (ACCIDENT_RE.test(title) || (b.ownWords <= 30 && ACCIDENT_RE.test(b.ownText))) junk = "accident_or_test";
   else if (!letters || /^(?:https?:\/\/|www\.)\S*$/i.test(titleWithoutTag))
     junk = t.tag && b.ownWords >= 15 ? null : "no_title";
   else if (PLACEHOLDER_TITLE_RE.test(titleWithoutTag)) junk = "placeholder_title";

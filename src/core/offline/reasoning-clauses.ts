@@ -6,7 +6,7 @@
 import { PERSONA_RECORDS } from "../persona-records.js";
 import type { PersonaId } from "../personas.js";
 import { contributions, FEATURES, type JudgeModel } from "./judge-model.js";
-import type { TaskReading } from "./offline-scorer.js";
+import type { TaskReading } from "./read-task.js";
 import { QUOTE_SHOWN, type Evidence, type EvidenceType } from "./read-evidence.js";
 import { isSevere, type TaskStructure } from "./read-structure.js";
 
