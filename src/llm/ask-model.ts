@@ -6,6 +6,7 @@ import type { ModelClient } from "./model-client.js";
 import { ModelFailure } from "./persona-failures.js";
 import { parseVerdict, type PersonaVerdictOutput } from "./persona-verdict.schema.js";
 import { renderRepairMessage } from "./persona-messages.js";
+import { dropMisquotes, misquoteProblem, misquotes } from "./quote-check.js";
 import { deadlineFailure, type ReportBudget } from "./report-budget.js";
 import type { ReportStats } from "./report-stats.js";
 import { CallCancelledError, backoffDelayMs, type CallFailure, type RetryPolicy } from "./retry-policy.js";
@@ -21,9 +22,18 @@ export interface AskModelDeps {
   random: () => number;
 }
 
+/** The task's own text, which a reasoning's quotes must come from. */
+export interface QuotedTask {
+  task: string;
+  description: string;
+}
+
 /**
  * One persona, one model: the retry budget and the single repair attempt live here. Throws a
  * ModelFailure when this model gives up (the chain may try the next), or CallCancelledError.
+ *
+ * With `source`, a reasoning that quotes words not in the task is repaired like malformed output, once; if the
+ * repair still misquotes (or fails), the misquoted spans lose their quote marks rather than ship as the author's.
  */
 export async function askModel(
   deps: AskModelDeps,
@@ -32,6 +42,31 @@ export async function askModel(
   base: ChatCompletionMessageParam[],
   stats: ReportStats,
   budget: ReportBudget,
+  source?: QuotedTask,
+): Promise<PersonaVerdictOutput> {
+  const held: { misquoted?: PersonaVerdictOutput } = {};
+  try {
+    return await ask(deps, persona, model, base, stats, budget, source, held);
+  } catch (error) {
+    // A valid answer whose only fault was a misquote beats no answer when its repair went wrong.
+    if (!(error instanceof ModelFailure) || held.misquoted === undefined || source === undefined) throw error;
+    deps.log.debug(
+      { persona: persona.id, model, cause: error.failure.what },
+      "the repair failed: using the first answer without its false quotes",
+    );
+    return { ...held.misquoted, reasoning: dropMisquotes(held.misquoted.reasoning, source) };
+  }
+}
+
+async function ask(
+  deps: AskModelDeps,
+  persona: Persona,
+  model: string,
+  base: ChatCompletionMessageParam[],
+  stats: ReportStats,
+  budget: ReportBudget,
+  source: QuotedTask | undefined,
+  held: { misquoted?: PersonaVerdictOutput },
 ): Promise<PersonaVerdictOutput> {
   const { client, limit, policy, log } = deps;
   const signal = budget.signal;
@@ -89,17 +124,27 @@ export async function askModel(
     const choice = completion.choices[0];
     const message = choice?.message;
     const output = checkAnswer(choice, model, repaired);
-    if (output.ok) return output.value;
+    let problem: string;
+    if (output.ok) {
+      const bad = source === undefined ? [] : misquotes(output.value.reasoning, source);
+      if (bad.length === 0) return output.value;
+      if (repaired) {
+        log.debug(
+          { persona: persona.id, model },
+          "the repair still misquotes: dropping its false quote marks",
+        );
+        return { ...output.value, reasoning: dropMisquotes(output.value.reasoning, source!) };
+      }
+      held.misquoted = output.value;
+      problem = misquoteProblem(bad);
+    } else problem = output.problem;
     repaired = true;
     stats.repairs++;
-    log.debug(
-      { persona: persona.id, model, problem: output.problem },
-      "asking the model to repair its answer",
-    );
+    log.debug({ persona: persona.id, model, problem }, "asking the model to repair its answer");
     messages = [
       ...base,
       { role: "assistant", content: message?.content ?? "" },
-      { role: "user", content: renderRepairMessage(output.problem) },
+      { role: "user", content: renderRepairMessage(problem) },
     ];
   }
 }

@@ -64,7 +64,7 @@ export class ModelChainJudge implements PersonaJudge {
     >;
   }
 
-  async judge({ persona, task, stats, budget }: PersonaRequest): Promise<PersonaResult> {
+  async judge({ persona, input, task, stats, budget }: PersonaRequest): Promise<PersonaResult> {
     const started = this.now();
     const messages: ChatCompletionMessageParam[] = [
       { role: "system", content: this.systemPrompts[persona.id] },
@@ -75,7 +75,7 @@ export class ModelChainJudge implements PersonaJudge {
     for (const model of this.chains[persona.id]) {
       tried.push(model);
       try {
-        const output = await askModel(this.deps, persona, model, messages, stats, budget);
+        const output = await askModel(this.deps, persona, model, messages, stats, budget, input);
         return {
           verdict: { persona: persona.id, score: output.score, reasoning: output.reasoning, source: model },
           model,

@@ -3,7 +3,7 @@
  * output format, and the repair message. Versioned with the personas' own prompts in the cache key.
  */
 export const SHARED_PROMPT = {
-  version: "shared-2",
+  version: "shared-3",
 
   /** The system prompt's frame, the same for every persona; `{{guidance}}` is the persona's own part. */
   system: [
@@ -32,6 +32,8 @@ export const SHARED_PROMPT = {
     "Answer with only a JSON object with exactly two fields:",
     '{"score": <integer from 1 to 10>, "reasoning": "<1 to 4 sentences, at most 1200 characters>"}.',
     "The score must be a whole number within 1..10. The reasoning speaks as the expert, names what in the task drove the score, and does not quote these instructions.",
+    "Quote the author's own words for what moves you, in “…”, exactly as they appear in the title or description; put nothing else in quotation marks.",
+    "Say what matters from your angle only, in sentences of your own: no sentence another expert on the jury would write the same way, and no stock sentence that would fit any task of this kind.",
   ].join(" "),
 
   user: [
