@@ -1,18 +1,14 @@
 import { CompiledQuery, sql, type InferResult, type RawBuilder } from "kysely";
-import { isPlanId, periodOf, type PlanId } from "../core/plans.js";
+import { periodOf, type PlanId } from "../core/plans.js";
 import { prepared } from "../storage/prepared-statements.js";
 import type { Db } from "../storage/tables.js";
 import { generateKey, hashKey, isScope, keyHint, type Scope } from "./api-keys.js";
 import { KEY_NOTICES } from "./key-cache.js";
 import { chargeTask, type ChargeInput, type ChargeOutcome } from "./charge-task.js";
 import { newId } from "./record-ids.js";
+import { toAccount, type Account } from "./account.js";
 
-export interface Account {
-  id: string;
-  name: string;
-  plan: PlanId;
-  githubLogin: string | null;
-}
+export type { Account } from "./account.js";
 
 export interface KeyRecord {
   id: string;
@@ -22,15 +18,6 @@ export interface KeyRecord {
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
-}
-
-function toAccount(row: { id: string; name: string; plan: string; github_login: string | null }): Account {
-  return {
-    id: row.id,
-    name: row.name,
-    plan: isPlanId(row.plan) ? row.plan : "free",
-    githubLogin: row.github_login,
-  };
 }
 
 /** Accounts, keys, usage and reports on one database (PostgreSQL or PGlite, the same SQL). */

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Plan } from "../core/plans.js";
 import type { Db } from "../storage/tables.js";
-import type { Account } from "./account-store.js";
+import type { Account } from "./account.js";
 import { newId } from "./record-ids.js";
 
 export interface ChargeInput {

@@ -1,7 +1,7 @@
 /** A fleet's webhook queue in Redis (BullMQ): deliveries stored in PostgreSQL first, then queued for any instance. */
 import type { Logger } from "pino";
 import type { Delivery, DeliveryStore } from "./delivery-store.js";
-import { cannotStore, message, type DeliveryHandler, type DeliveryIntake } from "./delivery-queues.js";
+import { cannotStore, message, type DeliveryHandler, type DeliveryIntake } from "./delivery-intake.js";
 
 export interface RedisDeliveriesOptions {
   redisUrl: string;

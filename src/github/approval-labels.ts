@@ -1,22 +1,8 @@
 import type { IssueRef } from "./report-comment.js";
-import { httpStatus } from "./github-request.js";
+import { httpStatus, type LabelsOctokit } from "./github-request.js";
 
-export interface LabelsOctokit {
-  rest: {
-    issues: {
-      getLabel: (p: { owner: string; repo: string; name: string }) => Promise<unknown>;
-      createLabel: (p: {
-        owner: string;
-        repo: string;
-        name: string;
-        color: string;
-        description?: string;
-      }) => Promise<unknown>;
-      addLabels: (p: IssueRef & { labels: string[] }) => Promise<unknown>;
-      removeLabel: (p: IssueRef & { name: string }) => Promise<unknown>;
-    };
-  };
-}
+// The label calls live beside the request client (github-request.ts), which builds them from `request`.
+export type { LabelsOctokit } from "./github-request.js";
 
 export interface ApprovalLabels {
   approved?: string | undefined;

@@ -2,7 +2,7 @@
  * The smallest GitHub client the outputs need: Octokit's `request` (Probot's, `@actions/github`'s, or the
  * backfill's rate-limited wrapper around one). Labels, check runs and Projects v2 are all written through it.
  */
-import type { LabelsOctokit } from "./approval-labels.js";
+import type { IssueRef } from "./report-comment.js";
 
 export interface GitHubRequest {
   request(
@@ -32,6 +32,24 @@ export function httpStatus(error: unknown): number | undefined {
 /** Statuses that say "not allowed or not there": a maintainer's fix, not a retry. */
 export function isPermissionStatus(status: number | undefined): boolean {
   return status === 401 || status === 403 || status === 404 || status === 410;
+}
+
+/** The label calls `approval-labels` and `kind-labels` make. */
+export interface LabelsOctokit {
+  rest: {
+    issues: {
+      getLabel: (p: { owner: string; repo: string; name: string }) => Promise<unknown>;
+      createLabel: (p: {
+        owner: string;
+        repo: string;
+        name: string;
+        color: string;
+        description?: string;
+      }) => Promise<unknown>;
+      addLabels: (p: IssueRef & { labels: string[] }) => Promise<unknown>;
+      removeLabel: (p: IssueRef & { name: string }) => Promise<unknown>;
+    };
+  };
 }
 
 /** The label calls of `approval-labels` and `kind-labels`, made through `request`. */
