@@ -3,7 +3,7 @@ import { ApprovalPolicySchema, type ApprovalPolicy } from "../src/core/approval.
 import { DESCRIPTION_MAX_CHARS, TASK_MAX_CHARS, codePointLength } from "../src/core/task-request.schema.js";
 import type { ScorerSettings } from "../src/llm/create-scorer.js";
 import { ActionError } from "./errors.js";
-import { OUTPUTS, type Output } from "../src/app/repo-config.schema.js";
+import { OUTPUTS, type Output } from "../src/repo-config/repo-config.schema.js";
 
 /**
  * Every input of the Action, by the name `action.yml` gives it. The runner passes each one as the

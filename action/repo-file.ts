@@ -11,8 +11,8 @@ import {
   parseRepoConfig,
   type Output,
   type RepoConfig,
-} from "../src/app/repo-config.schema.js";
-import { resolveOutputs, type ResolvedOutputs } from "../src/app/resolve-outputs.js";
+} from "../src/repo-config/repo-config.schema.js";
+import { resolveOutputs, type ResolvedOutputs } from "../src/repo-config/resolve-outputs.js";
 import { httpStatus, type GitHubRequest } from "../src/github/github-request.js";
 
 export interface RepoFile {

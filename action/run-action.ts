@@ -8,7 +8,7 @@ import { createScoreCheckRun } from "../src/github/check-run.js";
 import type { GitHubRequest } from "../src/github/github-request.js";
 import { kindLabelNames, type KindLabelNames } from "../src/github/kind-labels.js";
 import { pullRequestHeadSha, writeReportLabels } from "../src/github/report-labels.js";
-import type { ResolvedOutputs } from "../src/app/resolve-outputs.js";
+import type { ResolvedOutputs } from "../src/repo-config/resolve-outputs.js";
 import { actionOutputs, readRepoFile, type ExplicitInputs } from "./repo-file.js";
 import {
   upsertReportComment,

@@ -1,4 +1,4 @@
-import { repoConfigJsonSchema } from "../src/app/repo-config.schema.js";
+import { repoConfigJsonSchema } from "../src/repo-config/repo-config.schema.js";
 import { DEFAULT_APPROVAL_POLICY } from "../src/core/approval.js";
 import { offlineScorer } from "../src/core/offline/offline-scorer.js";
 import { buildServer } from "../src/http/build-server.js";

@@ -6,7 +6,7 @@ import { diagnosticLines } from "./repo-config-loader.js";
 import type { Context } from "probot";
 import { escapeMarkdown } from "../core/render-comment.js";
 import type { IssueRef } from "../github/report-comment.js";
-import { REPO_CONFIG_FILE, type ParsedRepoConfig } from "./repo-config.schema.js";
+import { REPO_CONFIG_FILE, type ParsedRepoConfig } from "../repo-config/repo-config.schema.js";
 
 /** A line that is exactly `/score` or `/score <word>`; anything after `/score` other than `help` gets the help. */
 export const SCORE_COMMAND = /^[ \t]*\/score(?:[ \t]+(\S+))?[ \t]*$/im;

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../storage/tables.js";
-import type { ConfigDiagnostic } from "./repo-config.schema.js";
+import type { ConfigDiagnostic } from "../repo-config/repo-config.schema.js";
 
 /**
  * Problems the App's outputs met (a board it cannot reach, labels it may not write), per repository and output,

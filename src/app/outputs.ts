@@ -16,9 +16,9 @@ import { kindLabelNames, type KindLabelNames, type LearnedLabelNames } from "../
 import { pullRequestHeadSha, writeReportLabels } from "../github/report-labels.js";
 import { ProjectUnreachable, setProjectScore } from "../github/project-v2.js";
 import type { IssueRef } from "../github/report-comment.js";
-import type { ConfigDiagnostic, RepoConfig } from "./repo-config.schema.js";
+import type { ConfigDiagnostic, RepoConfig } from "../repo-config/repo-config.schema.js";
 import { MemoryOutputProblems, type OutputProblems } from "./output-problems.js";
-import type { ResolvedOutputs } from "./resolve-outputs.js";
+import type { ResolvedOutputs } from "../repo-config/resolve-outputs.js";
 
 type Log = {
   info: (obj: object, msg?: string) => void;

@@ -15,7 +15,7 @@ import {
   parseRepoConfig,
   type ConfigDiagnostic,
   type ParsedRepoConfig,
-} from "./repo-config.schema.js";
+} from "../repo-config/repo-config.schema.js";
 
 export type Log = Context["log"];
 

@@ -18,8 +18,8 @@ import { clip, hashText } from "./task-text.js";
 import { askBackfill, repositoryName } from "./backlog-app.js";
 import { askLearning } from "./learning-app.js";
 import { taskRecord } from "../backlog/task-record.js";
-import { repoApprovalPolicy } from "./repo-config.schema.js";
-import { NO_OUTPUTS, resolveOutputs } from "./resolve-outputs.js";
+import { repoApprovalPolicy } from "../repo-config/repo-config.schema.js";
+import { NO_OUTPUTS, resolveOutputs } from "../repo-config/resolve-outputs.js";
 
 /**
  * Time kept back from a job's limit for the GitHub writes after scoring (the comment, the labels,

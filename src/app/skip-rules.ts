@@ -3,8 +3,9 @@
  * shapes the App's handlers pass around.
  */
 import type { IssueRef } from "../github/report-comment.js";
-import { compileTitlePattern, type RepoConfig } from "./repo-config.schema.js";
-import { resolveOutputs } from "./resolve-outputs.js";
+import type { RepoConfig } from "../repo-config/repo-config.schema.js";
+import { compileTitlePattern } from "../repo-config/title-pattern.js";
+import { resolveOutputs } from "../repo-config/resolve-outputs.js";
 
 /** Why a job looks at a subject. A job can carry several (a newer event absorbs a pending one's). */
 export type Trigger =

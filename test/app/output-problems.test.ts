@@ -5,7 +5,7 @@ import {
   type OutputProblems,
 } from "../../src/app/output-problems.js";
 import { outputProblems, writeOutputs } from "../../src/app/outputs.js";
-import { NO_OUTPUTS } from "../../src/app/resolve-outputs.js";
+import { NO_OUTPUTS } from "../../src/repo-config/resolve-outputs.js";
 import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
 import { buildReport } from "../../src/core/score-task.js";
 import { openDatabase, type Database } from "../../src/storage/database.js";

@@ -2,8 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/glob
 import type { Service } from "../../src/compose-service.js";
 import { REPLY_MARKER } from "../../src/app/commands.js";
 import { forgetOutputProblems } from "../../src/app/outputs.js";
-import { parseRepoConfig } from "../../src/app/repo-config.schema.js";
-import { resolveOutputs } from "../../src/app/resolve-outputs.js";
+import { parseRepoConfig } from "../../src/repo-config/repo-config.schema.js";
+import { resolveOutputs } from "../../src/repo-config/resolve-outputs.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { PERSONA_IDS } from "../../src/core/personas.js";
 import { forgetProjects } from "../../src/github/project-v2.js";

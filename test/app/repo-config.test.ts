@@ -1,10 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "@jest/globals";
-import {
-  compileTitlePattern,
-  parseRepoConfig,
-  repoApprovalPolicy,
-} from "../../src/app/repo-config.schema.js";
+import { parseRepoConfig, repoApprovalPolicy } from "../../src/repo-config/repo-config.schema.js";
+import { compileTitlePattern } from "../../src/repo-config/title-pattern.js";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import { renderSchemas } from "../../scripts/render-schemas.js";
 

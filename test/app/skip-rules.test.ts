@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { SCORE_COMMAND } from "../../src/app/commands.js";
-import { parseRepoConfig } from "../../src/app/repo-config.schema.js";
+import { parseRepoConfig } from "../../src/repo-config/repo-config.schema.js";
 import { labelsOf, skipReason, type Subject, type Trigger } from "../../src/app/skip-rules.js";
 
 const subject = (over: Partial<Subject> = {}): Subject => ({

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from "@jest/globals";
 import { RE2JS } from "re2js";
 import type { Service } from "../../src/compose-service.js";
-import { parseRepoConfig } from "../../src/app/repo-config.schema.js";
+import { parseRepoConfig } from "../../src/repo-config/repo-config.schema.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import {
   PRIVATE_KEY,
