@@ -1,0 +1,359 @@
+/**
+ * The ask (`reading.ask`): the author's own sentence that states the request or the problem, quoted, or null
+ * where the text has none. Pure and deterministic.
+ *
+ * How it reads: template prompts in HTML comments and code blocks are masked out (prose.ts's patterns), then
+ * each line is told apart as a heading, a checklist item, a quote of someone else ("> …"), a table row,
+ * indented code or the author's prose. Prose lines make paragraphs, paragraphs are split into sentences, and
+ * the first sentence that states a request ("please add", "it would be nice", "I'd like", "should",
+ * "support for", an imperative verb) or a problem ("fails", "crashes", "error", "doesn't work", "unable to"),
+ * or asks a question ("how do I …?"), is the ask. Sentences under a heading that announces the ask ("Describe
+ * the bug", "Is your feature request related to a problem?", "Summary", "Description", "Problem") come first,
+ * and there the first real sentence counts even without a cue (the heading says what it is). Sentences under
+ * headings for something else (steps, expected behaviour, environment, logs, alternatives, additional
+ * context) never count. Greetings, thanks, template prompts and the tracker's boilerplate ("I searched
+ * existing issues") never count.
+ *
+ * Quoting: the sentence is the description's own text. A leading list mark, a bold label ("**Describe the
+ * bug**") and a greeting opening the sentence ("Hi team, …") are left out; the quote is otherwise exact,
+ * except that a sentence wrapped over lines has its line breaks (any run of whitespace) shown as one space.
+ * So `ask` (without a final "…") is always a substring of the description with its whitespace runs collapsed
+ * to single spaces. At most ASK_MAX characters: longer sentences are cut at a word and end with "…".
+ *
+ * The title is never the ask: every surface shows the title already, so where the description states no
+ * request or problem the ask is null rather than a repeat of the title.
+ */
+import { FENCE_RE, HTML_COMMENT_RE } from "./prose.js";
+
+/** The longest ask, "…" included. */
+export const ASK_MAX = 240;
+/** Only the start of a long description is read: the ask is stated early. */
+const MAX_CHARS = 12_000;
+/** How much of a sentence is searched for a cue. */
+const CUE_CHARS = 400;
+
+const SECTION_ASK_RE =
+  /\b(?:describe the (?:bug|issue|problem|feature|enhancement|request|solution you(?:'|’)?d like|change)|(?:bug|issue|problem|feature|request) (?:description|summary|report)|is your (?:feature )?request related to a problem|is your feature request related|summary|description|overview|problem(?: statement)?|the problem|what happened|what(?:'s| is) the (?:problem|issue|bug)|current behaviou?r|actual behaviou?r|feature request|proposal|motivation|the (?:bug|issue)|issue|bug|feature|request|what (?:do you|would you like)|solution you(?:'|’)?d like|proposed (?:solution|feature|change)|use case|desired (?:behaviou?r|feature|solution|outcome)|requested feature|what i want)\b|问题描述|描述|功能描述|需求/i;
+/** Headings under which the author says something other than the ask. */
+const SECTION_OTHER_RE =
+  /\b(?:steps|to reproduce|reproduc\w*|expected|environment|versions?|system info\w*|platform|os\b|operating system|browser|device|logs?|output|stack ?trace|traceback|error (?:messages?|output|logs?)|call stack|screenshots?|screen recordings?|alternatives?|workarounds?|additional (?:context|information|info|notes)|other (?:context|information|info|notes)|anything else|prerequisites|pre-?flight|code of conduct|terms|related (?:issues?|links?|prs?)|references?|links?|notes?|config\w*|setup|installation|minimal (?:reproduc\w*|example)|code (?:sample|example|snippet)|example|sample|relevant|acceptance criteria|definition of done|tasks?|todo|out of scope|non-goals?)\b|复现|步骤|环境|版本|日志|截图|期望|预期/i;
+
+const HEADING_RE =
+  /^\s{0,3}(?:#{1,6}(?:\s|$)|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^\s.!?:]*(?:[ \t]+[^\s.!?:]+){0,5}\s*:\s*$|<\/?(?:details|summary|h\d|p|div|br|b|strong)\b[^>]{0,200}>)/;
+/** A bold label at a line's start ("**Describe the bug:** The app …"): the rest of the line is judged alone. */
+const LABEL_RE = /^\s*(?:\*\*[^*\n]{1,80}\*\*|__[^_\n]{1,80}__)\s*:?\s*/;
+/** A short plain label at a line's start ("Description: …", "Bug: …"). */
+const PLAIN_LABEL_RE = /^\s*([A-Z][\p{L} '’/]{1,40}?)\s*:\s+(?=\S)/u;
+const CHECKBOX_RE = /^\s*(?:[-*+]\s+)?\[[ xX]?\]/;
+const QUOTE_LINE_RE = /^\s*>/;
+const TABLE_RE = /^\s*\|/;
+const LIST_MARK_RE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
+const INDENTED_RE = /^(?: {4}|\t)/;
+
+/** Template prompts and the tracker's boilerplate, at a sentence's start. */
+const PROMPT_RE =
+  /^\W*(?:a clear and concise|a (?:short|brief|detailed|clear) description|describe\b|please (?:describe|provide|include|add (?:any|more|screenshots?|logs?|details?|(?:a|the) (?:screenshot|log|version|link|description|minimal|short|clear|following|steps|output))\b|explain|list|link|fill|search|check|note|make sure|use|read|attach|give|tell|share|complete|follow|do not|don'?t|remove|delete|replace|select|choose|confirm|ensure|mark|tick|review)|add any|if applicable|if (?:applicable|possible|relevant|needed|necessary|so|not|any|there|this is a bug|the current)\b|if you (?:have|are|want|need|can|would|think|believe|encounter|find|know|use|see|like|wish)\b|(?:provide|include|list|paste|attach|share) (?:a|an|any|the|your|all|relevant)\b(?=.{0,120}\b(?:descri\w*|context|details?|information|info|screenshots?|steps|examples?|links?|versions?|logs?|output|code|snippets?|reproduc\w*|you|your|issue|problem|bug|feature|requests?|behaviou?r|alternatives?|changes?|tests?|motivation|use ?cases?|summary)\b)|(?:provide|include|paste|attach|share) (?:steps|screenshots?|logs?|details?)\b|explain\b|tell us|ex\.|e\.g\.|steps to reproduce|what (?:is|are|would|should|did|do|does|was|were|version|happened|kind|type|browser|os)\b|why (?:is|are|would|should|do) (?:this|it|you)\b|how (?:would|should|can|could) (?:this|it|we|you) (?:be|help|benefit|solve|improve)\b|is your (?:feature request|problem|request)|is this (?:a|related|feature|request)\b|are you (?:using|willing|interested|able)\b|do you (?:want|have|use)\b|would you (?:like|be willing)\b|one paragraph|fill (?:me|in|this|out)|insert\b|replace this|delete this|\(?note\b|\(?optional\b|\(?required\b|n\/a\b|none\b|no response|_no response_|tbd\b|todo\b|i (?:have |'ve )?(?:searched|checked|read|agree|confirm|made sure|understand|am (?:aware|using the latest)|looked|verified|tried (?:searching|to search))|(?:this|it) is not a duplicate|not a duplicate|before (?:submitting|opening|filing|you)|make sure|thanks?\b|thank you|thx\b|cheers\b|regards\b|best\b|sincerely\b|any help\b|help is appreciated|hope (?:this|it|that|you)\b|sorry\b|apologi[sz]e|pardon|excuse|(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening|day)|howdy|hiya|yo)\b|first(?: of all)?,? (?:thanks?|thank|great|congrat|i love|love)|congrat\w*|(?:great|awesome|amazing|nice|cool|wonderful|fantastic|excellent) (?:project|work|job|library|tool|app|plugin|package|extension|software|repo)|(?:i|we) (?:really )?(?:love|like|enjoy|appreciate) (?:this|your|the) (?:project|work|library|tool|app|plugin|package|extension|software|repo)|love (?:this|your)|keep up|for more information|(?:recreating|reopening|re-?opening|re-?posting|reposting|copying|moving|cross-?posting|following up|follow-?up (?:to|of|on)|as discussed|continuing|originally reported|reported (?:in|at|on)|refs?\b|cc\b|fixes #|closes #|resolves #|duplicate of|same as #|testing #|part of #|for #)|(?:this|the) (?:issue|pr|bug|ticket|report) (?:is|was|may|might|could) (?:be )?(?:related|similar|a follow|a duplicate|a continuation|split|moved|copied|reopened|created|opened|possibly)|(?:possibly|maybe|probably|may be|might be) (?:related|a duplicate)|see (?:the |our )?(?:docs|documentation|contributing|guidelines|faq)|this (?:template|form|issue template)|(?:our|the) (?:contributing|guidelines|code of conduct)|by (?:submitting|opening|filing|clicking))/i;
+/** Placeholders a template leaves for the reporter. */
+const PLACEHOLDER_RE =
+  /\[(?:\.\.\.|…)\]|\(fill [^)]{0,60}\)|\[[a-z ]{3,30} here\]|<[a-z ]{3,30} here>|\byyyy-mm-dd\b|\bx\.y\.z\b/i;
+/** A greeting or a salutation opening the sentence that holds the ask: the ask is what follows it. */
+const GREETING_PREFIX_RE =
+  /^(?:(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening|day)|howdy|hiya)(?:\s+(?:all|team|everyone|everybody|there|guys|folks|maintainers|devs|developers|friends|@[\w-]{1,40}|[A-Z][\w-]{0,30}))?\s*[,!.:;—–-]+\s*)+/i;
+
+/** Request cues: the author asks for something. */
+const REQUEST_RE =
+  /\b(?:please|pls|plz|kindly|would (?:love|like|appreciate|help)|(?:i|we)(?:'d|’d| would)? (?:like|love|want|need|wish|hope|prefer)|(?:i|we)(?:'m|’m| am| are) (?:requesting|asking|proposing|suggesting|looking for)|(?:i|we) (?:propose|suggest|request)|(?:can|could|would|will|should) (?:we|you|it|this|there|one|i|the|they|someone)\b|(?:we|you|one|it|they) (?:could|can|should|might|may) (?:add|support|have|use|make|allow|provide|implement|introduce|expose|offer|consider|change|improve|extend|include|switch|move|drop|remove|replace)\b|is (?:it|there) (?:possible|a way|any way|an option|a plan|any plan)|are there (?:any )?plans|any plans?|possible to|support(?:s|ed|ing)? (?:for|of)|add(?:ing)? (?:support|an? option|the ability|a (?:way|setting|flag|button|feature))|(?:an? )?(?:option|ability|way|setting|flag) to|allow(?:s|ing)? (?:us|users?|people|me|for|to)|feature request|my suggestion|proposal|should (?:be|have|support|allow|use|not|also|include|work|show|return|accept|handle|display|provide|offer|let|respect)|needs? to (?:be|have|support)|must (?:be|support|allow|have)|instead of|rather than|(?:it(?:'d|’d| would| will)|would|will|could) be (?:nice|great|good|helpful|useful|cool|awesome|better|ideal|convenient|handy|beneficial|valuable)|(?:nice|good|great) to have|(?:would|could|will) (?:make|help|allow|enable|improve|simplify|save)|i (?:wish|hope)|wishlist|how (?:do|can|should|could|would) (?:i|we|you|one)|how to\b)/i;
+/** Imperative verbs that open a request ("Add a dark mode", "Allow exporting …"). */
+const IMPERATIVE_RE =
+  /^(?:please\s+)?(?:add|allow|support|implement|make|provide|enable|disable|introduce|create|expose|remove|replace|update|upgrade|fix|use|change|improve|let|show|hide|display|include|extend|rename|move|switch|convert|migrate|deprecate|drop|integrate|offer|return|accept|handle|respect|document|clarify|refactor|split|merge|publish|release|bump|set|unify|standardi[sz]e|avoid|prevent|ensure|restore|reduce|increase|optimi[sz]e|simplify|port|adopt)(?:s|es)?\b/i;
+/** Problem cues: something goes wrong. */
+const PROBLEM_RE =
+  /\b(?:fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing)?|errors?|exceptions?|throws?|threw|panics?|panicked|segfaults?|hangs?|hung|freez(?:es|ing|e)|stuck|broken|breaks?|bug(?:gy|s)?|issue with|problems?|wrong(?:ly)?|incorrect(?:ly)?|unexpected(?:ly)?|inconsistent|invalid|missing|no longer|not (?:working|work|shown|showing|displayed|saved|saving|loading|loaded|found|possible|supported|respected|applied|updated|updating|correct|able)|(?:does|do|did|is|are|was|were|can|could|will|would|has|have)(?:n['’]?t| not) (?:work|show|load|save|open|find|start|run|compile|build|render|display|appear|get|seem|exist|respect|apply|update|support|allow|return|accept|recogni[sz]e|handle|detect|match|close|stop|connect|sync|install|import|export|print|trigger|fire|happen|change|reflect|include|contain|take|make|see|use|be|have|affect)\w*|(?:can['’]?t|cannot|can not|unable to|impossible to|won['’]?t|doesn['’]?t|does not|isn['’]?t|aren['’]?t|didn['’]?t)\b|stopped (?:working|\w+ing)|regression|leak(?:s|ing)?|slow(?:er|ly|ness)?|timeouts?|timed? out|corrupt\w*|out of memory|oom|runs? out of|anymore|any more|there (?:is|are) no|(?:i|we)(?:'ve| have)? tried|(?:i|we)(?:'m| am| are| was| were) (?:trying|attempting) to|lost|loses?|deleted|overwrit\w*|ignor(?:es|ed|ing)|instead|even though|although|however|but (?:it|nothing|when i|then it|now it)\b|when (?:i|we|you|the|a|using|trying|running|calling|clicking|opening)\b[^.!?]{1,160}(?:,|\bit\b|\bthe\b)|warning|deprecat\w*|vulnerab\w*|abrupt\w*|suddenly|randomly|confus\w*|weird|strange|odd|annoying|unintuitive|not intuitive|hard to|difficult to|painful|tedious|cumbersome|impossible)\b|报错|错误|出错|失败|崩溃|闪退|无法|不能|不行|问题|异常|バグ|エラー|できない|動かない|失敗|не работает|ошибк|не могу|проблем|fehler|erreur|no funciona/i;
+/** A real question: a question word opens it, or it ends with "?" and has words enough. */
+const QUESTION_RE =
+  /^(?:how|why|what|where|when|which|is|are|can|could|would|will|should|does|do|did|has|have|any)\b[^?？]{8,}[?？]\s*$/i;
+const CJK_REQUEST_RE =
+  /希望|请|能否|可否|是否可以|可以.{0,20}吗|支持|添加|增加|建议|需要|怎么|如何|欲しい|ほしい|してください|お願い|追加/;
+
+const WORD_RE = /[\p{L}\p{N}]+/gu;
+const CJK_RE = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g;
+/** A line that reads as code: a statement, a call, a declaration, an assignment. */
+const CODE_LINE_RE =
+  /^\s*(?:#include\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|return)\s+[\w({[]|[\w.$[\]]+\s*(?:=|\+=|-=)\s*\S|[\w.$]+\([^)]*\)\s*;?\s*$|[{}]\s*$|.*;\s*$)/;
+
+function countWords(text: string): number {
+  const cjk = text.match(CJK_RE)?.length ?? 0;
+  const rest = cjk ? text.replace(CJK_RE, " ") : text;
+  return (rest.match(WORD_RE)?.length ?? 0) + Math.ceil(cjk / 2);
+}
+
+/** Replace each character of a match with a newline (or keep newlines): positions in the text stay the same. */
+function mask(text: string, re: RegExp): string {
+  return text.replace(re, (m) => m.replace(/[^\n]/g, "\n"));
+}
+
+interface Sentence {
+  text: string;
+  /** 0: under a heading that announces the ask; 1: no heading or another heading; 2: under "expected". */
+  tier: 0 | 1 | 2;
+  /** In a numbered list: a step, whose imperative verb is not a request. */
+  step: boolean;
+}
+
+type Section = "ask" | "expected" | "other" | "none";
+
+const EXPECTED_HEADING_RE = /\bexpected\b|期望|预期/i;
+/** Labels strong enough to open a section on a line of their own text ("Description: …", "Expected: …"). */
+const STRONG_LABEL_RE =
+  /^(?:description|summary|problem|issue description|bug description|motivation|current behaviou?r|actual behaviou?r|what happened|expected(?: behaviou?r| result)?|steps(?: to reproduce)?|environment|versions?|logs?|os|browser)$/i;
+
+function sectionOf(heading: string): Section {
+  const h = heading
+    .replace(/<[^>]{0,200}>/g, " ")
+    .replace(/[#*_:]+/g, " ")
+    .trim();
+  if (!/[\p{L}]/u.test(h)) return "none";
+  // A pull request's checklist heading: its items are skipped one by one, the author's prose under it counts.
+  if (/\bpull request\b|\bchecklist\b/i.test(h)) return "none";
+  const other = SECTION_OTHER_RE.test(h);
+  const ask = SECTION_ASK_RE.test(h);
+  // "Describe the bug" before "steps": "Describe the solution you'd like" is an ask; "Expected behavior" isn't.
+  if (ask && !(other && !/describe|problem|summary|description|motivation|what happened/i.test(h)))
+    return "ask";
+  if (EXPECTED_HEADING_RE.test(h)) return "expected";
+  if (other) return "other";
+  return "none";
+}
+
+/** A code block that holds prose (templates that put "Current behaviour" in a shell block): read as prose. */
+function isProseBlock(body: string): boolean {
+  const lines = body.split("\n").filter((l) => l.trim());
+  if (lines.length === 0) return false;
+  const text = lines.join(" ");
+  if (countWords(text) < 6) return false;
+  const letters = text.match(/[\p{L}\s]/gu)?.length ?? 0;
+  if (letters < text.length * 0.88) return false;
+  return lines.every(
+    (l) =>
+      !CODE_LINE_RE.test(l) && !/^\s*(?:at |File "|Traceback|\$ |% |>>> |\w+(?:Error|Exception)\b)/.test(l),
+  );
+}
+
+/** The text with code blocks masked out, except the fences of blocks of prose. */
+function maskCode(text: string): string {
+  return text.replace(FENCE_RE, (block) => {
+    const nl = block.indexOf("\n");
+    const close = block.lastIndexOf("\n");
+    if (nl > 0 && close > nl && isProseBlock(block.slice(nl + 1, close))) {
+      const blank = (t: string) => t.replace(/[^\n]/g, "\n");
+      return blank(block.slice(0, nl)) + block.slice(nl, close + 1) + blank(block.slice(close + 1));
+    }
+    return block.replace(/[^\n]/g, "\n");
+  });
+}
+
+/** A shell prompt opens a command whose output follows until a blank line. */
+const COMMAND_RE = /^\s*(?:\$|%|>>>|PS [A-Z]:\\[^>]{0,100}>|C:\\[^>]{0,100}>)\s/;
+
+/** Paragraphs of the author's prose, each with the section it stands in. */
+function paragraphs(description: string): { text: string; section: Section; step: boolean }[] {
+  let text = description.length > MAX_CHARS ? description.slice(0, MAX_CHARS) : description;
+  if (text.includes("<!--")) text = mask(text, HTML_COMMENT_RE);
+  if (text.includes("```") || text.includes("~~~")) text = maskCode(text);
+  const out: { text: string; section: Section; step: boolean }[] = [];
+  let section: Section = "none";
+  let current: string[] = [];
+  let step = false;
+  let prevBlank = true;
+  let inList = false;
+  let inOutput = false;
+  let inCheckbox = false;
+  const flush = () => {
+    if (current.length) out.push({ text: current.join("\n"), section, step });
+    current = [];
+    step = false;
+  };
+  for (const line of text.split("\n")) {
+    const trimmed = line.trim();
+    if (!trimmed) {
+      flush();
+      prevBlank = true;
+      inOutput = false;
+      inCheckbox = false;
+      continue;
+    }
+    // A checklist item's continuation lines are the item's.
+    if (inCheckbox && /^\s/.test(line)) continue;
+    inCheckbox = false;
+    if (inOutput || COMMAND_RE.test(line)) {
+      flush();
+      inOutput = true;
+      continue;
+    }
+    if (INDENTED_RE.test(line) && prevBlank && !inList) {
+      // Indented code: a block of its own after a blank line, not a list's continuation.
+      flush();
+      continue;
+    }
+    prevBlank = false;
+    if (QUOTE_LINE_RE.test(line) || TABLE_RE.test(line)) {
+      flush();
+      continue;
+    }
+    if (HEADING_RE.test(line)) {
+      flush();
+      // A rule (---) or a bare tag ends nothing: the section it sits in goes on.
+      if (/[\p{L}]/u.test(trimmed.replace(/<\/?\w+[^>]{0,200}>/g, ""))) section = sectionOf(trimmed);
+      inList = false;
+      continue;
+    }
+    if (CHECKBOX_RE.test(line)) {
+      flush();
+      inCheckbox = true;
+      continue;
+    }
+    let content = trimmed;
+    // A bold label ("**Describe the bug:** …") opens its section; bold words that start a sentence ("**Block
+    // height** doesn't work") are the sentence's own.
+    const label = LABEL_RE.exec(content);
+    if (label && (label[0].includes(":") || sectionOf(label[0]) !== "none")) {
+      flush();
+      section = sectionOf(label[0]);
+      content = content.slice(label[0].length);
+    } else {
+      // "Issue: …", "Expected behaviour: …": the label is left out; only a strong one opens a section.
+      const plain = PLAIN_LABEL_RE.exec(content);
+      const name = plain?.[1]!.trim() ?? "";
+      if (plain && countWords(name) <= 3 && sectionOf(name) !== "none") {
+        flush();
+        if (STRONG_LABEL_RE.test(name) || sectionOf(name) !== "ask") section = sectionOf(name);
+        content = content.slice(plain[0].length);
+      }
+    }
+    const item = LIST_MARK_RE.exec(content);
+    if (item) {
+      flush();
+      inList = true;
+      step = /\d/.test(item[0]);
+      content = content.slice(item[0].length);
+    }
+    if (content.trim()) current.push(content);
+  }
+  flush();
+  return out;
+}
+
+/** Words that end with a period but do not end a sentence. */
+const ABBREVIATION_RE =
+  /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|mr|mrs|ms|dr|st|no|fig|ver|v)\.|\b[A-Z]\.)$/i;
+
+function sentences(paragraph: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < paragraph.length; i++) {
+    const c = paragraph[i]!;
+    if (c === "。" || c === "！" || c === "？") {
+      out.push(paragraph.slice(start, i + 1));
+      start = i + 1;
+      continue;
+    }
+    if (c !== "." && c !== "!" && c !== "?") continue;
+    const next = paragraph[i + 1];
+    if (next !== undefined && !/\s/.test(next)) continue;
+    if (c === "." && ABBREVIATION_RE.test(paragraph.slice(Math.max(start, i - 8), i + 1))) continue;
+    // Several marks end one sentence ("…?!", "...").
+    out.push(paragraph.slice(start, i + 1));
+    start = i + 1;
+  }
+  if (start < paragraph.length) out.push(paragraph.slice(start));
+  return out.map((s) => s.replace(/\s+/g, " ").trim()).filter(Boolean);
+}
+
+/** The sentence without a greeting before the ask ("Hi team, the export fails …" → "the export fails …"). */
+function withoutGreeting(sentence: string): string {
+  const m = GREETING_PREFIX_RE.exec(sentence);
+  return m ? sentence.slice(m[0].length) : sentence;
+}
+
+/** Whether a sentence is the author's prose at all: words, not code, a link, a prompt or boilerplate. */
+function isProse(sentence: string): boolean {
+  // Words outside inline code and links: "`bitcoin-cli sendtoaddress …` or …" is a command, not a sentence.
+  const words = countWords(sentence.replace(/`[^`]*`/g, " ").replace(/\bhttps?:\/\/\S+/g, " "));
+  if (words < 4) return false;
+  const bare = sentence
+    .replace(/`[^`]*`/g, "")
+    .replace(/\]\([^)\s]{0,2000}\)/g, "]")
+    .replace(/\bhttps?:\/\/\S+/g, "");
+  const marks = bare.match(/[/\\_=<>{}()[\]#^$|;]/g)?.length ?? 0;
+  if (marks > bare.length * 0.08 && marks > 3) return false;
+  if (/\.\w{1,4}:\d+|#include\b/.test(sentence)) return false;
+  // Error output pasted as text ("ERROR TypeError: Cannot read property …").
+  if (/^\W*(?:[A-Z]{3,}\s+)?[\w.]*(?:Error|Exception)\b\s*:/.test(sentence)) return false;
+  if (PROMPT_RE.test(sentence) || PLACEHOLDER_RE.test(sentence)) return false;
+  // Mostly letters and spaces: code, paths and logs are mostly not.
+  const letters = sentence.match(/[\p{L}\s]/gu)?.length ?? 0;
+  if (letters < sentence.length * 0.7) return false;
+  if (/^\s*(?:https?:\/\/|www\.)\S+\s*$/i.test(sentence)) return false;
+  // A line of code or markup that slipped through ("const x = 1;", "<div …>").
+  if (
+    /^[<{[(]|[;{}]\s*$|^\s*(?:import|from|def|class|function|const|let|var|return|public|private)\b\s*[\w{(]/.test(
+      sentence,
+    )
+  )
+    return false;
+  return true;
+}
+
+/** At most ASK_MAX characters, cut at a word with "…". */
+export function clipAsk(sentence: string): string {
+  if ([...sentence].length <= ASK_MAX) return sentence;
+  const chars = [...sentence];
+  let cut = chars.slice(0, ASK_MAX - 1).join("");
+  const space = cut.lastIndexOf(" ");
+  // Text without spaces (Chinese, Japanese) is cut at a character.
+  if (space > ASK_MAX / 2) cut = cut.slice(0, space);
+  return `${cut.replace(/[\s,;:–—-]+$/u, "")}…`;
+}
+
+/**
+ * The author's sentence that states the request or the problem, or null where the description has none.
+ * `title` is not quoted (see the module's note); it is taken so that a sentence that only repeats it still
+ * counts as the ask, and for future use.
+ */
+export function findAsk(title: string, description: string): string | null {
+  void title;
+  if (!description || !/[\p{L}]/u.test(description)) return null;
+  const states = (c: Sentence) => {
+    // A cue is in a sentence's opening words: what runs on past them is output glued to the prose.
+    const head = c.text.length > CUE_CHARS ? c.text.slice(0, CUE_CHARS) : c.text;
+    return (
+      REQUEST_RE.test(head) ||
+      (!c.step && IMPERATIVE_RE.test(head)) ||
+      PROBLEM_RE.test(head) ||
+      QUESTION_RE.test(c.text) ||
+      CJK_REQUEST_RE.test(head)
+    );
+  };
+  // Under a heading that announces the ask: its first sentence with a cue, or else its first sentence (the
+  // heading says what it is); elsewhere, the first sentence with a cue; under "expected behaviour" only where
+  // nothing else states one. Each sentence is judged only while it could still be chosen.
+  let firstUnderAsk: Sentence | undefined;
+  const firstWithCue: (Sentence | undefined)[] = [undefined, undefined, undefined];
+  for (const p of paragraphs(description)) {
+    if (p.section === "other") continue;
+    const tier = p.section === "ask" ? 0 : p.section === "expected" ? 2 : 1;
+    if (tier !== 0 && firstWithCue[tier]) continue;
+    for (const raw of sentences(p.text)) {
+      const c: Sentence = { text: withoutGreeting(raw).trim(), tier, step: p.step };
+      if (!isProse(c.text)) continue;
+      if (states(c)) {
+        if (tier === 0) return clipAsk(c.text);
+        firstWithCue[tier] = c;
+        break;
+      }
+      if (tier === 0 && !firstUnderAsk && countWords(c.text) >= 6) firstUnderAsk = c;
+    }
+  }
+  const chosen = firstUnderAsk ?? firstWithCue[1] ?? firstWithCue[2];
+  return chosen ? clipAsk(chosen.text) : null;
+}

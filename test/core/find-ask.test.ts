@@ -1,0 +1,111 @@
+import { describe, expect, it } from "@jest/globals";
+import { ASK_MAX, findAsk } from "../../src/core/offline/find-ask.js";
+
+/** The ask is the description's own text (whitespace runs shown as one space), a final "…" aside. */
+function expectQuoted(ask: string | null, description: string): void {
+  expect(ask).not.toBeNull();
+  const body = ask!.endsWith("…") ? ask!.slice(0, -1) : ask!;
+  expect(description.replace(/\s+/g, " ")).toContain(body);
+}
+
+describe("findAsk", () => {
+  it("takes the sentence under a 'Describe the bug' heading, not the heading or the prompt", () => {
+    const d = [
+      "### Describe the bug",
+      "<!-- A clear and concise description of what the bug is. -->",
+      "Saving a draft with an emoji in the title loses the whole draft. It happened twice today.",
+      "",
+      "### Steps to reproduce",
+      "1. Open the editor",
+      "2. Type a title with an emoji",
+      "",
+      "### Expected behavior",
+      "The draft should be saved.",
+    ].join("\n");
+    const ask = findAsk("Drafts lost", d);
+    expect(ask).toBe("Saving a draft with an emoji in the title loses the whole draft.");
+    expectQuoted(ask, d);
+  });
+
+  it("skips a greeting and thanks before the request", () => {
+    const d =
+      "Hi team!\n\nThanks for the great project, we use it every day.\n\nIt would be nice to export the report as CSV as well as PDF.";
+    expect(findAsk("CSV export", d)).toBe("It would be nice to export the report as CSV as well as PDF.");
+  });
+
+  it("leaves out a greeting that opens the sentence holding the ask", () => {
+    const d = "Hello everyone, the importer crashes when a row has an empty date.";
+    expect(findAsk("Importer crash", d)).toBe("the importer crashes when a row has an empty date.");
+  });
+
+  it("never takes a checklist line or the tracker's boilerplate", () => {
+    const d = [
+      "- [x] I searched existing issues and this is not a duplicate",
+      "- [x] I have read the contributing guidelines",
+      "",
+      "I searched existing issues.",
+      "",
+      "Please add a setting to turn off the sound when a timer ends.",
+    ].join("\n");
+    expect(findAsk("Mute timers", d)).toBe("Please add a setting to turn off the sound when a timer ends.");
+  });
+
+  it("is null for code, logs and quotes of others alone", () => {
+    const d = [
+      "```",
+      "Traceback (most recent call last):",
+      '  File "main.py", line 3, in <module>',
+      "ValueError: the export fails with an error",
+      "```",
+      "",
+      "> Someone wrote: please add support for YAML, it would be nice.",
+      "",
+      "    const x = shouldFail(); // this does not work",
+    ].join("\n");
+    expect(findAsk("ValueError", d)).toBeNull();
+  });
+
+  it("is null for a template with nothing filled in", () => {
+    const d = [
+      "**Is your feature request related to a problem? Please describe.**",
+      "A clear and concise description of what the problem is. Ex. I'm always frustrated when [...]",
+      "",
+      "**Describe the solution you'd like**",
+      "A clear and concise description of what you want to happen.",
+      "",
+      "**Additional context**",
+      "_No response_",
+    ].join("\n");
+    expect(findAsk("Feature", d)).toBeNull();
+  });
+
+  it("reads Chinese text, sentences ending in 。", () => {
+    const d = "你好。\n\n希望能够支持导出为 Excel 格式的报表。谢谢！";
+    expect(findAsk("导出", d)).toBe("希望能够支持导出为 Excel 格式的报表。");
+  });
+
+  it("cuts a long sentence at a word, within 240 characters, with '…'", () => {
+    const long = `The export fails ${"when the report holds many rows of data from several sources ".repeat(6)}today.`;
+    const ask = findAsk("Export", long);
+    expect(ask).not.toBeNull();
+    expect([...ask!].length).toBeLessThanOrEqual(ASK_MAX);
+    expect(ask!.endsWith("…")).toBe(true);
+    expect(ask!).not.toMatch(/\s…$/);
+    expectQuoted(ask, long);
+    // Cut between words: what precedes "…" is a whole word of the text.
+    const lastWord = ask!.slice(0, -1).split(" ").pop()!;
+    expect(long.split(/\s+/)).toContain(lastWord);
+  });
+
+  it("is null where nothing states a request or problem, and never falls back to the title", () => {
+    expect(findAsk("Add dark mode", "")).toBeNull();
+    expect(findAsk("Add dark mode", "Version 2.3.1 on Ubuntu 22.04.")).toBeNull();
+  });
+
+  it("quotes a sentence wrapped over lines with its line break as a space", () => {
+    const d = "When I open a file larger than 2 GB the editor\nfreezes and has to be killed.";
+    const ask = findAsk("Freeze", d);
+    expect(ask).toBe("When I open a file larger than 2 GB the editor freezes and has to be killed.");
+    expectQuoted(ask, d);
+  });
+});
