@@ -8,6 +8,7 @@ import { isIP } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { packageRoot } from "../config/package-info.js";
+import { isLoopbackHost } from "../config/service-config.js";
 import { updateEnvFile } from "../config/write-env-file.js";
 import { escapeHtml, htmlPage, sendHtml } from "../http/routes/web-page.js";
 
@@ -70,6 +71,35 @@ function cookieOf(request: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The name the browser used for this server, when it is a loopback name (localhost, 127.x.x.x, [::1]) with the
+ * port of the connection it arrived on, on a connection that really is local: such a Host header can only come
+ * from this machine (a DNS-rebinding page sends its own name), so the registration stays under that name and the
+ * form posts to its own origin (`form-action 'self'`). Otherwise undefined.
+ */
+export function loopbackOrigin(request: FastifyRequest): string | undefined {
+  const address = request.socket.localAddress;
+  if (!address || !isLoopbackHost(address)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(`http://${request.host}`);
+  } catch {
+    return undefined;
+  }
+  if (url.username || url.password || url.pathname !== "/" || url.search) return undefined;
+  if (!isLoopbackHost(url.hostname) || url.port !== String(request.socket.localPort)) return undefined;
+  return url.origin;
+}
+
+/** Whether GitHub cannot deliver to this URL: a loopback address (or localhost) is this machine, not GitHub's. */
+function unreachableByGitHub(webhookUrl: string): boolean {
+  try {
+    return isLoopbackHost(new URL(webhookUrl).hostname);
+  } catch {
+    return false;
+  }
+}
+
 const ORG_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
 const STATE_TTL_MS = 60 * 60 * 1000;
 const CREDENTIALS = [
@@ -79,6 +109,8 @@ const CREDENTIALS = [
   "GITHUB_CLIENT_ID",
   "GITHUB_CLIENT_SECRET",
 ] as const;
+/** Where the next start's sign-in sends GitHub back: the callback URL this registration gave GitHub. */
+const CALLBACK_VARIABLE = "GITHUB_CALLBACK_URL";
 
 /** Whether a SESSION_SECRET is already set, in the environment or in the env file about to be written. */
 function hasSessionSecret(envFile: string): boolean {
@@ -116,8 +148,11 @@ export async function registrationPlugin(options: RegistrationOptions) {
     name: string;
     description: string;
   };
-  const states = new Map<string, number>();
+  /** Registrations under way: when each expires, and the webhook URL its manifest gave GitHub. */
+  const states = new Map<string, { expires: number; webhookUrl: string; baseUrl: string }>();
   const ghWeb = options.ghe ? `${options.ghe.protocol}://${options.ghe.host}` : "https://github.com";
+
+  const webhookUrlFor = (baseUrl: string) => options.webhookProxyUrl ?? `${baseUrl}${options.webhookPath}`;
 
   function manifestFor(baseUrl: string): string {
     const setup = new ManifestCreationImpl();
@@ -129,7 +164,7 @@ export async function registrationPlugin(options: RegistrationOptions) {
     // /probot/setup callback, which this server does not serve).
     manifest.hook_attributes = {
       ...manifest.hook_attributes,
-      url: options.webhookProxyUrl ?? `${baseUrl}${options.webhookPath}`,
+      url: webhookUrlFor(baseUrl),
     };
     manifest.redirect_url = `${baseUrl}/setup/callback`;
     // "Sign in with GitHub" (private repositories' boards) uses the App's own OAuth: its callback, and no
@@ -139,20 +174,23 @@ export async function registrationPlugin(options: RegistrationOptions) {
     return JSON.stringify(manifest);
   }
 
-  function newState(): string {
+  function newState(baseUrl: string): string {
     const now = Date.now();
-    for (const [s, expires] of states) if (expires < now || states.size > 100) states.delete(s);
+    for (const [s, { expires }] of states) if (expires < now || states.size > 100) states.delete(s);
     const state = randomBytes(16).toString("hex");
-    states.set(state, now + STATE_TTL_MS);
+    states.set(state, { expires: now + STATE_TTL_MS, webhookUrl: webhookUrlFor(baseUrl), baseUrl });
     return state;
   }
 
   /**
-   * This server's base URL, never taken from the Host header (which the sender chooses): PUBLIC_URL, or
-   * else the loopback address and port the connection arrived on.
+   * This server's base URL: PUBLIC_URL; or else the loopback name the browser used (localhost, 127.0.0.1,
+   * [::1], see `loopbackOrigin`); or else the loopback address and port the connection arrived on. Never
+   * another name from the Host header (which the sender chooses).
    */
   function baseUrlOf(request: FastifyRequest): string {
     if (options.publicUrl) return options.publicUrl;
+    const named = loopbackOrigin(request);
+    if (named) return named;
     const address = request.socket.localAddress ?? "127.0.0.1";
     const host = isIP(address) === 6 ? `[${address}]` : address;
     return `http://${host}:${request.socket.localPort}`;
@@ -180,12 +218,12 @@ export async function registrationPlugin(options: RegistrationOptions) {
           );
         }
         const baseUrl = baseUrlOf(request);
-        // Reached under another name (localhost for 127.0.0.1, a proxy's host): continue at the base URL,
-        // so that the state cookie is set for the host GitHub sends the browser back to.
+        // Reached under a name that is not this machine's own (a proxy's host, a forged Host): continue at the
+        // base URL, so that the state cookie is set for the host GitHub sends the browser back to.
         if (!options.publicUrl && new URL(baseUrl).host !== request.host) {
           return reply.redirect(`${baseUrl}/setup/register`, 307);
         }
-        const state = newState();
+        const state = newState(baseUrl);
         const action = newAppUrl(options.ghe, { organization }, state);
         void reply.header(
           "set-cookie",
@@ -197,7 +235,7 @@ export async function registrationPlugin(options: RegistrationOptions) {
         const html = htmlPage(
           "Continue on GitHub",
           `      <p>GitHub will ask you to confirm the new App for ${escapeHtml(owner)} on ${escapeHtml(registrationTarget(options.ghe))}.
-      Its webhooks will go to <code>${escapeHtml(options.webhookProxyUrl ?? `${baseUrl}${options.webhookPath}`)}</code>.</p>
+      Its webhooks will go to <code>${escapeHtml(webhookUrlFor(baseUrl))}</code>.</p>
       <form method="post" action="${escapeHtml(action)}" data-autosubmit>
         <input type="hidden" name="manifest" value="${escapeHtml(manifestFor(baseUrl))}" />
         <button type="submit">Continue to GitHub</button>
@@ -213,9 +251,9 @@ export async function registrationPlugin(options: RegistrationOptions) {
       { schema: { hide: true } },
       async (request, reply) => {
         const { code, state } = request.query;
-        const expires = typeof state === "string" ? states.get(state) : undefined;
+        const started = typeof state === "string" ? states.get(state) : undefined;
         // The state must come back to the browser that started the registration, not a link sent to it.
-        if (!expires || expires < Date.now() || cookieOf(request, STATE_COOKIE) !== state) {
+        if (!started || started.expires < Date.now() || cookieOf(request, STATE_COOKIE) !== state) {
           return problem(
             reply,
             400,
@@ -238,6 +276,9 @@ export async function registrationPlugin(options: RegistrationOptions) {
               const values: Record<string, string> = Object.fromEntries(
                 CREDENTIALS.map((k) => [k, env[k] ?? ""]),
               );
+              // The callback URL the manifest registered (the name this browser used): the next start's
+              // "Sign in with GitHub" sends GitHub exactly this redirect_uri, whatever name a visitor uses.
+              values[CALLBACK_VARIABLE] = `${started.baseUrl}/auth/github/callback`;
               if (!hasSessionSecret(options.envFile))
                 values.SESSION_SECRET = randomBytes(32).toString("base64url");
               updateEnvFile(options.envFile, values);
@@ -270,6 +311,18 @@ export async function registrationPlugin(options: RegistrationOptions) {
           "GitHub App registered: credentials written; restart the server to enable it",
         );
         const install = `${htmlUrl}/installations/new`;
+        // A webhook URL on this machine (no WEBHOOK_PROXY_URL): GitHub cannot deliver to it, so no comment
+        // would ever appear; the page says so and what to do instead of promising one.
+        const unreachable = unreachableByGitHub(started.webhookUrl);
+        const lastStep = unreachable
+          ? `<li role="alert"><strong>GitHub cannot reach this App's webhook URL</strong>, <code>${escapeHtml(started.webhookUrl)}</code>:
+        it is an address on this machine, so no issue event arrives here and no report comment appears. Either set
+        <code>WEBHOOK_PROXY_URL</code> to a channel from <a href="https://smee.io/new">smee.io/new</a> in <code>.env</code>,
+        enter that channel as the Webhook URL in the App's settings on GitHub (Developer settings, GitHub Apps, Edit) and
+        restart: the server relays its deliveries here. Or run the server at a public URL (<code>PUBLIC_URL</code>) and
+        enter <code>{PUBLIC_URL}${escapeHtml(options.webhookPath)}</code> there. Until then <code>POST /score-task</code> and
+        the start page's form work as before.</li>`
+          : `<li>Open or edit an issue there: the report comment appears within seconds.</li>`;
         return sendHtml(
           reply,
           htmlPage(
@@ -282,7 +335,7 @@ export async function registrationPlugin(options: RegistrationOptions) {
         <li>Restart this server (stop it, then <code>npm start</code>) so it reads <code>.env</code>; its log then says
         "GitHub App enabled".</li>
         <li><a href="${escapeHtml(install)}">Install the App</a> on the repositories it should score.</li>
-        <li>Open or edit an issue there: the report comment appears within seconds.</li>
+        ${lastStep}
       </ol>`,
           ),
         );

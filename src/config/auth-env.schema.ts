@@ -11,12 +11,31 @@ export const AuthEnvSchema = z.object({
   GITHUB_CLIENT_ID: z.preprocess(blank, z.string().trim().optional()),
   GITHUB_CLIENT_SECRET: z.preprocess(blank, z.string().trim().optional()),
   SESSION_SECRET: z.preprocess(blank, z.string().optional()),
+  /**
+   * The callback URL GitHub knows for the App (registering from the start page writes the one it registered):
+   * sign-in's redirect_uri, whatever name the visitor used. PUBLIC_URL, when set, comes first.
+   */
+  GITHUB_CALLBACK_URL: z.preprocess(
+    blank,
+    z
+      .url({
+        protocol: /^https?$/,
+        error: "expected a URL such as http://localhost:3000/auth/github/callback",
+      })
+      .transform((v) => v.replace(/\/+$/, ""))
+      .refine((v) => new URL(v).pathname === "/auth/github/callback" && !new URL(v).search, {
+        error: "expected this server's callback, a URL ending in /auth/github/callback",
+      })
+      .optional(),
+  ),
 });
 
 export interface SignInSettings {
   clientId: string;
   clientSecret: string;
   sessionSecret: string;
+  /** GITHUB_CALLBACK_URL, when set. */
+  callbackUrl?: string | undefined;
 }
 
 export interface AuthConfig {
@@ -74,5 +93,12 @@ export function parseAuthEnv(env: Record<string, string | undefined>): AuthConfi
     throw new ConfigError(
       `SESSION_SECRET is too weak: it ${problem}. Anyone who guesses it can sign in as anyone. ${MAKE_ONE}`,
     );
-  return { signIn: { clientId: id, clientSecret: secret, sessionSecret: session } };
+  return {
+    signIn: {
+      clientId: id,
+      clientSecret: secret,
+      sessionSecret: session,
+      ...(e.GITHUB_CALLBACK_URL ? { callbackUrl: e.GITHUB_CALLBACK_URL } : {}),
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import type { FastifyRequest } from "fastify";
 import type { Service } from "../../src/compose-service.js";
@@ -43,11 +44,10 @@ function signInEnv(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-async function start(env: Record<string, string> = signInEnv(), logger = capturingLogger().logger) {
+async function start(env: Record<string, string> = signInEnv(), logger = capturingLogger().logger, port = 0) {
   service = await startService(env, undefined, logger);
-  await service.server.listen({ port: 0, host: "127.0.0.1" });
-  const { port } = service.server.server.address() as { port: number };
-  base = `http://127.0.0.1:${port}`;
+  await service.server.listen({ port, host: "127.0.0.1" });
+  base = `http://127.0.0.1:${(service.server.server.address() as { port: number }).port}`;
   return service;
 }
 
@@ -473,6 +473,51 @@ describe("sign in with GitHub", () => {
       "https://scorer.example.com/auth/github/login?return_to=%2Fboard%2Facme%2Fsecret",
     );
   });
+
+  it("the redirect_uri is the registered callback URL (GITHUB_CALLBACK_URL), whatever name the visitor used", async () => {
+    // Registered from http://127.0.0.1:PORT (what registering writes to .env); the visitor types localhost.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createNetServer().listen(0, "127.0.0.1", () => {
+        const { port: p } = probe.address() as AddressInfo;
+        probe.close(() => resolve(p));
+      });
+    });
+    const registered = `http://127.0.0.1:${port}/auth/github/callback`;
+    await start(signInEnv({ GITHUB_CALLBACK_URL: registered }), undefined, port);
+    await backfilled("acme/secret", true);
+    github.grantAccess("octocat", "acme/secret");
+    github.signedInUser = octocat;
+
+    // Under localhost, the sign-in continues at the registered name first (so its state cookie is set there).
+    const atLocalhost = await fetch(
+      `http://localhost:${port}/auth/github/login?return_to=/board/acme/secret`,
+      {
+        redirect: "manual",
+      },
+    );
+    expect(atLocalhost.status).toBe(302);
+    expect(atLocalhost.headers.get("location")).toBe(
+      `http://127.0.0.1:${port}/auth/github/login?return_to=%2Fboard%2Facme%2Fsecret`,
+    );
+    const login = await fetch(atLocalhost.headers.get("location")!, { redirect: "manual" });
+    const authorize = new URL(login.headers.get("location")!);
+    expect(authorize.searchParams.get("redirect_uri")).toBe(registered);
+    // GitHub accepts it and the sign-in completes.
+    const atGitHub = await fetch(authorize, { redirect: "manual" });
+    const callback = await fetch(atGitHub.headers.get("location")!, {
+      redirect: "manual",
+      headers: { cookie: pair(cookieLine(login, "task_scorer_oauth_state")!) },
+    });
+    expect(callback.status).toBe(302);
+    expect(callback.headers.get("location")).toBe("/board/acme/secret");
+    const session = pair(cookieLine(callback, SESSION_COOKIE)!);
+    expect((await tasks("acme/secret", session)).status).toBe(200);
+
+    // A callback URL this server does not serve is refused at start, naming the variable.
+    expect(() =>
+      parseAuthEnv({ ...signInEnv(), GITHUB_CALLBACK_URL: "http://localhost:3000/elsewhere" }),
+    ).toThrow(/GITHUB_CALLBACK_URL.*ending in \/auth\/github\/callback/);
+  }, 60_000);
 
   it("without sign-in configured, /auth/github/login says what to set, and private backlogs stay closed", async () => {
     await start({ GHE_HOST: github.host, GHE_PROTOCOL: "http", DATA_DIR: "memory://" });

@@ -27,101 +27,132 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function serve(
   env: Record<string, string>,
   envFile: string,
-): Promise<{ service: Service; base: string }> {
+  host = "127.0.0.1",
+): Promise<{ service: Service; base: string; port: number }> {
   // Registration is offered on loopback only (HOST 127.0.0.1, as `npm start` listens).
-  const service = await composeService(loadServiceConfig({ SCORER: "offline", HOST: "127.0.0.1", ...env }), {
+  const service = await composeService(loadServiceConfig({ SCORER: "offline", HOST: host, ...env }), {
     logger: silent,
     envFile,
   });
-  await service.server.listen({ port: 0, host: "127.0.0.1" });
+  await service.server.listen({ port: 0, host });
   const { port } = service.server.server.address() as { port: number };
-  return { service, base: `http://127.0.0.1:${port}` };
+  return { service, base: `http://${host.includes(":") ? `[${host}]` : host}:${port}`, port };
 }
 
 describeInChromium("registering the GitHub App in the browser (manifest flow)", () => {
   let github: FakeGitHubManifest;
-  let service: Service;
-  let base: string;
-  let envFile: string;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
   const existing = "# my settings\nPORT=3000\nOPENAI_MODEL=gpt-4o-mini\nAPP_ID=999\n\nLOG_LEVEL=debug\n";
 
   beforeAll(async () => {
     github = await new FakeGitHubManifest().start();
-    envFile = join(dir, "browser.env");
-    writeFileSync(envFile, existing);
-    ({ service, base } = await serve({ GHE_HOST: github.host, GHE_PROTOCOL: "http" }, envFile));
+    browser = await launchChromium();
   });
   afterAll(async () => {
-    await service.close();
+    await browser?.close();
     await github.close();
   });
 
-  it("offers registration, posts the manifest, exchanges the code and writes .env", async () => {
-    const { context, close } = await launchChromium();
-    try {
-      const page = await context.newPage();
-      await page.goto(base);
-      const section = page.getByRole("region", { name: "Register the GitHub App" });
-      await expect(section.textContent()).resolves.toContain(`GitHub Enterprise Server (${github.host})`);
-      await page.getByLabel("My personal account").check();
-      await page.getByRole("button", { name: "Register the GitHub App" }).click();
+  // The start page opened under each loopback name: the form posts to its own origin (CSP form-action 'self'),
+  // and the App is registered under the name the browser used, so that GitHub sends it back there.
+  it.each([
+    { name: "127.0.0.1", listen: "127.0.0.1", origin: (port: number) => `http://127.0.0.1:${port}` },
+    { name: "localhost", listen: "127.0.0.1", origin: (port: number) => `http://localhost:${port}` },
+    { name: "[::1]", listen: "::1", origin: (port: number) => `http://[::1]:${port}` },
+  ])(
+    "from http://$name: offers registration, posts the manifest, exchanges the code and writes .env",
+    async ({ name, listen, origin }) => {
+      const envFile = join(dir, `browser-${name.replace(/\W/g, "")}.env`);
+      writeFileSync(envFile, existing);
+      const served = await serve({ GHE_HOST: github.host, GHE_PROTOCOL: "http" }, envFile, listen);
+      const { service } = served;
+      const base = origin(served.port);
+      const received = github.received.length;
+      const violations: string[] = [];
+      const page = await browser.context.newPage();
+      page.on("console", (m) => {
+        if (/Content Security Policy|violates/i.test(m.text())) violations.push(m.text());
+      });
+      try {
+        await page.goto(base);
+        const section = page.getByRole("region", { name: "Register the GitHub App" });
+        await expect(section.textContent()).resolves.toContain(`GitHub Enterprise Server (${github.host})`);
+        await page.getByLabel("My personal account").check();
+        await page.getByRole("button", { name: "Register the GitHub App" }).click();
 
-      // setup.js posts the manifest to GitHub's form at once.
-      await page.getByRole("heading", { name: "Create GitHub App task-scorer" }).waitFor();
-      await page.getByRole("button", { name: "Create GitHub App for personal" }).click();
-      await page.getByRole("heading", { name: "GitHub App registered" }).waitFor();
-      const install = page.getByRole("link", { name: "Install the App" });
-      expect(await install.getAttribute("href")).toBe(`${github.url}/apps/task-scorer/installations/new`);
-      expect(await page.textContent("main")).toContain("Restart this server");
-    } finally {
-      await close();
-    }
+        // setup.js posts the manifest to GitHub's form at once.
+        await page.getByRole("heading", { name: "Create GitHub App task-scorer" }).waitFor();
+        await page.getByRole("button", { name: "Create GitHub App for personal" }).click();
+        await page.getByRole("heading", { name: "GitHub App registered" }).waitFor();
+        expect(page.url()).toBe(`${base}/setup/callback?${new URL(page.url()).searchParams}`);
+        const install = page.getByRole("link", { name: "Install the App" });
+        expect(await install.getAttribute("href")).toBe(`${github.url}/apps/task-scorer/installations/new`);
+        const main = await page.textContent("main");
+        expect(main).toContain("Restart this server");
+        // The webhook URL registered is on this machine (no WEBHOOK_PROXY_URL): no promise of comments, but
+        // what to do about it.
+        expect(main).not.toContain("appears within seconds");
+        const alert = (await page.getByRole("alert").textContent())!.replace(/\s+/g, " ");
+        expect(alert).toContain(`GitHub cannot reach this App's webhook URL, ${base}/api/github/webhooks`);
+        expect(alert).toContain("no report comment appears");
+        expect(alert).toContain("set WEBHOOK_PROXY_URL to a channel from smee.io/new");
+        expect(alert).toContain("PUBLIC_URL");
+        expect(violations).toEqual([]);
+      } finally {
+        await page.close();
+        await service.close();
+      }
 
-    expect(github.received).toHaveLength(1);
-    const { manifest, owner } = github.received[0]!;
-    expect(owner).toBe("personal");
-    expect(manifest).toMatchObject({
-      name: "task-scorer",
-      public: false,
-      hook_attributes: { url: `${base}/api/github/webhooks` },
-      redirect_url: `${base}/setup/callback`,
-      // Sign in with GitHub works right after registering: the App's OAuth callback, no OAuth on install.
-      callback_urls: [`${base}/auth/github/callback`],
-      request_oauth_on_install: false,
-      default_permissions: {
-        issues: "write",
-        pull_requests: "write",
-        contents: "read",
-        metadata: "read",
-        checks: "write",
-        organization_projects: "write",
-      },
-      default_events: ["issues", "issue_comment", "pull_request", "repository"],
-    });
+      expect(github.received).toHaveLength(received + 1);
+      const { manifest, owner } = github.received[received]!;
+      expect(owner).toBe("personal");
+      expect(manifest).toMatchObject({
+        name: "task-scorer",
+        public: false,
+        hook_attributes: { url: `${base}/api/github/webhooks` },
+        redirect_url: `${base}/setup/callback`,
+        // Sign in with GitHub works right after registering: the App's OAuth callback, no OAuth on install.
+        callback_urls: [`${base}/auth/github/callback`],
+        request_oauth_on_install: false,
+        default_permissions: {
+          issues: "write",
+          pull_requests: "write",
+          contents: "read",
+          metadata: "read",
+          checks: "write",
+          organization_projects: "write",
+        },
+        default_events: ["issues", "issue_comment", "pull_request", "repository"],
+      });
 
-    const written = readFileSync(envFile, "utf8");
-    // Other lines are kept as they were; APP_ID is replaced, not duplicated.
-    expect(written).toMatch(
-      /^# my settings\nPORT=3000\nOPENAI_MODEL=gpt-4o-mini\nAPP_ID=4242\n\nLOG_LEVEL=debug\n/,
-    );
-    expect(written.match(/^APP_ID=/gm)).toHaveLength(1);
-    const vars = parseEnv(written);
-    expect(vars.WEBHOOK_SECRET).toBe(github.webhookSecret);
-    // The App's OAuth client and a fresh session secret (32 random bytes): sign-in works on the next start.
-    expect(vars.GITHUB_CLIENT_ID).toBe(github.clientId);
-    expect(vars.GITHUB_CLIENT_SECRET).toBe(github.clientSecret);
-    expect(vars.SESSION_SECRET).toMatch(/^[\w-]{43}$/);
-    // The next start accepts what was written: the key parses, the App is on.
-    expect(statSync(envFile).mode & 0o777).toBe(0o600);
-    const settings = appSettingsFromEnv(vars);
-    expect(settings).toMatchObject({ appId: "4242", webhookSecret: github.webhookSecret });
-    expect(settings!.privateKey.trim()).toBe(github.pem.trim());
-    expect(loadServiceConfig({ ...vars }).auth.signIn).toEqual({
-      clientId: github.clientId,
-      clientSecret: github.clientSecret,
-      sessionSecret: vars.SESSION_SECRET,
-    });
-  });
+      const written = readFileSync(envFile, "utf8");
+      // Other lines are kept as they were; APP_ID is replaced, not duplicated.
+      expect(written).toMatch(
+        /^# my settings\nPORT=3000\nOPENAI_MODEL=gpt-4o-mini\nAPP_ID=4242\n\nLOG_LEVEL=debug\n/,
+      );
+      expect(written.match(/^APP_ID=/gm)).toHaveLength(1);
+      const vars = parseEnv(written);
+      expect(vars.WEBHOOK_SECRET).toBe(github.webhookSecret);
+      // The App's OAuth client and a fresh session secret (32 random bytes): sign-in works on the next start.
+      expect(vars.GITHUB_CLIENT_ID).toBe(github.clientId);
+      expect(vars.GITHUB_CLIENT_SECRET).toBe(github.clientSecret);
+      expect(vars.SESSION_SECRET).toMatch(/^[\w-]{43}$/);
+      // The callback URL registered, for the next start's sign-in (its redirect_uri whatever name is used).
+      expect(vars.GITHUB_CALLBACK_URL).toBe(`${base}/auth/github/callback`);
+      // The next start accepts what was written: the key parses, the App is on.
+      expect(statSync(envFile).mode & 0o777).toBe(0o600);
+      const settings = appSettingsFromEnv(vars);
+      expect(settings).toMatchObject({ appId: "4242", webhookSecret: github.webhookSecret });
+      expect(settings!.privateKey.trim()).toBe(github.pem.trim());
+      expect(loadServiceConfig({ ...vars }).auth.signIn).toEqual({
+        clientId: github.clientId,
+        clientSecret: github.clientSecret,
+        sessionSecret: vars.SESSION_SECRET,
+        callbackUrl: `${base}/auth/github/callback`,
+      });
+    },
+    90_000,
+  );
 });
 
 describe("registration pages (no browser)", () => {
@@ -291,6 +322,53 @@ describe("registration pages (no browser)", () => {
       const written = readFileSync(kept, "utf8");
       expect(written.match(/^SESSION_SECRET=/gm)).toHaveLength(1);
       expect(parseEnv(written).SESSION_SECRET).toBe(mine);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("with WEBHOOK_PROXY_URL the success page promises comments; without it, says GitHub cannot reach the webhook", async () => {
+    const relayed = await serve(
+      { GHE_HOST: github.host, GHE_PROTOCOL: "http", WEBHOOK_PROXY_URL: "https://smee.io/abc123" },
+      join(dir, "h.env"),
+    );
+    try {
+      const { manifest, done } = await registerThroughGitHub(relayed.base);
+      expect(manifest.hook_attributes.url).toBe("https://smee.io/abc123");
+      const html = await done.text();
+      expect(html).toContain("the report comment appears within seconds");
+      expect(html).not.toContain("GitHub cannot reach");
+    } finally {
+      await relayed.service.close();
+    }
+    const local = await serve({ GHE_HOST: github.host, GHE_PROTOCOL: "http" }, join(dir, "i.env"));
+    try {
+      const { done } = await registerThroughGitHub(local.base);
+      const html = await done.text();
+      expect(html).not.toContain("appears within seconds");
+      expect(html).toContain(
+        `GitHub cannot reach this App's webhook URL</strong>, <code>${local.base}/api/github/webhooks</code>`,
+      );
+      expect(html).toContain("WEBHOOK_PROXY_URL");
+    } finally {
+      await local.service.close();
+    }
+  });
+
+  it("stays under the loopback name the browser used (localhost)", async () => {
+    const { service, port } = await serve({}, join(dir, "j.env"));
+    try {
+      // fetch sends Host: localhost:PORT, as a browser on http://localhost:PORT does.
+      const named = await register(`http://localhost:${port}`, { account: "personal" });
+      expect(named.statusCode).toBe(200);
+      const manifest = JSON.parse(
+        named.body
+          .match(/name="manifest" value="([^"]*)"/)![1]!
+          .replace(/&quot;/g, '"')
+          .replace(/&amp;/g, "&"),
+      ) as { redirect_url: string; callback_urls: string[] };
+      expect(manifest.redirect_url).toBe(`http://localhost:${port}/setup/callback`);
+      expect(manifest.callback_urls).toEqual([`http://localhost:${port}/auth/github/callback`]);
     } finally {
       await service.close();
     }

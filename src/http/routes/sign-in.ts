@@ -31,11 +31,14 @@ import { escapeHtml, htmlPage, sendHtml } from "./web-page.js";
 
 export interface SignInRouteOptions {
   /** Set when sign-in is configured (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET and SESSION_SECRET). */
-  settings?: { clientId: string; clientSecret: string } | undefined;
+  settings?: { clientId: string; clientSecret: string; callbackUrl?: string | undefined } | undefined;
   sessions?: SessionCookies | undefined;
   /** GitHub's web (OAuth) and REST API base URLs: github.com, or GitHub Enterprise Server's. */
   github: { webUrl: string; apiUrl: string };
-  /** PUBLIC_URL: the base of the callback URL; unset, the origin the request arrived on. */
+  /**
+   * PUBLIC_URL: the base of the callback URL; unset, the origin of GITHUB_CALLBACK_URL (the one registering
+   * the App from the start page gave GitHub); neither set, the origin the request arrived on.
+   */
   publicUrl?: string | undefined;
   fetch?: typeof fetch;
 }
@@ -95,10 +98,18 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
   const fetchImpl = options.fetch ?? fetch;
   const githubHost = new URL(github.webUrl).host;
 
-  const baseUrlOf = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.host}`;
+  // The base GitHub knows: configured (PUBLIC_URL) or registered (GITHUB_CALLBACK_URL). The callback URL sent
+  // as redirect_uri must be one of the App's callback URLs, so it is never built from the name a visitor used
+  // when one of these is set.
+  const knownBase =
+    options.publicUrl ?? (settings?.callbackUrl ? new URL(settings.callbackUrl).origin : undefined);
+  const baseUrlOf = (request: FastifyRequest) => knownBase ?? `${request.protocol}://${request.host}`;
   const secureFor = (request: FastifyRequest) =>
     baseUrlOf(request).startsWith("https:") || request.protocol === "https";
-  const callbackUrl = (request: FastifyRequest) => `${baseUrlOf(request)}/auth/github/callback`;
+  const callbackUrl = (request: FastifyRequest) =>
+    options.publicUrl || !settings?.callbackUrl
+      ? `${baseUrlOf(request)}/auth/github/callback`
+      : settings.callbackUrl;
 
   // A session GitHub refused (see user-repo-access.ts) is cleared on the answer that found it out. On the root
   // instance, so that the backlog's and the board's routes have it too.
@@ -139,9 +150,9 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
       const query = request.query as Record<string, unknown>;
       const returnTo = safeReturnTo(query.return_to);
       const base = baseUrlOf(request);
-      // Reached under another name than PUBLIC_URL: continue there, so that the state cookie is set for the
-      // host GitHub sends the browser back to.
-      if (options.publicUrl && new URL(base).host !== request.host)
+      // Reached under another name than PUBLIC_URL or the registered callback's (127.0.0.1 for localhost):
+      // continue there, so that the state cookie is set for the host GitHub sends the browser back to.
+      if (knownBase && new URL(base).host !== request.host)
         return reply.redirect(`${base}/auth/github/login?return_to=${encodeURIComponent(returnTo)}`, 302);
       const state = randomBytes(16).toString("base64url");
       const authorize = new URL(`${github.webUrl}/login/oauth/authorize`);
