@@ -20,6 +20,11 @@ export const ReadingSchema = z
       .enum(SEVERITIES)
       .optional()
       .meta({ description: "Bugs only, when the text says how bad it is." }),
+    ask: z.string().max(240).nullable().meta({
+      description:
+        "The author's own sentence that states the request or the problem, quoted (at most 240 characters, cut at a word with “…”; a sentence wrapped over lines shows its line breaks as spaces), or null where the text has none. Template prompts, headings, greetings, boilerplate, code, logs and quotes of others never count, and the title is never repeated here.",
+      example: "Saving a draft with an emoji in the title loses the whole draft.",
+    }),
     evidence: z.array(EvidenceSchema).meta({
       description:
         "What the author gave, each with the author's own words: demand, acceptance, steps, trace, versions, expected_actual, screenshot, code.",

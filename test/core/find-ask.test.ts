@@ -88,7 +88,7 @@ describe("findAsk", () => {
     const long = `The export fails ${"when the report holds many rows of data from several sources ".repeat(6)}today.`;
     const ask = findAsk("Export", long);
     expect(ask).not.toBeNull();
-    expect([...ask!].length).toBeLessThanOrEqual(ASK_MAX);
+    expect(ask!.length).toBeLessThanOrEqual(ASK_MAX);
     expect(ask!.endsWith("…")).toBe(true);
     expect(ask!).not.toMatch(/\s…$/);
     expectQuoted(ask, long);

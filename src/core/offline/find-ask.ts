@@ -304,11 +304,12 @@ function isProse(sentence: string): boolean {
   return true;
 }
 
-/** At most ASK_MAX characters, cut at a word with "…". */
+/** At most ASK_MAX characters (UTF-16 code units, as JSON Schema's maxLength counts), cut at a word with "…". */
 export function clipAsk(sentence: string): string {
-  if ([...sentence].length <= ASK_MAX) return sentence;
-  const chars = [...sentence];
-  let cut = chars.slice(0, ASK_MAX - 1).join("");
+  if (sentence.length <= ASK_MAX) return sentence;
+  let cut = sentence.slice(0, ASK_MAX - 1);
+  // Never half of a surrogate pair.
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
   const space = cut.lastIndexOf(" ");
   // Text without spaces (Chinese, Japanese) is cut at a character.
   if (space > ASK_MAX / 2) cut = cut.slice(0, space);

@@ -1,6 +1,7 @@
 import type { Reading } from "../reading.schema.js";
 import { analyzeTask, type TaskAnalysis } from "./analyze-task.js";
 import { calibrationUsed, type RepositoryCalibration } from "./calibration.js";
+import { findAsk } from "./find-ask.js";
 import { KIND_MODEL } from "./kind-model.data.js";
 import { adjustmentFor, KIND_CLASSES, predictKind, type KindModel } from "./kind-model.js";
 import { language } from "./language.js";
@@ -114,6 +115,7 @@ export function readReading(
     kind,
     kindConfidence: Math.round(kindConfidence * 100) / 100,
     ...(kind === "bug" && s.severity ? { severity: s.severity } : {}),
+    ask: findAsk(task, description),
     evidence: readEvidence(task, description),
     language: language(`${task}\n${description}`),
     // Stated only where something learned was applied: a kind adjustment fitted against another release's

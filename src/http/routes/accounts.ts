@@ -25,6 +25,10 @@ const StoredReportSchema = z.object({
 
 const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 
+type StoredReport = z.infer<typeof ScoreReportSchema>;
+const withAsk = (report: StoredReport): StoredReport =>
+  report.reading.ask === undefined ? { ...report, reading: { ...report.reading, ask: null } } : report;
+
 /** The keyed API's own routes (AUTH=keys): usage for the key holder, and stored reports. */
 export function registerAccountRoutes(app: FastifyInstance, access: KeyAccess): void {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -64,7 +68,8 @@ export function registerAccountRoutes(app: FastifyInstance, access: KeyAccess): 
         id: stored.id,
         visibility: stored.visibility === "public" ? ("public" as const) : ("private" as const),
         createdAt: new Date(stored.created_at).toISOString(),
-        report: stored.report as z.infer<typeof ScoreReportSchema>,
+        // Reports stored before `reading.ask` existed carry none: null, as for a text without one.
+        report: withAsk(stored.report as z.infer<typeof ScoreReportSchema>),
       };
     },
   );
