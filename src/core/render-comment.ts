@@ -90,6 +90,12 @@ const EVIDENCE_WORDS: Record<string, string> = {
   code: "Code",
 };
 
+/** "**Asks:** “…”": the author's own sentence stating the request or problem; nothing where the reader found none. */
+export function renderAsk(report: ScoreReport): string | undefined {
+  const ask = report.reading?.ask;
+  return ask ? `**Asks:** “${escapeMarkdown(ask)}”` : undefined;
+}
+
 /** "**Read as** a bug report (crash, 91%) · Steps: "1. Open…"": what the reader found, with the author's words. */
 export function renderReading(report: ScoreReport): string | undefined {
   const r = report.reading;
@@ -108,6 +114,9 @@ export function renderReport(report: ScoreReport, approval: ApprovalResult, opti
   const { consensus } = report;
   const standing = consensus.approved ? "meets the approval bar" : "below the approval bar";
   const lines: string[] = [REPORT_MARKER, `### Task score ${fmt(consensus.avgScore)} / 10 · ${standing}`, ""];
+  // What the author asks comes first, in the author's words.
+  const ask = renderAsk(report);
+  if (ask) lines.push(ask, "");
 
   for (const note of options.notes ?? []) lines.push(`> ⚠️ ${escapeMarkdown(note)}`);
   if (options.notes?.length) lines.push("");

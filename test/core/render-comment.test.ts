@@ -38,6 +38,37 @@ describe("renderReport", () => {
     expect(md).not.toContain("<details>");
   });
 
+  it("shows the author's ask first, right under the heading, and no 'Asks' line where there is none", () => {
+    const asking =
+      "Hi team,\n\nPlease add card payments at checkout; today customers must email us for an invoice.";
+    const { report, approval } = reportWith([6, 4, 5, 5, 4], () => "x", asking);
+    expect(report.reading.ask).toBe(
+      "Please add card payments at checkout; today customers must email us for an invoice.",
+    );
+    const md = renderReport(report, approval, { scorer: "offline" });
+    const lines = md.split("\n").filter(Boolean);
+    expect(lines[2]).toBe(
+      "**Asks:** “Please add card payments at checkout; today customers must email us for an invoice.”",
+    );
+    const none = reportWith([6, 4, 5, 5, 4], () => "x", "Version 2.3.1 on Ubuntu 22.04.");
+    expect(none.report.reading.ask).toBeNull();
+    expect(renderReport(none.report, none.approval, { scorer: "offline" })).not.toContain("Asks:");
+  });
+
+  it("escapes the author's ask: no ping, no HTML, no broken line", () => {
+    const { report, approval } = reportWith(
+      [5, 5, 5, 5, 5],
+      () => "x",
+      "Please stop pinging @octocat <b>every</b> time the build fails.",
+    );
+    const md = renderReport(report, approval, { scorer: "offline" });
+    const ask = md.split("\n").find((l) => l.startsWith("**Asks:**"))!;
+    expect(ask).toMatch(
+      /^\*\*Asks:\*\* “Please stop pinging .*octocat &lt;b&gt;every&lt;\/b&gt; time the build fails\.”$/,
+    );
+    expect(ask).not.toContain("@");
+  });
+
   it("says what would raise the score from what the task leaves out, and nothing when it lacks nothing", () => {
     const { report, approval } = reportWith([5, 5, 5, 5, 5], () => "x");
     expect(renderReport(report, approval, { scorer: "offline", gaps: ["steps_to_reproduce"] })).toContain(
