@@ -64,11 +64,23 @@ const defaultIo: Io = {
   readStdin: () => stdinIfPiped(false),
 };
 
+/** Control characters shown as spaces: the author's text cannot move the cursor or recolour the terminal. */
+function printable(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const c = ch.charCodeAt(0);
+    out += c < 32 || (c >= 127 && c <= 159) ? " " : ch;
+  }
+  return out;
+}
+
 function renderText(outcome: ScoreOutcome): string {
   const { report, approval } = outcome;
   const c = report.consensus;
   const lines = [
     `${report.task}`,
+    // What the author asks, first, in the author's words.
+    ...(report.reading.ask ? [`Asks: “${printable(report.reading.ask)}”`] : []),
     "",
     ...report.expertScores.map(
       (e) => `${e.icon}  ${e.expert.padEnd(20)} ${String(e.score).padStart(2)}/10  ${e.reasoning}`,

@@ -75,6 +75,21 @@ describe("task-scorer CLI", () => {
     expect(stdout.match(/^ {2}[✅❌] /gmu)).toHaveLength(3);
   });
 
+  it("prints the author's ask first, under the title, and no 'Asks' line where there is none", async () => {
+    const { stdout } = await cli([
+      "score",
+      "--title",
+      "Card payments",
+      "-d",
+      "Hi all!\n\nPlease add card payments at checkout.\u001b[2J",
+    ]);
+    const lines = stdout.split("\n");
+    expect(lines[0]).toBe("Card payments");
+    expect(lines[1]).toBe("Asks: “Please add card payments at checkout. [2J”");
+    const none = await cli(["score", "--title", "Card payments", "-d", "Version 2.3.1 on Ubuntu 22.04."]);
+    expect(none.stdout).not.toContain("Asks:");
+  });
+
   it("--fail-on-reject exits 1 when not approved and 0 when approved", async () => {
     expect((await cli(["score", "--title", "Fix typo", "--fail-on-reject"])).code).toBe(1);
     expect((await cli(["score", "--title", "Fix typo", "--fail-on-reject"], LENIENT)).code).toBe(0);
