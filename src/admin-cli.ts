@@ -15,7 +15,7 @@
  *   npm run admin -- backlog OWNER/REPO
  *   npm run admin -- learn OWNER/REPO
  */
-import { runAdmin } from "./accounts/admin-commands.js";
+import { runAdmin } from "./admin/admin-commands.js";
 import { isTaskScorerError, UsageError } from "./core/errors.js";
 
 runAdmin(process.argv.slice(2), process.env).catch((err: unknown) => {

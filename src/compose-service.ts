@@ -27,8 +27,8 @@ import {
 import type { Listener } from "./storage/notifications.js";
 import { openDatabase, type Database } from "./storage/database.js";
 import { AppMetering } from "./accounts/app-metering.js";
-import { serveAdminChannel, type AdminChannel } from "./accounts/admin-channel.js";
-import { executeAdmin } from "./accounts/admin-commands.js";
+import { serveAdminChannel, type AdminChannel } from "./admin/admin-channel.js";
+import { executeAdmin } from "./admin/admin-commands.js";
 import { DatabaseDeliveries, RedisDeliveries, type DeliveryIntake } from "./fleet/delivery-queues.js";
 import { DeliveryStore } from "./fleet/delivery-store.js";
 import { sharedScoreCache } from "./fleet/shared-score-cache.js";

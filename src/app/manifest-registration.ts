@@ -10,7 +10,7 @@ import type { Logger } from "pino";
 import { packageRoot } from "../config/package-info.js";
 import { isLoopbackHost } from "../config/service-config.js";
 import { updateEnvFile } from "../config/write-env-file.js";
-import { escapeHtml, htmlPage, sendHtml } from "../http/routes/web-page.js";
+import { escapeHtml, htmlPage, sendHtml } from "../http/html.js";
 
 /**
  * Registering the App through GitHub's manifest flow, from the start page: the manifest (built from

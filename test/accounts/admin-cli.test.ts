@@ -3,7 +3,7 @@ import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "@jest/globals";
-import { runAdmin } from "../../src/accounts/admin-commands.js";
+import { runAdmin } from "../../src/admin/admin-commands.js";
 import { isWellFormedKey } from "../../src/accounts/api-keys.js";
 import { startServerProcess } from "../helpers/npm-start.js";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import pg from "pg";
 import pino from "pino";
-import { runAdmin } from "../../src/accounts/admin-commands.js";
+import { runAdmin } from "../../src/admin/admin-commands.js";
 import { composeService, type Service } from "../../src/compose-service.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
 import { freshDatabase } from "../helpers/postgres.js";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pino from "pino";
-import { runAdmin } from "../../src/accounts/admin-commands.js";
+import { runAdmin } from "../../src/admin/admin-commands.js";
 import { AppMetering } from "../../src/accounts/app-metering.js";
 import { composeService } from "../../src/compose-service.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { packageRoot } from "../../config/package-info.js";
 import { OWNER_RE, REPO_RE } from "./backlog-tasks.js";
-import { escapeHtml, htmlPage, sendHtml } from "./web-page.js";
+import { escapeHtml, htmlPage, sendHtml } from "../html.js";
 
 export interface BoardPageOptions {
   /** Where the repositories live, for the heading's link: https://github.com, or an Enterprise host. */

@@ -14,7 +14,8 @@ import {
   STATE_TTL_SECONDS,
   type SessionCookies,
 } from "../session-cookie.js";
-import { escapeHtml, htmlPage, sendHtml } from "./web-page.js";
+import { exchangeCode, signedInUser, type GitHubUrls } from "../../github/github-oauth.js";
+import { escapeHtml, htmlPage, sendHtml } from "../html.js";
 
 /**
  * "Sign in with GitHub" (the App's own OAuth web flow, a user-to-server token) for private repositories'
@@ -34,7 +35,7 @@ export interface SignInRouteOptions {
   settings?: { clientId: string; clientSecret: string; callbackUrl?: string | undefined } | undefined;
   sessions?: SessionCookies | undefined;
   /** GitHub's web (OAuth) and REST API base URLs: github.com, or GitHub Enterprise Server's. */
-  github: { webUrl: string; apiUrl: string };
+  github: GitHubUrls;
   /**
    * PUBLIC_URL: the base of the callback URL; unset, the origin of GITHUB_CALLBACK_URL (the one registering
    * the App from the start page gave GitHub); neither set, the origin the request arrived on.
@@ -44,7 +45,6 @@ export interface SignInRouteOptions {
 }
 
 const STATE_PATH = "/auth/github";
-const GITHUB_TIMEOUT_MS = 10_000;
 
 /** A path is only ever read against this, so that "same origin" means "a path on this server". */
 const SAME_ORIGIN = "http://same-origin.invalid";
@@ -95,7 +95,6 @@ function sameString(a: string, b: string): boolean {
 export async function signInRoutes(app: FastifyInstance, options: SignInRouteOptions): Promise<void> {
   const { settings, sessions, github } = options;
   const configured = settings && sessions ? { settings, sessions } : undefined;
-  const fetchImpl = options.fetch ?? fetch;
   const githubHost = new URL(github.webUrl).host;
 
   // The base GitHub knows: configured (PUBLIC_URL) or registered (GITHUB_CALLBACK_URL). The callback URL sent
@@ -236,30 +235,13 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
             `GitHub could not be reached at ${githubHost} to finish the sign-in. Wait a moment and sign in again.`,
             retry,
           );
-        let tokenRes: Response;
-        try {
-          tokenRes = await fetchImpl(`${github.webUrl}/login/oauth/access_token`, {
-            method: "POST",
-            headers: {
-              accept: "application/json",
-              "content-type": "application/x-www-form-urlencoded",
-              "user-agent": "task-scorer",
-            },
-            body: new URLSearchParams({
-              client_id: client.clientId,
-              client_secret: client.clientSecret,
-              code,
-              redirect_uri: callbackUrl(request),
-            }).toString(),
-            signal: AbortSignal.timeout(GITHUB_TIMEOUT_MS),
-          });
-        } catch {
-          return unreachable();
-        }
-        const data = (await tokenRes.json().catch(() => ({}))) as Record<string, unknown>;
-        if (!tokenRes.ok || typeof data.error === "string" || typeof data.access_token !== "string") {
-          const error = typeof data.error === "string" ? data.error : `HTTP ${tokenRes.status}`;
-          request.log.warn({ status: tokenRes.status, error }, "sign-in: GitHub refused the code exchange");
+        const exchange = await exchangeCode(github, client, code, callbackUrl(request), {
+          fetch: options.fetch,
+        });
+        if (!exchange.ok && exchange.unreachable) return unreachable();
+        if (!exchange.ok) {
+          const { error, status } = exchange;
+          request.log.warn({ status, error }, "sign-in: GitHub refused the code exchange");
           if (error === "bad_verification_code")
             return problem(
               reply,
@@ -291,31 +273,18 @@ export async function signInRoutes(app: FastifyInstance, options: SignInRouteOpt
             retry,
           );
         }
-        const token = data.access_token;
-        const expiresIn = Number(data.expires_in);
-        const ttl = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : SESSION_TTL_SECONDS;
+        const { token } = exchange;
+        const ttl = exchange.expiresInSeconds ?? SESSION_TTL_SECONDS;
 
-        let userRes: Response;
-        try {
-          userRes = await fetchImpl(`${github.apiUrl}/user`, {
-            headers: {
-              accept: "application/vnd.github+json",
-              authorization: `Bearer ${token}`,
-              "user-agent": "task-scorer",
-            },
-            signal: AbortSignal.timeout(GITHUB_TIMEOUT_MS),
-          });
-        } catch {
-          return unreachable();
-        }
-        const user = (await userRes.json().catch(() => ({}))) as { login?: unknown; id?: unknown };
-        if (!userRes.ok || typeof user.login !== "string" || typeof user.id !== "number") {
-          request.log.warn({ status: userRes.status }, "sign-in: GitHub's GET /user failed");
+        const user = await signedInUser(github, token, { fetch: options.fetch });
+        if (!user.ok && user.unreachable) return unreachable();
+        if (!user.ok) {
+          request.log.warn({ status: user.status }, "sign-in: GitHub's GET /user failed");
           return problem(
             reply,
             502,
             "GitHub did not say who signed in",
-            `GitHub answered ${userRes.status} when asked who signed in. Sign in again.`,
+            `GitHub answered ${user.status} when asked who signed in. Sign in again.`,
             retry,
           );
         }

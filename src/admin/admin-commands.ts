@@ -1,14 +1,14 @@
 /** The admin CLI's commands (src/admin-cli.ts is its entry point): accounts, plans, keys, usage. */
 import { parseArgs } from "node:util";
-import { AccountStore } from "./account-store.js";
-import { isScope, SCOPES, type Scope } from "./api-keys.js";
+import { AccountStore } from "../accounts/account-store.js";
+import { isScope, SCOPES, type Scope } from "../accounts/api-keys.js";
 import { parseStorageEnv } from "../config/storage-env.schema.js";
 import { UsageError } from "../core/errors.js";
 import { isPlanId, PLANS } from "../core/plans.js";
 import { openDatabase, type Db } from "../storage/database.js";
-import { BacklogStore } from "../backlog/backlog-store.js";
 import { askRunningServer } from "./admin-channel.js";
-import { usageReport } from "./usage-report.js";
+import { usageReport } from "../accounts/usage-report.js";
+import { queueBacklog } from "./backlog-commands.js";
 
 const USAGE = `Usage: task-scorer-admin <command>
   accounts create --name NAME [--plan free|payg|pro] [--github LOGIN]
@@ -150,28 +150,9 @@ export async function executeAdmin(
       return;
     }
     case "learn":
-    case "backlog": {
-      const learn = group === "learn";
-      if (!action || !/^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/[A-Za-z0-9._-]{1,100}$/.test(action))
-        throw new UsageError(`${group} needs OWNER/REPO, e.g. ${group} octo-org/widgets.`);
-      const backlog = new BacklogStore(db);
-      const state = await backlog.requestBackfill(action, {}, { learn });
-      if (learn) {
-        out(
-          state === "running"
-            ? `Learning from ${action}'s closed issues is queued after the backfill that is running.`
-            : `Queued learning from ${action}'s closed issues: a running task-scorer with the GitHub App reads them, keeps what beats the shipped model, and scores the open issues again.`,
-        );
-        return;
-      }
-      const row = await backlog.repository(action);
-      out(
-        state === "running"
-          ? `The backfill of ${action} is already running (${row?.done ?? 0} of ${row?.total ?? 0} issues).`
-          : `Queued the backfill of ${action}: a running task-scorer with the GitHub App scores its open issues silently.`,
-      );
+    case "backlog":
+      await queueBacklog(group === "learn" ? "learn" : "backlog", action, db, out);
       return;
-    }
     default:
       throw new UsageError(`Unknown command "${positionals.join(" ")}".\n${USAGE}`);
   }
