@@ -81,6 +81,8 @@ function showReport(data) {
   const c = data.consensus;
   const consensus = document.getElementById("consensus");
   consensus.replaceChildren(
+    // What the author asks, first, in the author's words; nothing where the reader found no such sentence.
+    ...(data.reading?.ask ? [el("p", "ask", `Asks: “${data.reading.ask}”`)] : []),
     el(
       "p",
       `verdict ${c.approved ? "approved" : "rejected"}`,

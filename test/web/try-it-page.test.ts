@@ -158,6 +158,25 @@ describeInChromium("the try-it page in a browser", () => {
     expect(new Set(scores).size).toBeGreaterThan(1);
   });
 
+  it("shows the author's ask first in the consensus, and no 'Asks' line where the text has none", async () => {
+    await page.goto(base);
+    await page.getByLabel("Title").fill("CSV export");
+    await page
+      .locator("#description")
+      .fill("Hi team,\n\nPlease add a CSV export of reports, our accountants re-type them by hand.");
+    await page.locator("#score-button").click();
+    await page.locator("#personas article").nth(4).waitFor();
+    const first = page.locator("#consensus > :first-child");
+    expect(await first.getAttribute("class")).toBe("ask");
+    expect(await first.textContent()).toBe(
+      "Asks: “Please add a CSV export of reports, our accountants re-type them by hand.”",
+    );
+    await page.locator("#description").fill("Version 2.3.1 on Ubuntu 22.04.");
+    await page.locator("#score-button").click();
+    await page.locator("#consensus .ask").waitFor({ state: "detached" });
+    expect(await page.locator("#consensus").textContent()).not.toContain("Asks:");
+  });
+
   it("has no key field on an open server", async () => {
     await page.goto(base);
     expect(await page.locator("#key-field").isHidden()).toBe(true);
