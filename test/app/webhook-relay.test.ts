@@ -124,9 +124,11 @@ describe("an unreachable WEBHOOK_PROXY_URL", () => {
       expect(attempts.length).toBeGreaterThanOrEqual(6);
       const gaps = attempts.slice(1).map((t, i) => t - attempts[i]!);
       // 100, 200, 400, 400 … ms: growing, then capped (never the stream's own 3 s, nor a tight loop).
-      expect(gaps[0]!).toBeGreaterThanOrEqual(90);
-      expect(gaps[1]!).toBeGreaterThanOrEqual(180);
-      expect(Math.min(...gaps.slice(2))).toBeGreaterThanOrEqual(350);
+      // (Lower bounds with room for a loaded machine: an arrival can be late by a connect's own delay.)
+      expect(gaps[0]!).toBeGreaterThanOrEqual(50);
+      expect(gaps[1]!).toBeGreaterThanOrEqual(120);
+      expect(Math.min(...gaps.slice(2))).toBeGreaterThanOrEqual(250);
+      expect(gaps[2]!).toBeGreaterThan(gaps[0]!);
       expect(Math.max(...gaps)).toBeLessThan(2500);
 
       const warnings = lines.filter((l) => l.level >= 40);
