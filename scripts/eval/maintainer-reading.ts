@@ -1,0 +1,116 @@
+/**
+ * A maintainer's reading of the offline scorer's comments (issue 35, Deliver 4): a seeded sample of 60 public
+ * texts (the labeled corpus's development part and the NLBSE'24 training split, read from ../shared at run time,
+ * never copied here), each comment read beside its issue by a reader who did not write the code, the verdicts kept
+ * in maintainer-readings.json by a hash of the text and of the comment (no text is stored). The sample is fixed by
+ * the seed before anyone looks: changing the scorer changes the comments, and a changed comment reads as unjudged.
+ *
+ *   node --import tsx scripts/eval/maintainer-reading.ts                   figures over the judged sample
+ *   node --import tsx scripts/eval/maintainer-reading.ts --show DIR        write one file per sampled issue to DIR
+ *                                                                          (the issue's text and the comment), to read
+ *
+ * A verdict, per comment:
+ *   contradicted  the comment states something the issue's own text contradicts (a hedged claim, "may be …",
+ *                 "if that is the subject …", counts as a statement)
+ *   specific      the comment tells a maintainer something true and specific beyond the title (a quote that
+ *                 matters, a count, a fact of the text) that a reader of the title alone would not know
+ *   notes         the reader's reason, in their own words (no quotes of the issue)
+ * Targets: contradicted in at most 5% of comments, specific in at least 70%.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { evaluateApproval } from "../../src/core/approval.js";
+import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
+import { renderReport } from "../../src/core/render-comment.js";
+import { scoreTask } from "../../src/core/score-task.js";
+import { loadPublicTexts } from "./public-texts.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const READINGS = resolve(here, "maintainer-readings.json");
+const SEED = "maintainer-35";
+const N = 60;
+
+export interface MaintainerVerdict {
+  comment: string;
+  contradicted: boolean;
+  specific: boolean;
+  notes: string;
+}
+
+const hash = (text: string, n = 16) => createHash("sha256").update(text).digest("hex").slice(0, n);
+const textKey = (title: string, description: string) => hash(`${title}\u0000${description}`);
+
+const texts = loadPublicTexts();
+if (!texts) {
+  console.log("../shared is absent: nothing to read.");
+  process.exit(0);
+}
+// Valid requests only (the API refuses an empty or over-long title), ranked by a seeded hash: fixed before reading.
+const rank = (key: string) => hash(`${SEED}:${key}`, 64);
+const sample = texts
+  .filter((t) => t.title.trim() && [...t.title].length <= 256 && [...t.description].length <= 65_536)
+  .map((t) => ({ ...t, key: textKey(t.title, t.description) }))
+  .sort((a, b) => (rank(a.key) < rank(b.key) ? -1 : 1))
+  .slice(0, N);
+
+async function comment(title: string, description: string): Promise<string> {
+  const outcome = await scoreTask(
+    { task: title, description },
+    { scorer: offlineScorer, clock: () => new Date(0) },
+  );
+  return renderReport(outcome.report, evaluateApproval(outcome.report.expertScores.map((e) => e.score)), {
+    scorer: "offline",
+    style: "full",
+  });
+}
+
+const showDir = process.argv.includes("--show")
+  ? process.argv[process.argv.indexOf("--show") + 1]
+  : undefined;
+const readings: Record<string, MaintainerVerdict> = existsSync(READINGS)
+  ? (JSON.parse(readFileSync(READINGS, "utf8")) as Record<string, MaintainerVerdict>)
+  : {};
+
+let judged = 0;
+let contradicted = 0;
+let specific = 0;
+const unjudged: string[] = [];
+for (const [i, t] of sample.entries()) {
+  const body = await comment(t.title, t.description);
+  if (showDir) {
+    mkdirSync(showDir, { recursive: true });
+    writeFileSync(
+      join(showDir, `${String(i + 1).padStart(2, "0")}-${t.key}.md`),
+      [
+        `key: ${t.key}`,
+        `comment: ${hash(body, 10)}`,
+        "",
+        "=== ISSUE TITLE ===",
+        t.title,
+        "",
+        "=== ISSUE DESCRIPTION ===",
+        t.description,
+        "",
+        "=== THE BOT'S COMMENT ===",
+        body,
+      ].join("\n"),
+    );
+  }
+  const v = readings[t.key];
+  if (!v || v.comment !== hash(body, 10)) {
+    unjudged.push(t.key);
+    continue;
+  }
+  judged++;
+  if (v.contradicted) contradicted++;
+  if (v.specific) specific++;
+}
+
+const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}% (${a}/${b})` : "n/a");
+if (showDir) console.log(`wrote ${sample.length} files to ${showDir}`);
+console.log(`maintainer's reading, seed ${SEED}: ${judged} of ${sample.length} comments judged`);
+console.log(`  a statement the text contradicts: ${pct(contradicted, judged)}   target ≤ 5%`);
+console.log(`  true and specific beyond the title: ${pct(specific, judged)}   target ≥ 70%`);
+if (unjudged.length) console.log(`  unjudged (new or changed comments): ${unjudged.length}`);
