@@ -4,18 +4,17 @@ import type { ScoreReport } from "../src/core/score-report.schema.js";
 import { scoreTask } from "../src/core/score-task.js";
 import type { LlmLogger } from "../src/llm/openai-scorer.js";
 import type { LabelsOctokit } from "../src/github/approval-labels.js";
-import { createScoreCheckRun } from "../src/github/check-run.js";
 import type { GitHubRequest } from "../src/github/github-request.js";
 import { kindLabelNames, type KindLabelNames } from "../src/github/kind-labels.js";
-import { pullRequestHeadSha, writeReportLabels } from "../src/github/report-labels.js";
+import {
+  PublishError,
+  publishReport,
+  type PublishedOutput,
+  type PublishResult,
+} from "../src/github/publish-report.js";
 import type { ResolvedOutputs } from "../src/repo-config/resolve-outputs.js";
 import { actionOutputs, readRepoFile, type ExplicitInputs } from "./repo-file.js";
-import {
-  upsertReportComment,
-  type IssueCommentsOctokit,
-  type IssueRef,
-  type UpsertResult,
-} from "../src/github/report-comment.js";
+import { type IssueCommentsOctokit, type IssueRef, type UpsertResult } from "../src/github/report-comment.js";
 import { ActionError, failureMessage, githubError } from "./errors.js";
 import { parseInputs, type ActionInputs, type InputName } from "./inputs.schema.js";
 import { readEventItem, resolveTask, type EventContext, type EventItem } from "./read-event.js";
@@ -95,14 +94,6 @@ async function writeSummary(deps: ActionDeps, markdown: string): Promise<void> {
   }
 }
 
-async function currentLabels(octokit: ActionOctokit, ref: IssueRef): Promise<string[]> {
-  const labels = (await octokit.paginate("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", {
-    ...ref,
-    per_page: 100,
-  })) as { name?: string }[];
-  return labels.map((l) => l.name).filter((n): n is string => typeof n === "string");
-}
-
 /** The outputs the step's own inputs ask for, before the repository's file is read. */
 function explicitInputs(inputs: ActionInputs): ExplicitInputs {
   return { output: inputs.output, comment: inputs.commentInput, labels: inputs.labels };
@@ -119,6 +110,14 @@ function describeWrites(outputs: ResolvedOutputs, item: EventItem | undefined): 
     .filter(Boolean)
     .join(" and ");
 }
+
+/** The write each output is, in the sentences of `githubError` (the Action never writes a board). */
+const WHAT = {
+  comment: "write comments",
+  labels: "set labels",
+  check: "create check runs",
+  project: "write comments", // never asked of the publisher here: a workflow token cannot reach a board
+} as const satisfies Record<PublishedOutput, Parameters<typeof githubError>[1]>;
 
 /** A workflow token has no access to Projects v2; said in the log and in the job summary. */
 export const PROJECT_SKIPPED =
@@ -155,55 +154,50 @@ async function writeToGitHub(
   const outputs = actionOutputs(explicitInputs(inputs), file.config);
   const ref: IssueRef = { owner: item.owner, repo: item.repo, issue_number: item.number };
   const where = `${item.kind === "issue" ? "issue" : "pull request"} #${item.number}`;
+  const pr = deps.context.payload.pull_request as { head?: { sha?: unknown } } | undefined;
 
-  let comment: UpsertResult | undefined;
-  if (outputs.comment) {
-    try {
-      comment = await upsertReportComment(octokit, ref, markdown);
-    } catch (error) {
-      throw githubError(error, "write comments");
-    }
+  let published: PublishResult;
+  try {
+    // A workflow token cannot reach a board (see PROJECT_SKIPPED): the publisher is not asked for one.
+    published = await publishReport(
+      octokit,
+      { ...outputs, project: undefined },
+      {
+        ref,
+        isPullRequest: item.kind === "pull_request",
+        headSha: typeof pr?.head?.sha === "string" ? pr.head.sha : undefined,
+      },
+      report,
+      {
+        markdown,
+        kindLabelNames: () => kindLabelNames((file.config?.["kind-labels"] ?? {}) as KindLabelNames),
+      },
+    );
+  } catch (error) {
+    if (error instanceof PublishError) throw githubError(error.cause, WHAT[error.output]);
+    throw error;
+  }
+  const { comment, labels, check } = published;
+  if (comment) {
     const removed = comment.removedDuplicates ? ` (${comment.removedDuplicates} duplicate(s) removed)` : "";
     core.info(
       `Report comment ${comment.action} on ${where}${comment.url ? `: ${comment.url}` : ""}${removed}.`,
     );
   }
-  if (outputs.approvalLabels || outputs.needsHumanLabel || outputs.kindLabels) {
-    try {
-      const current = await currentLabels(octokit, ref);
-      const { added, removed } = await writeReportLabels(octokit, ref, outputs, report, current, () =>
-        kindLabelNames((file.config?.["kind-labels"] ?? {}) as KindLabelNames),
-      );
-      core.info(
-        `Labels on ${where}: ${added.length ? `added ${added.join(", ")}` : "none added"}; ${removed.length ? `removed ${removed.join(", ")}` : "none removed"}.`,
-      );
-    } catch (error) {
-      throw githubError(error, "set labels");
-    }
+  if (labels) {
+    const { added, removed } = labels;
+    core.info(
+      `Labels on ${where}: ${added.length ? `added ${added.join(", ")}` : "none added"}; ${removed.length ? `removed ${removed.join(", ")}` : "none removed"}.`,
+    );
   }
-  if (outputs.check) {
-    if (item.kind !== "pull_request")
-      core.info(`No check run on ${where}: check runs are for pull requests.`);
-    else {
-      try {
-        const pr = deps.context.payload.pull_request as { head?: { sha?: unknown } } | undefined;
-        const sha = await pullRequestHeadSha(
-          octokit,
-          ref,
-          typeof pr?.head?.sha === "string" ? pr.head.sha : undefined,
-        );
-        const run = await createScoreCheckRun(
-          octokit,
-          { owner: item.owner, repo: item.repo, headSha: sha },
-          report,
-          markdown,
-        );
-        core.info(`Check run "task-scorer" (${run.conclusion}) written on ${sha.slice(0, 7)}.`);
-      } catch (error) {
-        throw githubError(error, "create check runs");
-      }
-    }
-  }
+  if (outputs.check && item.kind !== "pull_request")
+    core.info(`No check run on ${where}: check runs are for pull requests.`);
+  if (check)
+    core.info(`Check run "task-scorer" (${check.conclusion}) written on ${check.headSha.slice(0, 7)}.`);
+  // The step fails on the first refusal, with the permission to add; the others are warnings in the log.
+  const [first, ...others] = published.problems;
+  for (const p of others) core.warning(githubError(p.error, WHAT[p.output]).message);
+  if (first) throw githubError(first.error, WHAT[first.output]);
   if (outputs.project) {
     core.notice(PROJECT_SKIPPED);
     await writeSummary(deps, `\n> ℹ️ ${PROJECT_SKIPPED}\n`);

@@ -4,25 +4,21 @@
  */
 import { Context, type Probot, type ProbotOctokit } from "probot";
 import type { OutputProblems } from "./output-problems.js";
-import { escapeMarkdown } from "../core/render-comment.js";
-import type { Subject } from "./skip-rules.js";
-import type { AppDeps } from "./task-scorer-app.js";
 import type { ApprovalPolicy } from "../core/approval.js";
-import { scoreTask } from "../core/score-task.js";
 import type { Scorer } from "../core/scorer.js";
-import { DESCRIPTION_MAX_CHARS, ScoreRequestSchema, TASK_MAX_CHARS } from "../core/task-request.schema.js";
 import type { BackfillDeps } from "../backlog/backfill-runner.js";
 import type { BacklogGitHub, ListedIssue } from "../backlog/paced-github.js";
 import type { BacklogStore } from "../backlog/backlog-store.js";
-import { taskRecord } from "../backlog/task-record.js";
-import { loadConfig } from "./repo-config-loader.js";
-import { repoApprovalPolicy, type RepoConfig } from "../repo-config/repo-config.schema.js";
+import type { RepoConfig } from "../repo-config/repo-config.schema.js";
 import { resolveOutputs, type ResolvedOutputs } from "../repo-config/resolve-outputs.js";
-import { apiBaseUrl, httpStatus, type GitHubRequest } from "../github/github-request.js";
+import { apiBaseUrl, type GitHubRequest } from "../github/github-request.js";
 import type { LearnedLabelNames } from "../github/kind-labels.js";
-import { ProjectUnreachable } from "../github/project-v2.js";
+import { eventRepository } from "./event.js";
+import { saveToBacklog } from "./job/persist.js";
+import { scoreText } from "./job/score.js";
 import { writeOutputs } from "./outputs.js";
-import { clip, hashText } from "./task-text.js";
+import { loadConfig } from "./repo-config-loader.js";
+import { hashText } from "./task-text.js";
 import { labelsOf, skippedBy } from "./skip-rules.js";
 import type { CalibrationStore } from "../learning/calibration-store.js";
 
@@ -55,8 +51,8 @@ export function appBackfillDeps(
   deps: BacklogAppDeps,
 ): Pick<BackfillDeps, "github" | "settings" | "score" | "contentHash"> {
   const { probot, store } = deps;
-  const policies = new Map<string, ApprovalPolicy>();
-  // What each repository's file asks the backfill to write (never a comment, never a check run).
+  // Each repository's file, read once per run: its thresholds, and what it asks the backfill to write (never a
+  // comment, never a check run).
   const writes = new Map<
     string,
     { config: RepoConfig; outputs: ResolvedOutputs; apiBaseUrl: string | undefined }
@@ -66,7 +62,6 @@ export function appBackfillDeps(
     settings: async (github, owner, repo) => {
       const context = repositoryContext(github as unknown as ProbotOctokit, owner, repo, probot);
       const { config } = await loadConfig(context, context.log);
-      policies.set(`${owner}/${repo}`.toLowerCase(), repoApprovalPolicy(config, deps.policy));
       writes.set(`${owner}/${repo}`.toLowerCase(), {
         config,
         outputs: { ...resolveOutputs(config), comment: false, check: false },
@@ -86,22 +81,19 @@ export function appBackfillDeps(
           }) !== undefined,
       };
     },
+    // The job's own steps: score, publish (refusals become problems for maintainers; rate-limit pauses are
+    // thrown and stop the run), persist.
     score: async (repository, issue, contentHash, github) => {
-      const policy = policies.get(repository.toLowerCase()) ?? deps.policy;
-      const input = ScoreRequestSchema.parse({
-        task: clip(issue.title, TASK_MAX_CHARS),
-        description: clip(issue.body ?? "", DESCRIPTION_MAX_CHARS),
-      });
-      const calibration = await deps.calibrations?.get(repository);
-      const { report } = await scoreTask(
-        input,
-        { scorer: deps.scorer, policy, calibration, ...(deps.clock ? { clock: deps.clock } : {}) },
+      const asked = writes.get(repository.toLowerCase());
+      const { report } = await scoreText(
+        deps,
+        asked?.config,
+        repository,
+        { title: issue.title, body: issue.body ?? "" },
         { timeoutMs: 60_000 },
       );
-      const asked = writes.get(repository.toLowerCase());
       if (asked && github) {
         const [owner, repo] = repository.split("/") as [string, string];
-        // Rate-limit pauses (no HTTP status) stop the run; refusals become problems for maintainers.
         await writeOutputs(
           github as GitHubRequest,
           asked.outputs,
@@ -119,36 +111,26 @@ export function appBackfillDeps(
             apiBaseUrl: asked.apiBaseUrl,
             learnedLabelNames: deps.learnedLabelNames,
             problems: deps.outputProblems,
-            passOn: (error) => httpStatus(error) === undefined && !(error instanceof ProjectUnreachable),
           },
         );
       }
-      await store.saveTask(
-        taskRecord(
-          repository,
-          {
-            number: issue.number,
-            title: issue.title,
-            url: issue.html_url,
-            createdAt: issue.created_at,
-            updatedAt: issue.updated_at,
-          },
-          report,
-          contentHash,
-        ),
+      await saveToBacklog(
+        store,
+        repository,
+        {
+          number: issue.number,
+          title: issue.title,
+          url: issue.html_url,
+          createdAt: issue.created_at,
+          updatedAt: issue.updated_at,
+        },
+        report,
+        contentHash,
       );
       return report;
     },
     contentHash: hashText,
   };
-}
-
-/** "owner/name" of the event's repository, as GitHub spells it. */
-export function repositoryName(context: Context): string {
-  const { owner, repo } = context.repo();
-  return (
-    (context.payload as { repository?: { full_name?: string } }).repository?.full_name ?? `${owner}/${repo}`
-  );
 }
 
 /**
@@ -157,14 +139,7 @@ export function repositoryName(context: Context): string {
  * backlog follows it (by GitHub's id, or the former name the event gives); deleted, it leaves the backlog.
  */
 export async function followEventRepository(context: Context, store: BacklogStore): Promise<void> {
-  const payload = context.payload as {
-    action?: string;
-    repository?: { id?: number; name?: string; full_name?: string; private?: boolean };
-    changes?: {
-      repository?: { name?: { from?: string } };
-      owner?: { from?: { user?: { login?: string }; organization?: { login?: string } } };
-    };
-  };
+  const payload = eventRepository(context);
   const repository = payload.repository;
   if (!repository?.full_name) return;
   const id = typeof repository.id === "number" ? repository.id : undefined;
@@ -182,30 +157,4 @@ export async function followEventRepository(context: Context, store: BacklogStor
         ? `${formerOwner ?? owner}/${formerName ?? name}`
         : undefined,
   });
-}
-
-/** `/score backlog`: queue the repository's backfill and say where its board is. */
-export async function askBackfill(context: Context, deps: AppDeps, subject: Subject): Promise<string[]> {
-  const name = repositoryName(context);
-  if (!deps.backlog)
-    return [
-      "The backlog needs storage, and this task-scorer server runs without it: its operator can set `DATA_DIR` (the embedded database) or `DATABASE_URL` (PostgreSQL) and restart.",
-    ];
-  const installationId = (context.payload as { installation?: { id?: number } }).installation?.id;
-  const repository = (context.payload as { repository?: { private?: boolean } }).repository;
-  const state = await deps.backlog.store.requestBackfill(name, {
-    installationId,
-    private: repository?.private,
-  });
-  deps.backlog.runner.wake();
-  context.log.info({ subject: subject.ref, state }, "backfill asked for by /score backlog");
-  const board = deps.backlog.boardUrl(name);
-  return [
-    state === "running"
-      ? `The backfill of ${escapeMarkdown(name)}'s open issues is already running.`
-      : `The backfill of ${escapeMarkdown(name)}'s open issues is queued.`,
-    "Each open issue is scored silently: no comment on old issues; new issues keep getting their report.",
-    "",
-    `The ranked backlog: ${board}`,
-  ];
 }

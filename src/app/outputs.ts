@@ -1,24 +1,24 @@
 /**
- * The App's outputs beyond the comment (`output` in .github/task-scorer.yml): labels (verdict, needs-human,
- * kind), a Projects v2 board, a check run on pull requests. Used by the job runner and by the silent backfill
- * (which never comments). What GitHub refuses (no permission, no board) becomes a problem for maintainers:
- * logged once, listed in the reply to `/score` and `/score help`, never written on a contributor's issue.
+ * The App's side of the one publisher (src/github/publish-report.ts): the job and the silent backfill write through
+ * it, and what GitHub refuses (no permission, no board) becomes a problem for maintainers: logged once, listed in
+ * the reply to `/score` and `/score help`, never written on a contributor's issue, kept until that output works.
  */
 import type { ScoreReport } from "../core/score-report.schema.js";
-import { createScoreCheckRun } from "../github/check-run.js";
-import {
-  httpStatus,
-  isPermissionStatus,
-  labelsClient,
-  type GitHubRequest,
-} from "../github/github-request.js";
+import { httpStatus } from "../github/github-request.js";
 import { kindLabelNames, type KindLabelNames, type LearnedLabelNames } from "../github/kind-labels.js";
-import { pullRequestHeadSha, writeReportLabels } from "../github/report-labels.js";
-import { ProjectUnreachable, setProjectScore } from "../github/project-v2.js";
+import { ProjectUnreachable } from "../github/project-v2.js";
+import {
+  PublishError,
+  publishComment,
+  publishReport,
+  type PublishClient,
+  type PublishProblem,
+  type PublishResult,
+} from "../github/publish-report.js";
 import type { IssueRef } from "../github/report-comment.js";
 import type { ConfigDiagnostic, RepoConfig } from "../repo-config/repo-config.schema.js";
-import { MemoryOutputProblems, type OutputProblems } from "./output-problems.js";
 import type { ResolvedOutputs } from "../repo-config/resolve-outputs.js";
+import { MemoryOutputProblems, type OutputProblems } from "./output-problems.js";
 
 type Log = {
   info: (obj: object, msg?: string) => void;
@@ -61,20 +61,13 @@ export interface OutputOptions {
   log: Log;
   /** The REST base URL (GHE: https://HOST/api/v3), so GraphQL goes to the right place. */
   apiBaseUrl?: string | undefined;
-  /** The rendered report, for the check run's summary. */
+  /** The rendered report: the comment and the check run's summary. */
   markdown?: string;
   /** Names the repository's own labels have, once learned (see LearnedLabelNames). */
   learnedLabelNames?: LearnedLabelNames | undefined;
-  /**
-   * Errors to pass on rather than note as a problem (the backfill's rate-limit pauses). By default only
-   * label errors other than a refusal are passed on, as before.
-   */
-  passOn?: (error: unknown) => boolean;
   /** Where problems are kept (shared by a fleet with a database); this process's memory by default. */
   problems?: OutputProblems | undefined;
 }
-
-const KEYS = { labels: "labels", project: "project", check: "check" } as const;
 
 function describe(error: unknown): string {
   if (error instanceof ProjectUnreachable) return error.message;
@@ -82,93 +75,108 @@ function describe(error: unknown): string {
   return status === undefined ? "GitHub could not be reached" : `GitHub answered ${status}`;
 }
 
+/** A refusal in the words of the App's maintainers (the Action words its own). */
+function problemMessage({ output, status, error }: PublishProblem): string {
+  switch (output) {
+    case "comment":
+      return `the report comment could not be written (${describe(error)}): the App needs Issues: write and Pull requests: write, and the conversation must not be locked`;
+    case "labels":
+      return `labels could not be written (${describe(error)}): the App needs Issues: write`;
+    case "project":
+      return `\`project\`: ${describe(error)}`;
+    case "check":
+      return `the check run could not be written (${describe(error)})${status === 403 ? ": the App needs Checks: write (an owner accepts the new permission in the installation's settings)" : ""}`;
+  }
+}
+
+function logWrites(log: Log, result: PublishResult, report: ScoreReport): void {
+  if (result.comment)
+    log.info(
+      {
+        action: result.comment.action,
+        commentId: result.comment.commentId,
+        avgScore: report.consensus.avgScore,
+        approved: report.consensus.approved,
+      },
+      "report comment written",
+    );
+  if (result.labels && (result.labels.added.length > 0 || result.labels.removed.length > 0))
+    log.info(result.labels, "labels written");
+  if (result.project)
+    log.info(
+      { item: result.project.itemId, fieldCreated: result.project.fieldCreated },
+      "project item written",
+    );
+  if (result.check)
+    log.info({ checkRun: result.check.id, conclusion: result.check.conclusion }, "check run written");
+}
+
 /**
- * Write every output but the comment. Returns the problems met (also remembered for `/score help`).
- * Label errors other than a refusal (401/403/404) are thrown, as they always were; the board and the check
- * run never fail the job.
+ * Write what `outputs` asks for, the comment included when it does. Returns the problems met (also remembered
+ * for `/score help`). Anything but a refusal is thrown as GitHub's own error, so the job queue retries it and
+ * the backfill sees its rate-limit pauses.
  */
 export async function writeOutputs(
-  github: GitHubRequest,
+  github: PublishClient,
   outputs: ResolvedOutputs,
   config: Pick<RepoConfig, "kind-labels">,
   target: OutputTarget,
   report: ScoreReport,
   options: OutputOptions,
 ): Promise<ConfigDiagnostic[]> {
-  const met: ConfigDiagnostic[] = [];
-  const { log } = options;
-  const { repository } = target;
-  const store = options.problems ?? processProblems;
-  // Remembering a problem is for maintainers: a database that fails here never fails an output that worked, nor
-  // hides one that did not (the problem is then logged each time, and still told in this answer).
-  const problem = async (key: string, message: string) => {
-    if (await store.note(repository, key, message).catch(() => true))
-      log.warn({ repository, output: key, problem: message }, "output problem");
-    met.push({ key, message });
-  };
-  const clearProblem = (repository: string, key: string) =>
-    store.clear(repository, key).catch(() => undefined);
-  const passOn = options.passOn ?? (() => false);
-
-  const labels = labelsClient(github);
-  if (outputs.approvalLabels || outputs.needsHumanLabel || outputs.kindLabels) {
-    try {
-      const written = await writeReportLabels(labels, target.ref, outputs, report, target.labels, async () =>
+  const result = await unwrapped(() =>
+    publishReport(github, outputs, target, report, {
+      markdown: options.markdown ?? "",
+      apiBaseUrl: options.apiBaseUrl,
+      kindLabelNames: async () =>
         kindLabelNames(
           config["kind-labels"] as KindLabelNames,
-          await options.learnedLabelNames?.(repository),
+          await options.learnedLabelNames?.(target.repository),
         ),
-      );
-      if (written.added.length > 0 || written.removed.length > 0) log.info(written, "labels written");
-      await clearProblem(repository, KEYS.labels);
-    } catch (error) {
-      if (passOn(error) || !isPermissionStatus(httpStatus(error))) throw error;
-      await problem(
-        KEYS.labels,
-        `labels could not be written (${describe(error)}): the App needs Issues: write`,
-      );
-    }
-  }
+    }),
+  );
+  logWrites(options.log, result, report);
+  return remember(result, target.repository, options);
+}
 
-  if (outputs.project) {
-    try {
-      if (!target.nodeId) throw new ProjectUnreachable("the item has no node id to add to the board");
-      const written = await setProjectScore(
-        github,
-        outputs.project,
-        target.nodeId,
-        report.consensus.avgScore,
-        {
-          baseUrl: options.apiBaseUrl,
-        },
-      );
-      log.info({ item: written.itemId, fieldCreated: written.fieldCreated }, "project item written");
-      await clearProblem(repository, KEYS.project);
-    } catch (error) {
-      if (passOn(error)) throw error;
-      await problem(KEYS.project, `\`project\`: ${describe(error)}`);
-    }
-  }
+/** A note in the report's place (scoring failed, the allowance used): the comment alone, under the same policy. */
+export async function writeNote(
+  github: PublishClient,
+  target: Pick<OutputTarget, "repository" | "ref">,
+  markdown: string,
+  options: Pick<OutputOptions, "log" | "problems">,
+): Promise<ConfigDiagnostic[]> {
+  const result = await unwrapped(() => publishComment(github, target.ref, markdown));
+  return remember(result, target.repository, options);
+}
 
-  if (outputs.check && target.isPullRequest) {
-    try {
-      const headSha = await pullRequestHeadSha(github, target.ref, target.headSha);
-      const run = await createScoreCheckRun(
-        github,
-        { owner: target.ref.owner, repo: target.ref.repo, headSha },
-        report,
-        options.markdown ?? "",
-      );
-      log.info({ checkRun: run.id, conclusion: run.conclusion }, "check run written");
-      await clearProblem(repository, KEYS.check);
-    } catch (error) {
-      if (passOn(error)) throw error;
-      const status = httpStatus(error);
-      await problem(
-        KEYS.check,
-        `the check run could not be written (${describe(error)})${status === 403 ? ": the App needs Checks: write (an owner accepts the new permission in the installation's settings)" : ""}`,
-      );
-    }
+/** GitHub's own error, not the publisher's wrapper: the queue and the backfill's pauses look at it. */
+async function unwrapped(publish: () => Promise<PublishResult>): Promise<PublishResult> {
+  try {
+    return await publish();
+  } catch (error) {
+    throw error instanceof PublishError ? error.cause : error;
   }
+}
+
+/**
+ * Refusals remembered for maintainers (logged when new), and the outputs that worked cleared. A database that
+ * fails here never fails an output that worked, nor hides one that did not (the problem is then logged each
+ * time, and still told in this answer).
+ */
+async function remember(
+  result: PublishResult,
+  repository: string,
+  options: Pick<OutputOptions, "log" | "problems">,
+): Promise<ConfigDiagnostic[]> {
+  const store = options.problems ?? processProblems;
+  const met: ConfigDiagnostic[] = [];
+  for (const problem of result.problems) {
+    const message = problemMessage(problem);
+    if (await store.note(repository, problem.output, message).catch(() => true))
+      options.log.warn({ repository, output: problem.output, problem: message }, "output problem");
+    met.push({ key: problem.output, message });
+  }
+  for (const output of result.written) await store.clear(repository, output).catch(() => undefined);
   return met;
 }

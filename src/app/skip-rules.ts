@@ -1,35 +1,10 @@
 /**
- * Pure rules: whether an event scores a subject under a repository's config (no GitHub, no I/O), and the
- * shapes the App's handlers pass around.
+ * Pure rules: whether an event scores a subject under a repository's config (no GitHub, no I/O).
  */
-import type { IssueRef } from "../github/report-comment.js";
+import type { Subject, Trigger } from "./types.js";
 import type { RepoConfig } from "../repo-config/repo-config.schema.js";
 import { compileTitlePattern } from "../repo-config/title-pattern.js";
 import { resolveOutputs } from "../repo-config/resolve-outputs.js";
-
-/** Why a job looks at a subject. A job can carry several (a newer event absorbs a pending one's). */
-export type Trigger =
-  | { kind: "issues"; action: "opened" | "reopened" | "edited" }
-  | { kind: "pull-requests"; action: "opened" | "reopened" | "ready_for_review" | "edited" }
-  | { kind: "label-added"; label: string }
-  | { kind: "label-removed"; label: string }
-  /** New commits on a pull request: only its check run follows them (the text, and so the report, is unchanged). */
-  | { kind: "head-pushed" }
-  | {
-      kind: "command";
-      command: "score" | "help" | "backlog" | "learn";
-      commenter: string;
-      commentId: number;
-    };
-
-export interface Subject {
-  ref: IssueRef;
-  title: string;
-  body: string;
-  isPullRequest: boolean;
-  draft: boolean;
-  labels: string[];
-}
 
 export function skippedBy(config: RepoConfig, subject: Subject): string | undefined {
   const skipLabel = subject.labels.find((l) => config["skip-labels"].includes(l));

@@ -1,45 +1,16 @@
-import { SCORE_COMMAND } from "./commands.js";
-import type { OutputProblems } from "./output-problems.js";
+/**
+ * The Probot app's handlers: which events and comments start a job for which subject (see run-job.ts for what
+ * the job does), and the events that keep the backlog and the accounts' plans current.
+ */
+import type { ApplicationFunction, Context, Probot } from "probot";
+import { followEventRepository } from "./backlog-app.js";
+import { commandIn } from "./commands/command.js";
+import { subjectKey } from "./delivery-handler.js";
+import { installationOf, repositoryName, subjectOf } from "./event.js";
+import { QueueFullError, type Job } from "./job-queue.js";
 import { runJob } from "./run-job.js";
 import { hashText } from "./task-text.js";
-import { labelsOf, type Subject, type Trigger } from "./skip-rules.js";
-import type { ApplicationFunction, Context, Probot } from "probot";
-import type { ApprovalPolicy } from "../core/approval.js";
-import type { Scorer } from "../core/scorer.js";
-import type { AppMetering } from "../accounts/app-metering.js";
-import { subjectKey } from "./delivery-handler.js";
-import { followEventRepository, repositoryName } from "./backlog-app.js";
-import { QueueFullError, type Job, type JobQueue } from "./job-queue.js";
-import type { BackfillRunner } from "../backlog/backfill-runner.js";
-import type { BacklogStore } from "../backlog/backlog-store.js";
-import type { LearnedLabelNames } from "../github/kind-labels.js";
-import type { CalibrationStore } from "../learning/calibration-store.js";
-
-export interface AppBacklog {
-  store: BacklogStore;
-  runner: Pick<BackfillRunner, "wake">;
-  /** Where the repository's board is, for the reply to `/score backlog`. */
-  boardUrl(repository: string): string;
-  /** What was learned from each repository's closed issues (issue 18): new issues' reports use it too. */
-  calibrations?: Pick<CalibrationStore, "get"> | undefined;
-}
-
-export interface AppDeps {
-  scorer: Scorer;
-  /** Shown in the comment footer: "offline", "openai gpt-4o-mini". */
-  scorerDescription: string;
-  policy: ApprovalPolicy;
-  queue: JobQueue;
-  clock?: () => Date;
-  /** With a database: reports are counted per GitHub account against its plan (see accounts/). */
-  metering?: AppMetering;
-  /** With a database: the backlog (every open issue's latest report) and its silent backfill. */
-  backlog?: AppBacklog;
-  /** The repository's own kind label names, once learned (`output: [labels]`); optional. */
-  learnedLabelNames?: LearnedLabelNames;
-  /** Problems the outputs met, shared by a fleet with a database; this process's memory without one. */
-  outputProblems?: OutputProblems | undefined;
-}
+import type { AppDeps, Subject, Trigger } from "./types.js";
 
 /**
  * The Probot app. Handlers only decide whether an event is interesting and enqueue the work; the
@@ -61,7 +32,7 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
           trigger.kind === "label-added" ||
           trigger.kind === "label-removed" ||
           trigger.kind === "head-pushed",
-        installation: String((context.payload as { installation?: { id?: number } }).installation?.id ?? ""),
+        installation: String(installationOf(context).installationId ?? ""),
         // A pending job for the same subject is replaced by this newer one: keep its reasons too, so a
         // `labeled` event right after `opened` does not drop the `opened`.
         absorb: (other) => triggers.unshift(...(reasonsOf.get(other) ?? [])),
@@ -79,18 +50,6 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
     const textUnchanged = (payload: { action: string; changes?: object }) =>
       payload.action === "edited" &&
       !(payload.changes && ("title" in payload.changes || "body" in payload.changes));
-    const subjectOf = (
-      context: Context,
-      item: { title: string; body?: string | null; labels?: unknown },
-      kind: { isPullRequest: boolean; draft?: boolean | undefined },
-    ): Subject => ({
-      ref: context.issue(),
-      title: item.title,
-      body: item.body ?? "",
-      isPullRequest: kind.isPullRequest,
-      draft: Boolean(kind.draft),
-      labels: labelsOf(item),
-    });
     const labelTrigger = (action: string, label: { name?: string } | undefined): Trigger | undefined =>
       label?.name
         ? action === "labeled"
@@ -107,18 +66,14 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
     app.on(["issues.opened", "issues.reopened", "issues.edited"], async (context) => {
       const { payload } = context;
       if (fromBot(context) || textUnchanged(payload)) return;
-      enqueue(
-        context,
-        { kind: "issues", action: payload.action },
-        subjectOf(context, payload.issue, { isPullRequest: false }),
-      );
+      enqueue(context, { kind: "issues", action: payload.action }, subjectOf(context));
     });
 
     app.on(["issues.labeled", "issues.unlabeled"], async (context) => {
       const { payload } = context;
       const trigger = labelTrigger(payload.action, payload.label);
       if (fromBot(context) || !trigger) return;
-      enqueue(context, trigger, subjectOf(context, payload.issue, { isPullRequest: false }));
+      enqueue(context, trigger, subjectOf(context));
     });
 
     app.on(
@@ -131,32 +86,21 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
       async (context) => {
         const { payload } = context;
         if (fromBot(context) || textUnchanged(payload)) return;
-        const pr = payload.pull_request;
-        enqueue(
-          context,
-          { kind: "pull-requests", action: payload.action },
-          subjectOf(context, pr, { isPullRequest: true, draft: pr.draft }),
-        );
+        enqueue(context, { kind: "pull-requests", action: payload.action }, subjectOf(context));
       },
     );
 
     // New commits: the check run (when `output` has `check`) moves to the new head commit.
     app.on("pull_request.synchronize", async (context) => {
       if (fromBot(context)) return;
-      const pr = context.payload.pull_request;
-      enqueue(
-        context,
-        { kind: "head-pushed" },
-        subjectOf(context, pr, { isPullRequest: true, draft: pr.draft }),
-      );
+      enqueue(context, { kind: "head-pushed" }, subjectOf(context));
     });
 
     app.on(["pull_request.labeled", "pull_request.unlabeled"], async (context) => {
       const { payload } = context;
       const trigger = labelTrigger(payload.action, payload.label);
       if (fromBot(context) || !trigger) return;
-      const pr = payload.pull_request;
-      enqueue(context, trigger, subjectOf(context, pr, { isPullRequest: true, draft: pr.draft }));
+      enqueue(context, trigger, subjectOf(context));
     });
 
     // The backlog: a closed issue leaves the board (reopened, it is scored again); a deleted or
@@ -197,25 +141,13 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
 
     app.on("issue_comment.created", async (context) => {
       const { payload } = context;
-      const match = SCORE_COMMAND.exec(payload.comment.body ?? "");
-      if (fromBot(context) || !match) return;
+      const command = commandIn(payload.comment.body ?? "");
+      if (fromBot(context) || !command) return;
       const commenter = payload.comment.user?.login ?? payload.sender.login;
       enqueue(
         context,
-        {
-          kind: "command",
-          command:
-            match[1] === undefined
-              ? "score"
-              : match[1].toLowerCase() === "backlog"
-                ? "backlog"
-                : match[1].toLowerCase() === "learn"
-                  ? "learn"
-                  : "help",
-          commenter,
-          commentId: payload.comment.id,
-        },
-        subjectOf(context, payload.issue, { isPullRequest: Boolean(payload.issue.pull_request) }),
+        { kind: "command", command, commenter, commentId: payload.comment.id },
+        subjectOf(context),
       );
     });
   };

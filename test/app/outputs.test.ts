@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Service } from "../../src/compose-service.js";
-import { REPLY_MARKER } from "../../src/app/commands.js";
+import { REPLY_MARKER } from "../../src/app/commands/command.js";
 import { forgetOutputProblems } from "../../src/app/outputs.js";
 import { parseRepoConfig } from "../../src/repo-config/repo-config.schema.js";
 import { resolveOutputs } from "../../src/repo-config/resolve-outputs.js";

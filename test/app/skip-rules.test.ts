@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
-import { SCORE_COMMAND } from "../../src/app/commands.js";
+import { SCORE_COMMAND } from "../../src/app/commands/command.js";
 import { parseRepoConfig } from "../../src/repo-config/repo-config.schema.js";
-import { labelsOf, skipReason, type Subject, type Trigger } from "../../src/app/skip-rules.js";
+import { labelsOf, skipReason } from "../../src/app/skip-rules.js";
+import type { Subject, Trigger } from "../../src/app/types.js";
 
 const subject = (over: Partial<Subject> = {}): Subject => ({
   ref: { owner: "o", repo: "r", issue_number: 1 },

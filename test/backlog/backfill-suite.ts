@@ -10,7 +10,7 @@ import {
   startService,
   installationCreated,
 } from "../helpers/app-harness.js";
-import { REPLY_MARKER } from "../../src/app/commands.js";
+import { REPLY_MARKER } from "../../src/app/commands/command.js";
 import { freshDatabase } from "../helpers/postgres.js";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Service } from "../../src/compose-service.js";
-import { REPLY_MARKER } from "../../src/app/commands.js";
+import { REPLY_MARKER } from "../../src/app/commands/command.js";
 import { startFakeGitHub, type FakeGitHub, type FakeIssue } from "../helpers/fake-github.js";
 import { deliver, payload, startService, installationCreated } from "../helpers/app-harness.js";
 import { freshDatabase } from "../helpers/postgres.js";

@@ -1,12 +1,11 @@
 /**
- * `/score` and `/score help`: who may ask (triage access or more), the reactions that say a command was seen
- * or refused, the App's replies (never mistaken for the report), and the help text.
+ * The maintainers' commands: which comment is one, who may ask (triage access or more), the reactions that say a
+ * command was seen or refused, and the App's replies (never mistaken for the report). The replies themselves
+ * are beside this file: help.ts, backlog.ts, learn.ts.
  */
-import { diagnosticLines } from "./repo-config-loader.js";
 import type { Context } from "probot";
-import { escapeMarkdown } from "../core/render-comment.js";
-import type { IssueRef } from "../github/report-comment.js";
-import { REPO_CONFIG_FILE, type ParsedRepoConfig } from "../repo-config/repo-config.schema.js";
+import type { IssueRef } from "../../github/report-comment.js";
+import type { Command } from "../types.js";
 
 /** A line that is exactly `/score` or `/score <word>`; anything after `/score` other than `help` gets the help. */
 export const SCORE_COMMAND = /^[ \t]*\/score(?:[ \t]+(\S+))?[ \t]*$/im;
@@ -15,6 +14,14 @@ export const HINT = "Comment `/score` to score again.";
 const COMMAND_ROLES = new Set(["admin", "maintain", "write", "triage"]);
 /** Marks the App's replies to commands, so they are never mistaken for the report. */
 export const REPLY_MARKER = "<!-- task-scorer:reply -->";
+
+/** The command a comment asks for, or undefined when it is not one; any word but these gets the help. */
+export function commandIn(comment: string): Command | undefined {
+  const match = SCORE_COMMAND.exec(comment);
+  if (!match) return undefined;
+  const word = match[1]?.toLowerCase();
+  return word === undefined ? "score" : word === "backlog" || word === "learn" ? word : "help";
+}
 
 export async function canCommand(context: Context, ref: IssueRef, username: string): Promise<boolean> {
   try {
@@ -53,30 +60,4 @@ export async function react(
 
 export async function reply(context: Context, ref: IssueRef, lines: string[]): Promise<void> {
   await context.octokit.rest.issues.createComment({ ...ref, body: [REPLY_MARKER, ...lines, ""].join("\n") });
-}
-
-export function helpText(config: ParsedRepoConfig): string[] {
-  const c = config.config;
-  const mode =
-    c.trigger === "always"
-      ? "every new issue and pull request is scored"
-      : c.trigger === "label"
-        ? `issues and pull requests are scored when they carry the label \`${escapeMarkdown(c["trigger-label"])}\``
-        : "issues and pull requests are scored only on `/score`";
-  const lines = [
-    "**task-scorer commands** (from people with triage, write, maintain or admin access):",
-    "",
-    "- `/score`: score this issue or pull request now, even if nothing changed. 👀 means it was accepted.",
-    "- `/score backlog`: rank this repository's open issues: each is scored silently (no comment on old issues), and the ranked backlog is linked in the reply.",
-    "- `/score learn`: learn again from this repository's closed issues (the labels maintainers chose, and whether each was completed or not planned), then score the open issues again.",
-    "- `/score help`: this help.",
-    "",
-    `In this repository ${c.enabled ? mode : "the App is turned off"} (\`.github/${REPO_CONFIG_FILE}\`).`,
-  ];
-  if (config.diagnostics.length > 0) {
-    lines.push("", "Problems in the configuration:", ...diagnosticLines(config.diagnostics));
-  } else {
-    lines.push("The configuration has no problems.");
-  }
-  return lines;
 }

@@ -1,0 +1,144 @@
+/**
+ * Step 7, publish: the report (or the note in its place) through the one publisher, the check run moved to new
+ * commits, and the configuration's problems told to the maintainer who asked with `/score`.
+ */
+import type { Context } from "probot";
+import { escapeMarkdown, REPORT_MARKER, renderReport } from "../../core/render-comment.js";
+import type { ScoreOutcome } from "../../core/score-task.js";
+import type { TaskScorerError } from "../../core/errors.js";
+import { copyScoreCheckRun } from "../../github/check-run.js";
+import { apiBaseUrl } from "../../github/github-request.js";
+import type { PublishClient } from "../../github/publish-report.js";
+import type { ConfigDiagnostic, RepoConfig } from "../../repo-config/repo-config.schema.js";
+import type { ResolvedOutputs } from "../../repo-config/resolve-outputs.js";
+import { HINT, reply } from "../commands/command.js";
+import type { EventItem } from "../event.js";
+import { writeNote, writeOutputs } from "../outputs.js";
+import { diagnosticLines } from "../repo-config-loader.js";
+import type { AppDeps, Subject } from "../types.js";
+
+/** What every step of one job shares: the event, its subject, and where it logs. */
+export interface JobRun {
+  context: Context;
+  deps: AppDeps;
+  subject: Subject;
+  item: EventItem | undefined;
+  /** "owner/name", as GitHub spells it. */
+  repository: string;
+  log: Context["log"];
+}
+
+function client(run: JobRun): PublishClient {
+  // Probot's Octokit has every method the publisher uses; its route types are Probot's own.
+  return run.context.octokit as unknown as PublishClient;
+}
+
+/** The rendered report through every output the repository asks for. Returns the problems they met. */
+export async function publishScored(
+  run: JobRun,
+  outputs: ResolvedOutputs,
+  config: RepoConfig,
+  outcome: ScoreOutcome,
+): Promise<ConfigDiagnostic[]> {
+  const { deps, subject } = run;
+  const markdown = renderReport(outcome.report, outcome.approval, {
+    scorer: deps.scorerDescription,
+    hint: HINT,
+    style: config["comment-style"],
+  });
+  return writeOutputs(
+    client(run),
+    outputs,
+    config,
+    {
+      repository: run.repository,
+      ref: subject.ref,
+      isPullRequest: subject.isPullRequest,
+      nodeId: run.item?.nodeId,
+      labels: subject.labels,
+      headSha: run.item?.headSha,
+    },
+    outcome.report,
+    {
+      log: run.log,
+      apiBaseUrl: apiBaseUrl(run.context.octokit),
+      markdown,
+      learnedLabelNames: deps.learnedLabelNames,
+      problems: deps.outputProblems,
+    },
+  );
+}
+
+async function note(run: JobRun, outputs: ResolvedOutputs, lines: string[]): Promise<ConfigDiagnostic[]> {
+  if (!outputs.comment) return [];
+  return writeNote(
+    client(run),
+    { repository: run.repository, ref: run.subject.ref },
+    [REPORT_MARKER, ...lines, ""].join("\n"),
+    { log: run.log, problems: run.deps.outputProblems },
+  );
+}
+
+/** A Free account over its allowance: a short note in place of a report (not an error). */
+export async function publishAllowanceNote(
+  run: JobRun,
+  outputs: ResolvedOutputs,
+): Promise<ConfigDiagnostic[]> {
+  run.log.info({ account: run.subject.ref.owner }, "monthly allowance used: note instead of a report");
+  if (!run.deps.metering) return [];
+  return note(run, outputs, ["### Task score: paused for this month", "", run.deps.metering.allowanceNote()]);
+}
+
+/** Scoring failed in a way the core names (a model down, the deadline): said in the report's place. */
+export async function publishScoringFailed(
+  run: JobRun,
+  outputs: ResolvedOutputs,
+  error: TaskScorerError,
+): Promise<ConfigDiagnostic[]> {
+  run.log.warn({ code: error.code, message: error.message }, "scoring failed");
+  return note(run, outputs, [
+    "### Task score: not available",
+    "",
+    `> ⚠️ task-scorer could not score this ${run.subject.isPullRequest ? "pull request" : "issue"}: ${escapeMarkdown(error.message)}`,
+    "",
+    `<sub>${HINT}</sub>`,
+  ]);
+}
+
+/**
+ * New commits on a pull request: its report's check run on the previous head is written again on the new head,
+ * as it was (see copyScoreCheckRun). False when there is nothing to copy or copying failed: the job then scores
+ * and writes the check run as on any event (and a failure there is told to maintainers as usual).
+ */
+export async function checkRunMoved(run: JobRun): Promise<boolean> {
+  const headSha = run.item?.headSha;
+  const before = run.item?.before;
+  if (!before || !headSha) return false;
+  const { owner, repo } = run.subject.ref;
+  try {
+    const moved = await copyScoreCheckRun(client(run), { owner, repo, headSha }, before);
+    if (moved)
+      run.log.info({ checkRun: moved.id, conclusion: moved.conclusion }, "check run moved to the new head");
+    return !!moved;
+  } catch (error) {
+    run.log.warn({ err: error }, "check run: the previous head's could not be copied; scoring again");
+    return false;
+  }
+}
+
+/**
+ * Configuration problems are for maintainers: they go with the answer to a maintainer's `/score` (not when
+ * `/score help` already listed them), never into the report on a contributor's issue.
+ */
+export async function tellMaintainer(
+  run: JobRun,
+  asked: { score: boolean; help: boolean },
+  diagnostics: readonly ConfigDiagnostic[],
+): Promise<void> {
+  if (!asked.score || asked.help || diagnostics.length === 0) return;
+  await reply(run.context, run.subject.ref, [
+    "task-scorer found problems in the repository configuration:",
+    "",
+    ...diagnosticLines(diagnostics),
+  ]);
+}
