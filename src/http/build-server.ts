@@ -61,7 +61,20 @@ function trustProxyOption(
   return value ?? false;
 }
 
-export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+/** The parts of `ServerDeps` the bare server needs: its options and the hooks every route shares. */
+export type BaseServerDeps = Pick<
+  ServerDeps,
+  "logger" | "loggerInstance" | "requestTimeoutMs" | "version" | "trustProxy" | "corsOrigins" | "metrics"
+> & {
+  /** Whether the API takes keys (AUTH=keys): the OpenAPI document then says so. */
+  keys: boolean;
+};
+
+/**
+ * The bare server: fastify's options, validation and serialisation, request logs and metrics, error replies,
+ * the OpenAPI document and CORS. Not ready: routes and the service's plugins are registered on it next.
+ */
+export async function createServer(deps: BaseServerDeps): Promise<FastifyInstance> {
   const requestTimeout = deps.requestTimeoutMs ?? 30_000;
   const app = Fastify({
     ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? false }),
@@ -103,14 +116,33 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   strictJsonBodies(app);
   requestLogAndMetrics(app, metrics);
   errorReplies(app, MAX_BODY_BYTES);
-  await openApiDocs(app, { version: deps.version ?? "0.1.0", keys: deps.access !== undefined });
+  await openApiDocs(app, { version: deps.version ?? "0.1.0", keys: deps.keys });
   if (deps.corsOrigins) corsHook(app, deps.corsOrigins);
+  return app;
+}
 
+/** What the REST API's own routes need (scoring, health, metrics, the start page, OpenAPI, accounts). */
+export type RestApiDeps = Pick<
+  ServerDeps,
+  | "scorer"
+  | "policy"
+  | "clock"
+  | "rateLimitPerMinute"
+  | "requestTimeoutMs"
+  | "version"
+  | "access"
+  | "metrics"
+  | "appEnabled"
+  | "webPage"
+>;
+
+/** POST /score-task, the health and metrics routes, the start page, /openapi.json and, with keys, the accounts'. */
+export async function restApiRoutes(app: FastifyInstance, deps: RestApiDeps): Promise<void> {
   scoreTaskRoute(app, {
     scorer: deps.scorer,
     policy: deps.policy,
     clock: deps.clock,
-    requestTimeoutMs: requestTimeout,
+    requestTimeoutMs: deps.requestTimeoutMs ?? 30_000,
     rateLimitPerMinute: deps.rateLimitPerMinute,
     access: deps.access,
   });
@@ -119,7 +151,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     scorer: deps.scorer.name,
     app: deps.appEnabled ?? false,
   });
-  metricsRoute(app, metrics);
+  metricsRoute(app, deps.metrics ?? createMetrics());
   await app.register(
     webPagePlugin({
       policy: deps.policy,
@@ -128,19 +160,35 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       registration: deps.webPage?.registration,
     }),
   );
+  openApiRoute(app);
+  if (deps.access) registerAccountRoutes(app.withTypeProvider<ZodTypeProvider>(), deps.access);
+}
+
+/** The backlog's API and its board page. */
+export async function backlogRoutes(
+  app: FastifyInstance,
+  deps: { backlog?: BacklogRouteOptions | undefined; githubWebUrl?: string | undefined; signIn: boolean },
+): Promise<void> {
+  backlogTasksRoute(app, deps.backlog ?? {});
+  await app.register(
+    boardPagePlugin({ githubWebUrl: deps.githubWebUrl ?? "https://github.com", signIn: deps.signIn }),
+  );
+}
+
+/** The whole HTTP server in one call, ready (tests, benchmarks, the schemas); the service composes the same parts. */
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const metrics = deps.metrics ?? createMetrics();
+  const app = await createServer({ ...deps, metrics, keys: deps.access !== undefined });
+  await restApiRoutes(app, { ...deps, metrics });
   await signInRoutes(
     app,
     deps.signIn ?? { github: { webUrl: "https://github.com", apiUrl: "https://api.github.com" } },
   );
-  backlogTasksRoute(app, deps.backlog ?? {});
-  await app.register(
-    boardPagePlugin({
-      githubWebUrl: deps.webPage?.githubWebUrl ?? "https://github.com",
-      signIn: deps.signIn?.settings !== undefined,
-    }),
-  );
-  openApiRoute(app);
-  if (deps.access) registerAccountRoutes(app.withTypeProvider<ZodTypeProvider>(), deps.access);
+  await backlogRoutes(app, {
+    backlog: deps.backlog,
+    githubWebUrl: deps.webPage?.githubWebUrl,
+    signIn: deps.signIn?.settings !== undefined,
+  });
   for (const plugin of deps.plugins ?? []) await app.register(async (scope) => plugin(scope));
 
   await app.ready();
