@@ -70202,52 +70202,29 @@ async function scoreTask(input2, deps, options) {
   );
 }
 
-// src/github/check-run.ts
-var CHECK_NAME = "task-scorer";
-var CHECK_SUMMARY_MAX = 65535;
-var fmt3 = (n) => Number.isInteger(n) ? String(n) : n.toFixed(1);
-function checkTitle(report) {
-  const { avgScore, approved } = report.consensus;
-  return `Task score ${fmt3(avgScore)} / 10 · ${approved ? "meets" : "below"} the approval bar`;
-}
-function clipSummary(markdown, max = CHECK_SUMMARY_MAX) {
-  if (markdown.length <= max) return markdown;
-  const note = "\n\n_(shortened: GitHub keeps 65,535 characters of a check's summary)_";
-  let cut = markdown.slice(0, max - note.length);
-  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
-  return cut + note;
-}
-async function createScoreCheckRun(github, target, report, markdown, detailsUrl) {
-  const conclusion = report.consensus.approved ? "success" : "neutral";
-  const id = await postCheckRun(
-    github,
-    target,
-    conclusion,
-    checkTitle(report),
-    clipSummary(markdown),
-    detailsUrl
-  );
-  return { id, conclusion };
-}
-async function postCheckRun(github, target, conclusion, title, summary2, detailsUrl) {
-  const { data } = await github.request("POST /repos/{owner}/{repo}/check-runs", {
-    owner: target.owner,
-    repo: target.repo,
-    name: CHECK_NAME,
-    head_sha: target.headSha,
-    status: "completed",
-    conclusion,
-    ...detailsUrl ? { details_url: detailsUrl } : {},
-    output: { title, summary: summary2 }
-  });
-  return data.id;
-}
-
 // src/github/github-request.ts
+function graphqlBaseUrl(restBase) {
+  return restBase?.replace(/\/api\/v3\/?$/, "/api");
+}
 function httpStatus(error63) {
   if (typeof error63 !== "object" || error63 === null || !("status" in error63)) return void 0;
   const n = Number(error63.status);
   return Number.isFinite(n) ? n : void 0;
+}
+function isPermissionStatus(status) {
+  return status === 401 || status === 403 || status === 404 || status === 410;
+}
+function labelsClient(github) {
+  return {
+    rest: {
+      issues: {
+        getLabel: (p) => github.request("GET /repos/{owner}/{repo}/labels/{name}", p),
+        createLabel: (p) => github.request("POST /repos/{owner}/{repo}/labels", p),
+        addLabels: (p) => github.request("POST /repos/{owner}/{repo}/issues/{issue_number}/labels", p),
+        removeLabel: (p) => github.request("DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}", p)
+      }
+    }
+  };
 }
 
 // src/github/approval-labels.ts
@@ -70354,6 +70331,266 @@ async function applyKindLabel(octokit, ref, names, report, current) {
   return { action: "added", label: name };
 }
 
+// src/github/check-run.ts
+var CHECK_NAME = "task-scorer";
+var CHECK_SUMMARY_MAX = 65535;
+var fmt3 = (n) => Number.isInteger(n) ? String(n) : n.toFixed(1);
+function checkTitle(report) {
+  const { avgScore, approved } = report.consensus;
+  return `Task score ${fmt3(avgScore)} / 10 · ${approved ? "meets" : "below"} the approval bar`;
+}
+function clipSummary(markdown, max = CHECK_SUMMARY_MAX) {
+  if (markdown.length <= max) return markdown;
+  const note = "\n\n_(shortened: GitHub keeps 65,535 characters of a check's summary)_";
+  let cut = markdown.slice(0, max - note.length);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return cut + note;
+}
+async function createScoreCheckRun(github, target, report, markdown, detailsUrl) {
+  const conclusion = report.consensus.approved ? "success" : "neutral";
+  const id = await postCheckRun(
+    github,
+    target,
+    conclusion,
+    checkTitle(report),
+    clipSummary(markdown),
+    detailsUrl
+  );
+  return { id, conclusion };
+}
+async function postCheckRun(github, target, conclusion, title, summary2, detailsUrl) {
+  const { data } = await github.request("POST /repos/{owner}/{repo}/check-runs", {
+    owner: target.owner,
+    repo: target.repo,
+    name: CHECK_NAME,
+    head_sha: target.headSha,
+    status: "completed",
+    conclusion,
+    ...detailsUrl ? { details_url: detailsUrl } : {},
+    output: { title, summary: summary2 }
+  });
+  return data.id;
+}
+
+// src/github/project-v2.ts
+var SCORE_FIELD = "Task score";
+var URL_SHAPE = /^https?:\/\/([^/\s]+)\/(orgs|users)\/([^/\s]+)\/projects\/(\d+)(?:[/?#].*)?$/;
+function parseProjectUrl(url2) {
+  const m = URL_SHAPE.exec(url2.trim());
+  if (!m) return void 0;
+  return {
+    host: m[1],
+    scope: m[2] === "orgs" ? "organization" : "user",
+    login: decodeURIComponent(m[3]),
+    number: Number(m[4])
+  };
+}
+function describeProject(p) {
+  return `${p.scope === "organization" ? "organisation" : "user"} ${p.login}'s project ${p.number}`;
+}
+var ProjectUnreachable = class extends Error {
+  constructor(message, options) {
+    super(message, options);
+    this.name = "ProjectUnreachable";
+  }
+};
+var known = /* @__PURE__ */ new Map();
+var KNOWN_MS = 10 * 6e4;
+var KNOWN_MAX = 500;
+function fix(p) {
+  return p.scope === "organization" ? "check `project` in .github/task-scorer.yml, and that the App has the Organization projects permission (read and write), which an organisation owner accepts in the installation's settings" : "check `project` in .github/task-scorer.yml; a GitHub App's installation token may not reach a user's board, so use an organisation's board";
+}
+async function graphql3(github, baseUrl2, project, query, variables) {
+  let body;
+  try {
+    const r = await github.request("POST /graphql", {
+      ...baseUrl2 ? { baseUrl: graphqlBaseUrl(baseUrl2) } : {},
+      query,
+      variables
+    });
+    body = r.data;
+  } catch (error63) {
+    const status = httpStatus(error63);
+    if (isPermissionStatus(status))
+      throw new ProjectUnreachable(
+        `${describeProject(project)} could not be reached (GitHub answered ${status}): ${fix(project)}`,
+        { cause: error63 }
+      );
+    throw error63;
+  }
+  if (body.errors?.length) {
+    const first = body.errors[0];
+    const why = first.type ?? "error";
+    throw new ProjectUnreachable(
+      `${describeProject(project)} could not be ${why === "NOT_FOUND" ? "found" : "written"} (${why}): ${fix(project)}`
+    );
+  }
+  return body.data;
+}
+var FIELDS = `id fields(first: 50) { nodes { ... on ProjectV2Field { id name dataType } } }`;
+async function lookUp(github, baseUrl2, project) {
+  const query = `query($login: String!, $number: Int!) { owner: ${project.scope}(login: $login) { projectV2(number: $number) { ${FIELDS} } } }`;
+  const data = await graphql3(github, baseUrl2, project, query, { login: project.login, number: project.number });
+  const board = data?.owner?.projectV2;
+  if (!board)
+    throw new ProjectUnreachable(
+      `${describeProject(project)} could not be found (NOT_FOUND): ${fix(project)}`
+    );
+  const field = board.fields?.nodes?.find((n) => n?.name === SCORE_FIELD);
+  return {
+    projectId: board.id,
+    fieldId: field?.dataType === "NUMBER" ? field.id : void 0,
+    ...field && field.dataType !== "NUMBER" ? { wrongType: field.dataType ?? "unknown" } : {}
+  };
+}
+var inFlight = /* @__PURE__ */ new Map();
+async function prepare(github, baseUrl2, project) {
+  const info2 = await lookUp(github, baseUrl2, project);
+  if (info2.wrongType)
+    throw new ProjectUnreachable(
+      `${describeProject(project)} has a field "${SCORE_FIELD}" of type ${info2.wrongType}; rename or delete it so task-scorer can create its number field`
+    );
+  if (info2.fieldId) return info2;
+  try {
+    const created = await graphql3(
+      github,
+      baseUrl2,
+      project,
+      `
+        mutation ($projectId: ID!, $name: String!) {
+          createProjectV2Field(input: { projectId: $projectId, dataType: NUMBER, name: $name }) {
+            projectV2Field {
+              ... on ProjectV2Field {
+                id
+              }
+            }
+          }
+        }
+      `,
+      { projectId: info2.projectId, name: SCORE_FIELD }
+    );
+    const fieldId = created?.createProjectV2Field?.projectV2Field?.id;
+    if (fieldId) return { projectId: info2.projectId, fieldId, fieldCreated: true };
+  } catch (error63) {
+    if (!(error63 instanceof ProjectUnreachable)) throw error63;
+  }
+  const again = await lookUp(github, baseUrl2, project);
+  if (again.fieldId) return again;
+  throw new ProjectUnreachable(
+    `the field "${SCORE_FIELD}" could not be created on ${describeProject(project)}`
+  );
+}
+async function setProjectScore(github, url2, contentId, score, options = {}) {
+  const project = parseProjectUrl(url2);
+  if (!project) throw new ProjectUnreachable("`project` is not the URL of a Projects v2 board");
+  const now = options.now ?? Date.now;
+  const key = url2.trim().toLowerCase();
+  try {
+    const cached2 = known.get(key);
+    let info2;
+    if (cached2 && cached2.until > now()) info2 = cached2.info;
+    else {
+      let pending = inFlight.get(key);
+      if (!pending) {
+        pending = prepare(github, options.baseUrl, project).finally(() => inFlight.delete(key));
+        inFlight.set(key, pending);
+      }
+      info2 = await pending;
+      if (known.size >= KNOWN_MAX) known.delete(known.keys().next().value);
+      known.set(key, { info: { projectId: info2.projectId, fieldId: info2.fieldId }, until: now() + KNOWN_MS });
+    }
+    const fieldCreated = info2.fieldCreated ?? false;
+    const added = await graphql3(
+      github,
+      options.baseUrl,
+      project,
+      `
+        mutation ($projectId: ID!, $contentId: ID!) {
+          addProjectV2ItemById(input: { projectId: $projectId, contentId: $contentId }) {
+            item {
+              id
+            }
+          }
+        }
+      `,
+      { projectId: info2.projectId, contentId }
+    );
+    const itemId = added?.addProjectV2ItemById?.item?.id;
+    if (!itemId) throw new ProjectUnreachable(`the item could not be added to ${describeProject(project)}`);
+    await graphql3(
+      github,
+      options.baseUrl,
+      project,
+      `
+        mutation ($projectId: ID!, $itemId: ID!, $fieldId: ID!, $value: Float!) {
+          updateProjectV2ItemFieldValue(
+            input: { projectId: $projectId, itemId: $itemId, fieldId: $fieldId, value: { number: $value } }
+          ) {
+            projectV2Item {
+              id
+            }
+          }
+        }
+      `,
+      { projectId: info2.projectId, itemId, fieldId: info2.fieldId, value: score }
+    );
+    return { itemId, fieldCreated };
+  } catch (error63) {
+    known.delete(key);
+    throw error63;
+  }
+}
+
+// src/github/report-comment.ts
+async function findReports(octokit, ref) {
+  const comments = await octokit.paginate(octokit.rest.issues.listComments, {
+    ...ref,
+    per_page: 100
+  });
+  return comments.filter((c) => typeof c.body === "string" && c.body.includes(REPORT_MARKER)).sort((a, b2) => a.id - b2.id);
+}
+async function upsertReportComment(octokit, ref, body) {
+  if (!body.includes(REPORT_MARKER)) throw new Error("report body must carry the report marker");
+  const { owner, repo } = ref;
+  let existing = await findReports(octokit, ref);
+  let result;
+  const first = existing[0];
+  if (first) {
+    if (first.body === body) {
+      result = { action: "unchanged", commentId: first.id, removedDuplicates: 0 };
+    } else {
+      const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: first.id, body });
+      result = {
+        action: "updated",
+        commentId: data.id,
+        removedDuplicates: 0,
+        ...data.html_url ? { url: data.html_url } : {}
+      };
+    }
+  } else {
+    const { data } = await octokit.rest.issues.createComment({ ...ref, body });
+    result = {
+      action: "created",
+      commentId: data.id,
+      removedDuplicates: 0,
+      ...data.html_url ? { url: data.html_url } : {}
+    };
+    existing = await findReports(octokit, ref);
+    const keep = existing[0];
+    if (keep && keep.id !== data.id) {
+      result = { action: "updated", commentId: keep.id, removedDuplicates: 0 };
+      if (keep.body !== body)
+        await octokit.rest.issues.updateComment({ owner, repo, comment_id: keep.id, body });
+    }
+  }
+  for (const dup of existing.slice(1)) {
+    if (dup.id === result.commentId) continue;
+    await octokit.rest.issues.deleteComment({ owner, repo, comment_id: dup.id });
+    result.removedDuplicates++;
+  }
+  return result;
+}
+
 // src/github/report-labels.ts
 async function writeReportLabels(labels, ref, outputs, report, current, kindNames) {
   const written = { added: [], removed: [] };
@@ -70389,6 +70626,93 @@ async function pullRequestHeadSha(github, ref, fromEvent) {
   const sha = data.head?.sha;
   if (!sha) throw new Error("the pull request has no head commit");
   return sha;
+}
+
+// src/github/publish-report.ts
+var PublishError = class extends Error {
+  output;
+  constructor(output2, cause) {
+    super(`${output2}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = "PublishError";
+    this.output = output2;
+  }
+};
+function isRefusal(error63) {
+  if (error63 instanceof ProjectUnreachable) return true;
+  const status = httpStatus(error63);
+  if (!isPermissionStatus(status)) return false;
+  const headers = error63.response?.headers ?? {};
+  return String(headers["x-ratelimit-remaining"]) !== "0" && headers["retry-after"] === void 0;
+}
+async function currentLabels(github, ref) {
+  const { data } = await github.request("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", {
+    ...ref,
+    per_page: 100
+  });
+  return data.map((l) => l.name).filter((n) => typeof n === "string");
+}
+function attempter(result) {
+  return async (output2, write) => {
+    try {
+      const value = await write();
+      result.written.push(output2);
+      return value;
+    } catch (error63) {
+      if (!isRefusal(error63)) throw new PublishError(output2, error63);
+      result.problems.push({ output: output2, status: httpStatus(error63), error: error63 });
+      return void 0;
+    }
+  };
+}
+function upsertComment(github, ref, markdown) {
+  if (!github.rest || !github.paginate) throw new Error("a comment needs an Octokit with rest and paginate");
+  return upsertReportComment(github, ref, markdown);
+}
+async function publishReport(github, outputs, target, report, options) {
+  const result = { written: [], problems: [] };
+  const attempt = attempter(result);
+  if (outputs.comment) {
+    const comment = await attempt("comment", () => upsertComment(github, target.ref, options.markdown));
+    if (comment) result.comment = comment;
+  }
+  if (outputs.approvalLabels || outputs.needsHumanLabel || outputs.kindLabels) {
+    const labels = await attempt(
+      "labels",
+      async () => writeReportLabels(
+        labelsClient(github),
+        target.ref,
+        outputs,
+        report,
+        target.labels ?? await currentLabels(github, target.ref),
+        options.kindLabelNames
+      )
+    );
+    if (labels) result.labels = labels;
+  }
+  if (outputs.project) {
+    const board = outputs.project;
+    const project = await attempt("project", () => {
+      if (!target.nodeId) throw new ProjectUnreachable("the item has no node id to add to the board");
+      return setProjectScore(github, board, target.nodeId, report.consensus.avgScore, {
+        baseUrl: options.apiBaseUrl
+      });
+    });
+    if (project) result.project = project;
+  }
+  if (outputs.check && target.isPullRequest) {
+    const check2 = await attempt("check", async () => {
+      const headSha = await pullRequestHeadSha(github, target.ref, target.headSha);
+      const run = await createScoreCheckRun(
+        github,
+        { owner: target.ref.owner, repo: target.ref.repo, headSha },
+        report,
+        options.markdown
+      );
+      return { ...run, headSha };
+    });
+    if (check2) result.check = check2;
+  }
+  return result;
 }
 
 // action/repo-file.ts
@@ -76570,56 +76894,6 @@ function actionOutputs(inputs, file2) {
   return resolveOutputs(merged);
 }
 
-// src/github/report-comment.ts
-async function findReports(octokit, ref) {
-  const comments = await octokit.paginate(octokit.rest.issues.listComments, {
-    ...ref,
-    per_page: 100
-  });
-  return comments.filter((c) => typeof c.body === "string" && c.body.includes(REPORT_MARKER)).sort((a, b2) => a.id - b2.id);
-}
-async function upsertReportComment(octokit, ref, body) {
-  if (!body.includes(REPORT_MARKER)) throw new Error("report body must carry the report marker");
-  const { owner, repo } = ref;
-  let existing = await findReports(octokit, ref);
-  let result;
-  const first = existing[0];
-  if (first) {
-    if (first.body === body) {
-      result = { action: "unchanged", commentId: first.id, removedDuplicates: 0 };
-    } else {
-      const { data } = await octokit.rest.issues.updateComment({ owner, repo, comment_id: first.id, body });
-      result = {
-        action: "updated",
-        commentId: data.id,
-        removedDuplicates: 0,
-        ...data.html_url ? { url: data.html_url } : {}
-      };
-    }
-  } else {
-    const { data } = await octokit.rest.issues.createComment({ ...ref, body });
-    result = {
-      action: "created",
-      commentId: data.id,
-      removedDuplicates: 0,
-      ...data.html_url ? { url: data.html_url } : {}
-    };
-    existing = await findReports(octokit, ref);
-    const keep = existing[0];
-    if (keep && keep.id !== data.id) {
-      result = { action: "updated", commentId: keep.id, removedDuplicates: 0 };
-      if (keep.body !== body)
-        await octokit.rest.issues.updateComment({ owner, repo, comment_id: keep.id, body });
-    }
-  }
-  for (const dup of existing.slice(1)) {
-    if (dup.id === result.commentId) continue;
-    await octokit.rest.issues.deleteComment({ owner, repo, comment_id: dup.id });
-    result.removedDuplicates++;
-  }
-  return result;
-}
-
 // action/errors.ts
 var ActionError = class extends Error {
   code;
@@ -76993,13 +77267,6 @@ async function writeSummary(deps, markdown) {
     );
   }
 }
-async function currentLabels(octokit, ref) {
-  const labels = await octokit.paginate("GET /repos/{owner}/{repo}/issues/{issue_number}/labels", {
-    ...ref,
-    per_page: 100
-  });
-  return labels.map((l) => l.name).filter((n) => typeof n === "string");
-}
 function explicitInputs(inputs) {
   return { output: inputs.output, comment: inputs.commentInput, labels: inputs.labels };
 }
@@ -77010,6 +77277,13 @@ function describeWrites(outputs, item) {
     outputs.check && (!item || item.kind === "pull_request") && "the check run"
   ].filter(Boolean).join(" and ");
 }
+var WHAT = {
+  comment: "write comments",
+  labels: "set labels",
+  check: "create check runs",
+  project: "write comments"
+  // never asked of the publisher here: a workflow token cannot reach a board
+};
 var PROJECT_SKIPPED = "A workflow token cannot reach Projects v2 boards, so `project` was skipped: the GitHub App writes the board (with its Organization projects permission).";
 async function writeToGitHub(deps, inputs, item, markdown, report) {
   const { core } = deps;
@@ -77036,59 +77310,47 @@ async function writeToGitHub(deps, inputs, item, markdown, report) {
   const outputs = actionOutputs(explicitInputs(inputs), file2.config);
   const ref = { owner: item.owner, repo: item.repo, issue_number: item.number };
   const where = `${item.kind === "issue" ? "issue" : "pull request"} #${item.number}`;
-  let comment;
-  if (outputs.comment) {
-    try {
-      comment = await upsertReportComment(octokit, ref, markdown);
-    } catch (error63) {
-      throw githubError(error63, "write comments");
-    }
+  const pr = deps.context.payload.pull_request;
+  let published;
+  try {
+    published = await publishReport(
+      octokit,
+      { ...outputs, project: void 0 },
+      {
+        ref,
+        isPullRequest: item.kind === "pull_request",
+        headSha: typeof pr?.head?.sha === "string" ? pr.head.sha : void 0
+      },
+      report,
+      {
+        markdown,
+        kindLabelNames: () => kindLabelNames(file2.config?.["kind-labels"] ?? {})
+      }
+    );
+  } catch (error63) {
+    if (error63 instanceof PublishError) throw githubError(error63.cause, WHAT[error63.output]);
+    throw error63;
+  }
+  const { comment, labels, check: check2 } = published;
+  if (comment) {
     const removed = comment.removedDuplicates ? ` (${comment.removedDuplicates} duplicate(s) removed)` : "";
     core.info(
       `Report comment ${comment.action} on ${where}${comment.url ? `: ${comment.url}` : ""}${removed}.`
     );
   }
-  if (outputs.approvalLabels || outputs.needsHumanLabel || outputs.kindLabels) {
-    try {
-      const current = await currentLabels(octokit, ref);
-      const { added, removed } = await writeReportLabels(
-        octokit,
-        ref,
-        outputs,
-        report,
-        current,
-        () => kindLabelNames(file2.config?.["kind-labels"] ?? {})
-      );
-      core.info(
-        `Labels on ${where}: ${added.length ? `added ${added.join(", ")}` : "none added"}; ${removed.length ? `removed ${removed.join(", ")}` : "none removed"}.`
-      );
-    } catch (error63) {
-      throw githubError(error63, "set labels");
-    }
+  if (labels) {
+    const { added, removed } = labels;
+    core.info(
+      `Labels on ${where}: ${added.length ? `added ${added.join(", ")}` : "none added"}; ${removed.length ? `removed ${removed.join(", ")}` : "none removed"}.`
+    );
   }
-  if (outputs.check) {
-    if (item.kind !== "pull_request")
-      core.info(`No check run on ${where}: check runs are for pull requests.`);
-    else {
-      try {
-        const pr = deps.context.payload.pull_request;
-        const sha = await pullRequestHeadSha(
-          octokit,
-          ref,
-          typeof pr?.head?.sha === "string" ? pr.head.sha : void 0
-        );
-        const run = await createScoreCheckRun(
-          octokit,
-          { owner: item.owner, repo: item.repo, headSha: sha },
-          report,
-          markdown
-        );
-        core.info(`Check run "task-scorer" (${run.conclusion}) written on ${sha.slice(0, 7)}.`);
-      } catch (error63) {
-        throw githubError(error63, "create check runs");
-      }
-    }
-  }
+  if (outputs.check && item.kind !== "pull_request")
+    core.info(`No check run on ${where}: check runs are for pull requests.`);
+  if (check2)
+    core.info(`Check run "task-scorer" (${check2.conclusion}) written on ${check2.headSha.slice(0, 7)}.`);
+  const [first, ...others] = published.problems;
+  for (const p of others) core.warning(githubError(p.error, WHAT[p.output]).message);
+  if (first) throw githubError(first.error, WHAT[first.output]);
   if (outputs.project) {
     core.notice(PROJECT_SKIPPED);
     await writeSummary(deps, `
