@@ -1,0 +1,126 @@
+/**
+ * What an issue is compared by (issue 32): the words of its title and of the author's own text, and character
+ * n-grams of them. Template prompts (HTML comments), fenced code, links' targets and bare URLs are left out (the
+ * same regular expressions as every other reader of the text, src/core/offline/prose.ts). Pure: no I/O.
+ */
+import { FENCE_RE, MD_LINK_RE, URL_RE, withoutPrompts } from "../offline/prose.js";
+
+export interface FeatureOptions {
+  /** How many times a title's word counts (the body's count once). */
+  titleWeight: number;
+  /** Leave fenced code out (the author's prose only). */
+  dropCode: boolean;
+  /** Also index the parts of camelCase and snake_case identifiers ("FSDownload" → fs, download). */
+  splitIdentifiers: boolean;
+  /** A version ("3.4.1") is one word, not three digits too short to count: 3.4.0 and 3.4.1 differ. */
+  versions: boolean;
+  /** A light plural stemmer ("jars" → "jar"). */
+  stem: boolean;
+  /** Leave out English function words. */
+  stopwords: boolean;
+  /** Character n-gram sizes (none: []), of the words of `ngramSource`, each word padded with "_". */
+  ngrams: readonly number[];
+  ngramSource: "title" | "all";
+}
+
+export const DEFAULT_FEATURES: FeatureOptions = {
+  titleWeight: 2,
+  dropCode: true,
+  splitIdentifiers: false,
+  versions: false,
+  stem: false,
+  stopwords: false,
+  ngrams: [],
+  ngramSource: "title",
+};
+
+/** Term counts of one issue, by space: words, and character n-grams. */
+export interface IssueFeatures {
+  words: Map<string, number>;
+  chars: Map<string, number>;
+}
+
+/** At most this much of a body is read (a pasted log of megabytes says no more than its first 32 KiB). */
+export const MAX_BODY_CHARS = 32_768;
+const MAX_TITLE_CHARS = 512;
+
+/** The author's own text: no template prompts, no fenced code (unless kept), link texts without their targets. */
+export function authorText(body: string, dropCode = true): string {
+  let text = withoutPrompts(body.slice(0, MAX_BODY_CHARS));
+  if (dropCode) text = text.replace(FENCE_RE, "\n");
+  return text.replace(MD_LINK_RE, "$1").replace(URL_RE, " ");
+}
+
+const STOPWORDS = new Set(
+  (
+    "a an and are as at be been but by can could do does did for from has have had he her his how i if in into is it its " +
+    "me my no not of on or our she so than that the their them then there these they this those to too us was we were " +
+    "what when where which while who why will with would you your should also just only any all some more most other " +
+    "such very am after before about again against between both each few here off once out over own same under up down"
+  ).split(" "),
+);
+
+const WORD_RE = /[\p{L}\p{N}]+/gu;
+const VERSION_OR_WORD_RE = /\p{N}+(?:\.\p{N}+)+|[\p{L}\p{N}]+/gu;
+
+function words(text: string, o: FeatureOptions): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(o.versions ? VERSION_OR_WORD_RE : WORD_RE)) {
+    const raw = m[0];
+    push(raw.toLowerCase());
+    if (o.splitIdentifiers && /[a-z][A-Z]|[A-Z]{2}[a-z]|\p{L}\p{N}|\p{N}\p{L}/u.test(raw)) {
+      const parts = raw
+        .replace(/([a-z])([A-Z])/g, "$1 $2")
+        .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+        .replace(/(\p{L})(\p{N})|(\p{N})(\p{L})/gu, (_, a, b, c, d) => `${a ?? c} ${b ?? d}`)
+        .split(" ");
+      for (const part of parts) push(part.toLowerCase());
+    }
+  }
+  return out;
+
+  function push(w: string) {
+    if (w.length < 2 || w.length > 40) return;
+    if (o.stopwords && STOPWORDS.has(w)) return;
+    if (o.stem && w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !/\p{N}/u.test(w))
+      w = w.slice(0, -1);
+    out.push(w);
+  }
+}
+
+function addGrams(
+  into: Map<string, number>,
+  ws: readonly string[],
+  sizes: readonly number[],
+  weight: number,
+) {
+  for (const w of ws) {
+    const padded = `_${w}_`;
+    for (const n of sizes) {
+      if (padded.length < n) continue;
+      for (let i = 0; i + n <= padded.length; i++) {
+        const g = padded.slice(i, i + n);
+        into.set(g, (into.get(g) ?? 0) + weight);
+      }
+    }
+  }
+}
+
+/** The term counts of an issue (title and body as GitHub gives them). */
+export function issueFeatures(
+  title: string,
+  body: string,
+  o: FeatureOptions = DEFAULT_FEATURES,
+): IssueFeatures {
+  const titleWords = words(title.slice(0, MAX_TITLE_CHARS), o);
+  const bodyWords = words(authorText(body, o.dropCode), o);
+  const wordCounts = new Map<string, number>();
+  for (const w of titleWords) wordCounts.set(w, (wordCounts.get(w) ?? 0) + o.titleWeight);
+  for (const w of bodyWords) wordCounts.set(w, (wordCounts.get(w) ?? 0) + 1);
+  const chars = new Map<string, number>();
+  if (o.ngrams.length > 0) {
+    addGrams(chars, titleWords, o.ngrams, o.ngramSource === "title" ? 1 : o.titleWeight);
+    if (o.ngramSource === "all") addGrams(chars, bodyWords, o.ngrams, 1);
+  }
+  return { words: wordCounts, chars };
+}

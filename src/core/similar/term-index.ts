@@ -1,0 +1,210 @@
+/**
+ * An in-memory inverted index of one repository's issues over one space of terms (words, or character n-grams),
+ * scored by TF-IDF cosine or BM25 (issue 32). Documents come and go (an issue edited, deleted); document
+ * frequencies are the index's own (one repository's, never another's). Pure: no I/O.
+ */
+
+export interface Weighting {
+  scheme: "tfidf" | "bm25";
+  /** BM25's term-frequency saturation and length normalisation. */
+  k1: number;
+  b: number;
+}
+
+export const TFIDF: Weighting = { scheme: "tfidf", k1: 1.2, b: 0.75 };
+
+interface Doc {
+  key: number;
+  terms: Int32Array;
+  tfs: Float32Array;
+  length: number;
+}
+
+interface Postings {
+  slots: number[];
+  tfs: number[];
+}
+
+/** A document's score against the query, in [0, 1] (1: the same terms in the same proportions). */
+export interface Hit {
+  key: number;
+  score: number;
+}
+
+export class TermIndex {
+  private readonly ids = new Map<string, number>();
+  private readonly names: string[] = [];
+  private readonly df: number[] = [];
+  private readonly postings: Postings[] = [];
+  private readonly docs: (Doc | undefined)[] = [];
+  private readonly slotOf = new Map<number, number>();
+  private totalLength = 0;
+  private dead = 0;
+  /** Cosine norms under the current document frequencies; recomputed after a change, when next queried. */
+  private norms: Float64Array | undefined;
+
+  constructor(private readonly weighting: Weighting = TFIDF) {}
+
+  get size(): number {
+    return this.slotOf.size;
+  }
+
+  has(key: number): boolean {
+    return this.slotOf.has(key);
+  }
+
+  /** Add (or replace) a document's term counts. */
+  set(key: number, counts: ReadonlyMap<string, number>): void {
+    this.delete(key);
+    const terms = new Int32Array(counts.size);
+    const tfs = new Float32Array(counts.size);
+    let i = 0;
+    let length = 0;
+    const slot = this.docs.length;
+    for (const [term, tf] of counts) {
+      let id = this.ids.get(term);
+      if (id === undefined) {
+        id = this.df.length;
+        this.ids.set(term, id);
+        this.names.push(term);
+        this.df.push(0);
+        this.postings.push({ slots: [], tfs: [] });
+      }
+      this.df[id]!++;
+      const p = this.postings[id]!;
+      p.slots.push(slot);
+      p.tfs.push(tf);
+      terms[i] = id;
+      tfs[i++] = tf;
+      length += tf;
+    }
+    this.docs.push({ key, terms, tfs, length });
+    this.slotOf.set(key, slot);
+    this.totalLength += length;
+    this.norms = undefined;
+  }
+
+  /** A document's term counts, as it was set (for querying with an indexed issue). */
+  counts(key: number): Map<string, number> {
+    const slot = this.slotOf.get(key);
+    const doc = slot === undefined ? undefined : this.docs[slot];
+    const out = new Map<string, number>();
+    if (doc) for (let i = 0; i < doc.terms.length; i++) out.set(this.names[doc.terms[i]!]!, doc.tfs[i]!);
+    return out;
+  }
+
+  delete(key: number): void {
+    const slot = this.slotOf.get(key);
+    if (slot === undefined) return;
+    const doc = this.docs[slot]!;
+    for (const id of doc.terms) this.df[id]!--;
+    this.totalLength -= doc.length;
+    this.docs[slot] = undefined;
+    this.slotOf.delete(key);
+    this.norms = undefined;
+    // Postings keep the dead slot until a quarter of the slots are dead; then every list is compacted.
+    if (++this.dead > 64 && this.dead * 4 > this.docs.length) this.compact();
+  }
+
+  private compact(): void {
+    const renumber = new Int32Array(this.docs.length).fill(-1);
+    const live: Doc[] = [];
+    this.docs.forEach((d, slot) => {
+      if (d) {
+        renumber[slot] = live.length;
+        live.push(d);
+      }
+    });
+    for (const p of this.postings) {
+      let j = 0;
+      for (let i = 0; i < p.slots.length; i++) {
+        const to = renumber[p.slots[i]!]!;
+        if (to < 0) continue;
+        p.slots[j] = to;
+        p.tfs[j++] = p.tfs[i]!;
+      }
+      p.slots.length = j;
+      p.tfs.length = j;
+    }
+    this.docs.length = 0;
+    this.docs.push(...live);
+    this.slotOf.clear();
+    live.forEach((d, slot) => this.slotOf.set(d.key, slot));
+    this.dead = 0;
+  }
+
+  private idf(id: number): number {
+    const n = this.slotOf.size;
+    const df = this.df[id] ?? 0;
+    return this.weighting.scheme === "bm25"
+      ? Math.log(1 + (n - df + 0.5) / (df + 0.5))
+      : Math.log((n + 1) / (df + 1)) + 1;
+  }
+
+  private ensureNorms(): Float64Array {
+    if (this.norms) return this.norms;
+    const idf = new Float64Array(this.df.length);
+    for (let id = 0; id < idf.length; id++) idf[id] = this.idf(id);
+    const norms = new Float64Array(this.docs.length);
+    this.docs.forEach((d, slot) => {
+      if (!d) return;
+      let s = 0;
+      for (let i = 0; i < d.terms.length; i++) {
+        const w = (1 + Math.log(d.tfs[i]!)) * idf[d.terms[i]!]!;
+        s += w * w;
+      }
+      norms[slot] = Math.sqrt(s);
+    });
+    return (this.norms = norms);
+  }
+
+  /**
+   * Every document sharing a term with the query, scored in [0, 1]: TF-IDF cosine, or BM25 divided by the
+   * query's own BM25 score (what a document holding exactly the query's terms would get, near 1).
+   * `accept` filters by key (the query's own issue, or later ones in the benchmark).
+   */
+  scores(query: ReadonlyMap<string, number>, accept?: (key: number) => boolean): Map<number, number> {
+    const out = new Map<number, number>();
+    if (this.slotOf.size === 0 || query.size === 0) return out;
+    const acc = new Float64Array(this.docs.length);
+    const touched: number[] = [];
+    const bm25 = this.weighting.scheme === "bm25";
+    const { k1, b } = this.weighting;
+    const avgdl = this.totalLength / this.slotOf.size || 1;
+    const norms = bm25 ? undefined : this.ensureNorms();
+    let qLength = 0;
+    for (const tf of query.values()) qLength += tf;
+    let self = 0;
+    for (const [term, qtf] of query) {
+      const id = this.ids.get(term);
+      const idf = id === undefined ? this.idf(-1) : this.idf(id);
+      if (bm25) {
+        self += idf * qtf * ((qtf * (k1 + 1)) / (qtf + k1 * (1 - b + (b * qLength) / avgdl)));
+      } else {
+        const w = (1 + Math.log(qtf)) * idf;
+        self += w * w;
+      }
+      if (id === undefined || this.df[id] === 0) continue;
+      const p = this.postings[id]!;
+      const wq = bm25 ? idf * qtf : (1 + Math.log(qtf)) * idf * idf;
+      for (let i = 0; i < p.slots.length; i++) {
+        const slot = p.slots[i]!;
+        const doc = this.docs[slot];
+        if (!doc) continue;
+        const tf = p.tfs[i]!;
+        const w = bm25 ? (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * doc.length) / avgdl)) : 1 + Math.log(tf);
+        if (acc[slot] === 0) touched.push(slot);
+        acc[slot]! += wq * w;
+      }
+    }
+    const qNorm = bm25 ? self : Math.sqrt(self);
+    if (qNorm === 0) return out;
+    for (const slot of touched) {
+      const key = this.docs[slot]!.key;
+      if (accept && !accept(key)) continue;
+      const s = bm25 ? acc[slot]! / qNorm : acc[slot]! / (qNorm * (norms![slot] || 1));
+      out.set(key, Math.min(1, s));
+    }
+    return out;
+  }
+}
