@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { runActionBench } from "./action-bench.js";
 import { runBacklogBench } from "./backlog-bench.js";
+import { runChangeBench } from "./change-bench.js";
 import { runHttpPathBench } from "./http-path-bench.js";
 import { runKeysBench } from "./keys-bench.js";
 import { runLearningBench } from "./learning-bench.js";
@@ -17,6 +18,7 @@ import { runWebhookBench } from "./webhook-bench.js";
 const smoke = process.argv.includes("--smoke");
 const PARTS = [
   "scorer",
+  "change",
   "rest",
   "http",
   "keys",
@@ -64,6 +66,16 @@ if (want("scorer")) {
     // A hostile 64 KiB description costs a fraction of a second, and no pattern backtracks over the text.
     "scorer.hostile_64KiB_worst_ms": atMost(250, "<= 250 ms"),
     "scorer.hostile_64KiB_worst_per_KiB_vs_16KiB": atMost(1.5, "linear (≈1)"),
+  });
+}
+
+if (want("change")) {
+  add(runChangeBench({ rounds: smoke ? 1 : 7 }), {
+    // Reading a pull request's diff (issue 31): the request's 3,000,000-character limit read in 50 ms.
+    "change.parse_3MB_ms": atMost(50, "<= 50 ms"),
+    // Hostile diffs of the same size (one 3 MB line, 100,000 empty hunks, 50,000 files, …) stay linear.
+    "change.hostile_3MB_worst_ms": atMost(250, "<= 250 ms"),
+    "change.hostile_worst_3MB_vs_3x1MB": atMost(1.5, "linear (≈1)"),
   });
 }
 
