@@ -83,7 +83,9 @@ function load(): { reports: Report[]; pairs: [number, number][] } | undefined {
   for (const [a, b] of pairRows.map((r) => r.map(Number))) {
     if (a === undefined || b === undefined || !ids.has(a) || !ids.has(b) || a === b) continue;
     const key = `${Math.min(a, b)}-${Math.max(a, b)}`;
-    if (!seen.has(key)) (seen.add(key), pairs.push([Math.min(a, b), Math.max(a, b)]));
+    if (seen.has(key)) continue;
+    seen.add(key);
+    pairs.push([Math.min(a, b), Math.max(a, b)]);
   }
   return { reports, pairs };
 }
@@ -195,7 +197,9 @@ function chooseRule(tops: Run["tops"], partners: Set<string>, wanted: number): R
         const d = claims(tops, { duplicateAt: u / 100, duplicateMargin: margin }, partners);
         if (d.made > 0 && d.precision < wanted - 1e-9) stable = false;
       }
-      if (stable) ((best = rule), (bestRight = c.right));
+      if (!stable) continue;
+      best = rule;
+      bestRight = c.right;
     }
   if (bestRight >= 0) return best;
   let bestPrecision = -1;
@@ -204,8 +208,11 @@ function chooseRule(tops: Run["tops"], partners: Set<string>, wanted: number): R
       const rule = { duplicateAt: t / 100, duplicateMargin: margin };
       const c = claims(tops, rule, partners);
       if (c.made < 10) continue;
-      if (c.precision > bestPrecision || (c.precision === bestPrecision && c.right > bestRight))
-        ((best = rule), (bestPrecision = c.precision), (bestRight = c.right));
+      if (c.precision > bestPrecision || (c.precision === bestPrecision && c.right > bestRight)) {
+        best = rule;
+        bestPrecision = c.precision;
+        bestRight = c.right;
+      }
     }
   return best;
 }

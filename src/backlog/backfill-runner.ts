@@ -299,6 +299,18 @@ export class BackfillRunner {
         throw new Pause(undefined, "lease lost");
     }
     const started = Date.now();
+    // The closed issues read join the similar-issues index (issue 32): a new issue may repeat a closed one.
+    await this.deps.store.similar.index(
+      name,
+      closed.slice(0, LEARN_MAX_ISSUES).map((i) => ({
+        number: i.number,
+        title: i.title,
+        body: i.body ?? "",
+        url: i.html_url,
+        state: "closed" as const,
+        stateReason: i.state_reason ?? null,
+      })),
+    );
     const { changed } = await this.deps.learn!(name, closed.slice(0, LEARN_MAX_ISSUES));
     await this.deps.store.learned(name, { rescore: changed });
     log.info(

@@ -65,6 +65,10 @@ export const BacklogTaskSchema = z
     scoredAt: z.string(),
     createdAt: z.string().optional().meta({ description: "When the issue was opened (for its age)." }),
     updatedAt: z.string().optional().meta({ description: "When the issue was last updated on GitHub." }),
+    duplicateOf: z.number().int().nullable().meta({
+      description:
+        "The earlier issue (open, or closed and read by the App) this one is likely the same as, or null: the most similar earlier issue when its similarity passes the threshold chosen for precision (see /similar and docs/similar-issues.md).",
+    }),
   })
   .meta({ id: "BacklogTask" });
 export type BacklogTask = z.infer<typeof BacklogTaskSchema>;

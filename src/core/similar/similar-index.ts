@@ -120,7 +120,10 @@ export function top(scores: ReadonlyMap<number, number>, limit: number): Hit[] {
   for (const [key, score] of scores) {
     if (hits.length === limit && !better(score, key, hits[limit - 1]!)) continue;
     let i = hits.length;
-    if (hits.length === limit) (hits.pop(), i--);
+    if (hits.length === limit) {
+      hits.pop();
+      i--;
+    }
     while (i > 0 && better(score, key, hits[i - 1]!)) i--;
     hits.splice(i, 0, { key, score });
   }

@@ -13,6 +13,7 @@ import {
   TaskListSchema,
   type BacklogTask,
 } from "../../backlog/task-list.schema.js";
+import { similarTasksRoute } from "./similar-tasks.js";
 
 /** GitHub's own rules for names: an owner (user or organisation) and a repository. */
 export const OWNER_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
@@ -203,6 +204,8 @@ export function backlogTasksRoute(app: FastifyInstance, options: BacklogRouteOpt
       };
     },
   );
+  // The issues like one of these tasks (issue 32): the same store, access and limits.
+  similarTasksRoute(app, options);
 }
 
 function sendCsv(reply: FastifyReply, repository: string, body: string) {
