@@ -12,6 +12,7 @@ import { packageVersion } from "./config/package-info.js";
 import { isTaskScorerError, UsageError } from "./core/errors.js";
 import { scoreTask, type ScoreOutcome } from "./core/score-task.js";
 import { ScoreRequestSchema } from "./core/task-request.schema.js";
+import { renderChangeText } from "./core/change/render-change.js";
 
 /** Exit codes: scripts and CI branch on these. */
 export const EXIT = { scored: 0, notApproved: 1, badInput: 2, scorerFailed: 3 } as const;
@@ -20,7 +21,8 @@ const USAGE = `task-scorer: score a development task with five expert personas
 
 Usage:
   task-scorer score --title "<title>" [--description "<text>" | --description-file <file> | < file]
-                    [--json] [--fail-on-reject]
+                    [--diff <file> | --diff -] [--json] [--fail-on-reject]
+  git diff main | task-scorer score --title "<title>" --diff -
   task-scorer serve              start the REST API (and the GitHub App when configured), as npm start does
   task-scorer --help | --version
 
@@ -29,6 +31,8 @@ score options:
   -d, --description <text>       the description
   -f, --description-file <file>  read the description from a file ("-" for standard input)
                                  (without either, a shell pipe or redirect "< file" is the description)
+      --diff <file>              the pull request's change, a unified diff ("-" for standard input, as
+                                 from git diff main); the report then states its files, lines and size
       --json                     print the report as JSON, the same as POST /score-task returns
       --fail-on-reject           exit with 1 when the task is not approved
 
@@ -81,6 +85,8 @@ function renderText(outcome: ScoreOutcome): string {
     `${report.task}`,
     // What the author asks, first, in the author's words.
     ...(report.reading.ask ? [`Asks: “${printable(report.reading.ask)}”`] : []),
+    // Numbers and fixed words only: nothing from the diff reaches the terminal.
+    ...(report.reading.change ? [`Change: ${renderChangeText(report.reading.change)}`] : []),
     "",
     ...report.expertScores.map(
       (e) => `${e.icon}  ${e.expert.padEnd(20)} ${String(e.score).padStart(2)}/10  ${e.reasoning}`,
@@ -93,6 +99,9 @@ function renderText(outcome: ScoreOutcome): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The request's fields as the CLI's options name them, for its error messages. */
+const OPTION_OF: Record<string, string> = { task: "title", description: "description", diff: "diff" };
+
 async function score(args: string[], env: Record<string, string | undefined>, io: Io): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -100,6 +109,7 @@ async function score(args: string[], env: Record<string, string | undefined>, io
       title: { type: "string", short: "t" },
       description: { type: "string", short: "d" },
       "description-file": { type: "string", short: "f" },
+      diff: { type: "string" },
       json: { type: "boolean", default: false },
       "fail-on-reject": { type: "boolean", default: false },
     },
@@ -109,6 +119,17 @@ async function score(args: string[], env: Record<string, string | undefined>, io
   if (values.title === undefined) throw new UsageError("--title is required.");
   if (values.description !== undefined && values["description-file"] !== undefined)
     throw new UsageError("Give --description or --description-file, not both.");
+  if (values.diff === "-" && values["description-file"] === "-")
+    throw new UsageError("Standard input can be the description or the diff, not both.");
+  let diff: string | undefined;
+  if (values.diff === "-") diff = io.readStdin() ?? stdinIfPiped(true) ?? "";
+  else if (values.diff !== undefined) {
+    try {
+      diff = readFileSync(values.diff, "utf8");
+    } catch {
+      throw new UsageError(`--diff ${values.diff} cannot be read.`);
+    }
+  }
   let description = values.description;
   const file = values["description-file"];
   if (file === "-") description = stdinIfPiped(true) ?? "";
@@ -118,13 +139,17 @@ async function score(args: string[], env: Record<string, string | undefined>, io
     } catch {
       throw new UsageError(`--description-file ${file} cannot be read.`);
     }
-  } else if (description === undefined) description = io.readStdin();
+  } else if (description === undefined && values.diff !== "-") description = io.readStdin();
 
   // The core's request schema is the authority on a valid task, as for the API.
-  const parsed = ScoreRequestSchema.safeParse({ task: values.title, description: description ?? "" });
+  const parsed = ScoreRequestSchema.safeParse({
+    task: values.title,
+    description: description ?? "",
+    ...(diff === undefined ? {} : { diff }),
+  });
   if (!parsed.success) {
     const reason = parsed.error.issues.map(
-      (i) => `${i.path.join(".") === "task" ? "title" : "description"}: ${i.message.replace(/\.$/, "")}`,
+      (i) => `${OPTION_OF[String(i.path[0])] ?? "description"}: ${i.message.replace(/\.$/, "")}`,
     );
     throw new UsageError(`The task cannot be scored: ${reason.join("; ")}.`);
   }

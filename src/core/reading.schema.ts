@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ChangeSchema } from "./change/change.schema.js";
 import { EVIDENCE_TYPES } from "./offline/read-evidence.js";
 
 /** What the reader found in the task (the contract's `reading`): the same for every scorer. */
@@ -32,6 +33,10 @@ export const ReadingSchema = z
     language: z.string().meta({ description: "The text's language, as a two-letter code.", example: "en" }),
     calibration: z.object({ repository: z.string(), closedIssues: z.number().int() }).nullable().meta({
       description: "Set when a repository's own closed issues adjusted the reader; null otherwise.",
+    }),
+    change: ChangeSchema.optional().meta({
+      description:
+        "What a pull request's change holds (files, lines, tests, docs, generated files, dependencies, size): present whenever a `diff` was sent, absent otherwise.",
     }),
   })
   .meta({ id: "Reading" });

@@ -3,6 +3,7 @@ import type { ScoreReport } from "./score-report.schema.js";
 import { findTaskGaps, type TaskGap } from "./task-gaps.js";
 import { renderNeedsHuman } from "./needs-human.js";
 import { KIND_WORDS } from "./kind-words.js";
+import { renderChangeText } from "./change/render-change.js";
 
 /**
  * The hidden marker that identifies the one report comment on an issue or pull request. The App and
@@ -96,6 +97,12 @@ export function renderAsk(report: ScoreReport): string | undefined {
   return ask ? `**Asks:** “${escapeMarkdown(ask)}”` : undefined;
 }
 
+/** "**Change:** +412 −37 in 9 files · tests: 2 files · generated: 1 · size M", where the report read a change. */
+export function renderChange(report: ScoreReport): string | undefined {
+  const change = report.reading?.change;
+  return change ? `**Change:** ${renderChangeText(change)}` : undefined;
+}
+
 /** "**Read as** a bug report (crash, 91%) · Steps: "1. Open…"": what the reader found, with the author's words. */
 export function renderReading(report: ScoreReport): string | undefined {
   const r = report.reading;
@@ -117,6 +124,8 @@ export function renderReport(report: ScoreReport, approval: ApprovalResult, opti
   // What the author asks comes first, in the author's words.
   const ask = renderAsk(report);
   if (ask) lines.push(ask, "");
+  const change = renderChange(report);
+  if (change) lines.push(change, "");
 
   for (const note of options.notes ?? []) lines.push(`> ⚠️ ${escapeMarkdown(note)}`);
   if (options.notes?.length) lines.push("");

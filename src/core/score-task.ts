@@ -16,6 +16,8 @@ import { calibrationUsed, type RepositoryCalibration } from "./offline/calibrati
 import { readReading } from "./offline/read-reading.js";
 import { isoTimestamp } from "./iso-timestamp.js";
 import { shared } from "./shared-json.js";
+import { readChange } from "./change/read-change.js";
+import type { Reading } from "./reading.schema.js";
 
 export interface ScoreTaskDeps {
   scorer: Scorer;
@@ -111,6 +113,16 @@ function orderedOnce(raw: readonly PersonaVerdict[], scorerName: string): Person
   return verdicts;
 }
 
+/**
+ * The reading with `change` when a diff came with the task (REST `diff`, the CLI's `--diff`). The text's
+ * reading is shared between reports (reading-memo), so the change goes on a copy; without a diff it is the
+ * shared reading itself. Phase 2 of issue 31 (the App and the Action) reads GitHub's file list with
+ * readChangeFromFiles and will pass the result here instead of a diff.
+ */
+function withChange(reading: Reading, diff: string | undefined): Reading {
+  return diff === undefined ? reading : { ...reading, change: readChange(diff) };
+}
+
 export function buildReport(
   input: TaskInput,
   verdicts: readonly PersonaVerdict[],
@@ -126,9 +138,12 @@ export function buildReport(
     consensus: { ...stats, approved: isApproved(stats, scores, policy), timestamp: isoTimestamp(now) },
     expertScores: expertScoresOf(verdicts),
     // The same reader under every scorer: it costs microseconds and needs no model.
-    reading: calibrationUsed(calibration)
-      ? readReading(input.task, input.description, undefined, undefined, calibration)
-      : readingOf(input.task, input.description),
+    reading: withChange(
+      calibrationUsed(calibration)
+        ? readReading(input.task, input.description, undefined, undefined, calibration)
+        : readingOf(input.task, input.description),
+      input.diff,
+    ),
   };
   return new BuiltReport(report, scores, policy);
 }

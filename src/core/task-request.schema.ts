@@ -5,6 +5,31 @@ export const TASK_MAX_CHARS = 256;
 /** GitHub's limit for an issue body. */
 export const DESCRIPTION_MAX_CHARS = 65_536;
 
+/** The longest `diff` a request may carry (the request body limit is 4 MiB, room for it and its JSON escapes). */
+export const DIFF_MAX_CHARS = 3_000_000;
+
+/**
+ * Whether a text holds a unified diff's header anywhere: a `diff --git` line, or a `---` line followed by a
+ * `+++` line. One pass of indexOf over the text, so a 3 MB diff costs a few milliseconds at most.
+ */
+export function hasDiffHeader(text: string): boolean {
+  if (text.startsWith("diff --git ") || text.includes("\ndiff --git ")) return true;
+  let at = text.startsWith("--- ") ? 0 : nextMinusLine(text, 0);
+  while (at >= 0) {
+    const end = text.indexOf("\n", at);
+    if (end < 0) return false;
+    if (text.startsWith("+++ ", end + 1)) return true;
+    at = nextMinusLine(text, end);
+  }
+  return false;
+}
+
+/** Where the next line starting with "--- " begins, or -1. */
+function nextMinusLine(text: string, from: number): number {
+  const i = text.indexOf("\n--- ", from);
+  return i < 0 ? -1 : i + 1;
+}
+
 /** Lengths are counted in Unicode code points, so an emoji is one character as a person counts it. */
 export function codePointLength(text: string): number {
   let n = 0;
@@ -59,6 +84,26 @@ export const ScoreRequestSchema = z
           "Longer description of the task, e.g. the issue body. Optional; absent or null means empty.",
         example: "Let free users upgrade to Pro",
         maxLength: DESCRIPTION_MAX_CHARS,
+      }),
+    diff: z
+      .string({
+        error: "`diff` must be a string: a unified diff, as `git diff` or GitHub's `.diff` gives it.",
+      })
+      .refine((s) => withinCodePoints(s, DIFF_MAX_CHARS), {
+        message: `\`diff\` must be at most ${DIFF_MAX_CHARS.toLocaleString("en")} characters; send the diff of the pull request's own commits (git diff main...HEAD).`,
+        abort: true,
+      })
+      .refine(hasDiffHeader, {
+        message:
+          "`diff` holds no diff header (a `diff --git` line, or `---` and `+++` lines): send a unified diff as `git diff` or GitHub's `.diff` gives it, not a file's text or a patch's summary.",
+      })
+      .optional()
+      .meta({
+        description:
+          "The change of a pull request, a unified diff as `git diff` or GitHub's `.diff` gives it (at most 3,000,000 characters). Optional; when given, the report's `reading.change` states its files, lines, tests and size.",
+        example:
+          "diff --git a/src/a.ts b/src/a.ts\n--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-old\n+new\n",
+        maxLength: DIFF_MAX_CHARS,
       }),
   })
   .meta({ id: "ScoreRequest" });

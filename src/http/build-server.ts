@@ -20,7 +20,8 @@ import { webPagePlugin, type WebPageOptions } from "./routes/web-page.js";
 import { boardPagePlugin } from "./routes/board-page.js";
 import { signInRoutes, type SignInRouteOptions } from "./routes/sign-in.js";
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+/** 4 MiB: a `diff` of up to 3,000,000 characters (issue 31) with its JSON escapes and the task around it. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const REQUEST_ID_RE = /^[\w.:@/+=-]{1,128}$/;
 
 export interface ServerDeps {

@@ -169,3 +169,74 @@ describe("task-scorer CLI", () => {
     expect(JSON.parse(spawned.stdout).description).toBe("From a program.");
   });
 });
+
+describe("task-scorer score --diff (issue 31)", () => {
+  const DIFF = [
+    "diff --git a/src/export.ts b/src/export.ts",
+    "--- a/src/export.ts",
+    "+++ b/src/export.ts",
+    "@@ -1,1 +1,3 @@",
+    "-export const a = 1;",
+    "+export const a = 2;",
+    "+export const b = 3;",
+    "+export const c = 4;",
+    "diff --git a/test/export.test.ts b/test/export.test.ts",
+    "new file mode 100644",
+    "--- /dev/null",
+    "+++ b/test/export.test.ts",
+    "@@ -0,0 +1 @@",
+    "+it('exports', () => {});",
+    "",
+  ].join("\n");
+  const CHANGE = {
+    files: 2,
+    additions: 4,
+    deletions: 1,
+    tests: { files: 1 },
+    docs: 0,
+    generated: 0,
+    dependencies: [],
+    size: "XS",
+    truncated: false,
+  };
+
+  it("--diff - reads the change from standard input (git diff main | task-scorer score …)", async () => {
+    const { code, stdout } = await cli(["score", "-t", "Add CSV export", "--diff", "-", "--json"], {}, DIFF);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout);
+    expect(report.reading.change).toEqual(CHANGE);
+    // Standard input was the diff, not the description.
+    expect(report.description).toBe("");
+  });
+
+  it("--diff FILE reads it from a file, and the text output has a Change line under the ask", async () => {
+    const file = join(dir, "change.diff");
+    writeFileSync(file, DIFF);
+    const json = await cli(["score", "-t", "Add CSV export", "--diff", file, "--json"]);
+    expect(JSON.parse(json.stdout).reading.change).toEqual(CHANGE);
+    const text = await cli(["score", "-t", "Add CSV export", "-d", "Users ask for CSV.", "--diff", file]);
+    const lines = text.stdout.split("\n");
+    expect(lines[0]).toBe("Add CSV export");
+    expect(lines).toContain("Change: +4 −1 in 2 files · tests: 1 file · size XS");
+    expect(lines.indexOf("Change: +4 −1 in 2 files · tests: 1 file · size XS")).toBeLessThan(
+      lines.indexOf(""),
+    );
+  });
+
+  it("has no Change line without --diff", async () => {
+    const { stdout } = await cli(["score", "-t", "Add CSV export"]);
+    expect(stdout).not.toContain("Change:");
+  });
+
+  it("exit 2 with a sentence naming --diff for text that is no diff, a missing file, or two uses of stdin", async () => {
+    const notDiff = await cli(["score", "-t", "x", "--diff", "-"], {}, "just words\n");
+    expect(notDiff.code).toBe(2);
+    expect(notDiff.stderr).toMatch(/diff: `diff` holds no diff header/);
+    const missing = await cli(["score", "-t", "x", "--diff", join(dir, "nope.diff")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("nope.diff cannot be read");
+    const both = await cli(["score", "-t", "x", "--diff", "-", "-f", "-"], {}, DIFF);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("not both");
+  });
+});

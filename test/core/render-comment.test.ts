@@ -109,3 +109,47 @@ describe("renderReport", () => {
     expect(md).toContain("- ▫️ 2 of 5 personas score 7 or more (3 needed)");
   });
 });
+
+describe("the Change line (issue 31)", () => {
+  const verdicts = PERSONAS.map((p) => ({ persona: p.id, score: 6, reasoning: "Fine." }));
+  const file = (path: string, add: number, del: number) =>
+    [
+      `diff --git a/${path} b/${path}`,
+      `--- a/${path}`,
+      `+++ b/${path}`,
+      `@@ -1,${del} +1,${add} @@`,
+      ...Array.from({ length: del }, () => "-old"),
+      ...Array.from({ length: add }, () => "+new"),
+      "",
+    ].join("\n");
+
+  it("says the files, lines, tests, generated files and size, after the Asks line", () => {
+    const diff =
+      file("src/checkout.ts", 300, 30) +
+      file("src/checkout.test.ts", 80, 5) +
+      file("test/pay.spec.ts", 20, 2) +
+      file("dist/index.js", 12, 0);
+    const { report, approval } = buildReport(
+      { task: "Add Stripe checkout", description: "Please add card payments at checkout.", diff },
+      verdicts,
+      now,
+    );
+    const md = renderReport(report, approval, { scorer: "offline" }).split("\n");
+    const at = md.indexOf("**Change:** +412 −37 in 4 files · tests: 2 files · generated: 1 · size L");
+    expect(at).toBeGreaterThan(0);
+    expect(md.findIndex((l) => l.startsWith("**Asks:**"))).toBe(at - 2);
+  });
+
+  it("says when no test file was touched, and has no Change line without a change", () => {
+    const one = buildReport(
+      { task: "Fix typo", description: "", diff: file("README.md", 1, 1) },
+      verdicts,
+      now,
+    );
+    expect(renderReport(one.report, one.approval, { scorer: "offline" })).toContain(
+      "**Change:** +1 −1 in 1 file · no test files · size XS",
+    );
+    const none = buildReport({ task: "Fix typo", description: "" }, verdicts, now);
+    expect(renderReport(none.report, none.approval, { scorer: "offline" })).not.toContain("Change:");
+  });
+});

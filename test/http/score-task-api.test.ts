@@ -198,8 +198,8 @@ describe("POST /score-task: every error row of the contract", () => {
     },
   );
 
-  it("413 payload_too_large for a 2 MB body, refused from its Content-Length before it is read", async () => {
-    const size = 2 * 1024 * 1024;
+  it("413 payload_too_large for a 5 MB body, refused from its Content-Length before it is read", async () => {
+    const size = 5 * 1024 * 1024;
     const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(`${base}/score-task`, {
         method: "POST",
@@ -218,14 +218,14 @@ describe("POST /score-task: every error row of the contract", () => {
     expect(JSON.parse(status.body).error.code).toBe("payload_too_large");
   });
 
-  it("413 payload_too_large for a chunked body over 1 MiB", async () => {
+  it("413 payload_too_large for a chunked body over 4 MiB", async () => {
     const res = await fetch(`${base}/score-task`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: new ReadableStream({
         start(controller) {
           controller.enqueue(
-            new TextEncoder().encode(JSON.stringify({ task: "x", description: "a".repeat(1_100_000) })),
+            new TextEncoder().encode(JSON.stringify({ task: "x", description: "a".repeat(4_300_000) })),
           );
           controller.close();
         },
@@ -263,6 +263,88 @@ describe("POST /score-task: every error row of the contract", () => {
     const res = await post(JSON.stringify({ task: "Still here" }));
     expect(res.status).toBe(200);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+});
+
+describe("POST /score-task with a diff (issue 31)", () => {
+  const DIFF = [
+    "diff --git a/src/checkout.ts b/src/checkout.ts",
+    "--- a/src/checkout.ts",
+    "+++ b/src/checkout.ts",
+    "@@ -1,2 +1,3 @@",
+    " export const a = 1;",
+    "-export const b = 2;",
+    "+export const b = 3;",
+    "+export const c = 4;",
+    "diff --git a/src/checkout.test.ts b/src/checkout.test.ts",
+    "new file mode 100644",
+    "--- /dev/null",
+    "+++ b/src/checkout.test.ts",
+    "@@ -0,0 +1 @@",
+    "+it('pays', () => {});",
+    "diff --git a/package.json b/package.json",
+    "--- a/package.json",
+    "+++ b/package.json",
+    "@@ -1 +1 @@",
+    '-{"dependencies":{}}',
+    '+{"dependencies":{"stripe":"^14.0.0"}}',
+    "",
+  ].join("\n");
+
+  it("reads the change into reading.change, and the report stays the contract's", async () => {
+    const res = await post(JSON.stringify({ task: "Add Stripe checkout", description: "Cards", diff: DIFF }));
+    expect(res.status).toBe(200);
+    expect(res.json!.reading.change).toEqual({
+      files: 3,
+      additions: 4,
+      deletions: 2,
+      tests: { files: 1 },
+      docs: 0,
+      generated: 0,
+      dependencies: ["package.json"],
+      size: "S",
+      truncated: false,
+    });
+    expect(ScoreReportSchema.safeParse(res.json).success).toBe(true);
+    // The diff is not echoed: the report carries task and description only.
+    expect(Object.keys(res.json!)).toEqual(["task", "description", "consensus", "expertScores", "reading"]);
+  });
+
+  it("leaves reading.change out when no diff was sent", async () => {
+    const res = await post(JSON.stringify({ task: "Add Stripe checkout" }));
+    expect(res.status).toBe(200);
+    expect("change" in res.json!.reading).toBe(false);
+  });
+
+  it("takes a 3,000,000-character diff within the 4 MiB body", async () => {
+    const line = "+" + "x".repeat(98) + "\n";
+    const body = line.repeat(Math.floor((3_000_000 - 200) / line.length));
+    const lines = body.length / line.length;
+    const diff = `diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -0,0 +1,${lines} @@\n${body}`;
+    const res = await post(JSON.stringify({ task: "Big change", diff: diff.padEnd(3_000_000, "\n") }));
+    expect(res.status).toBe(200);
+    expect(res.json!.reading.change).toMatchObject({ files: 1, additions: lines, size: "XL" });
+  });
+
+  it.each([
+    ["3,000,001 characters", "diff --git a/a b/a\n".padEnd(3_000_001, "x"), /at most 3,000,000 characters/],
+    ["no diff header at all", "just some text\n+added?\n", /no diff header/],
+    ["a hunk without its file's header", "@@ -1 +1 @@\n-a\n+b\n", /no diff header/],
+    ["a number", 42, /must be a string/],
+  ])("400 invalid_request naming diff for %s", async (_name, diff, message) => {
+    const res = await post(JSON.stringify({ task: "x", diff }));
+    expectError(res, 400, "invalid_request");
+    expect(res.json!.error.message).toMatch(/`?diff`?/);
+    expect(res.json!.error.message).toMatch(message);
+    expect(res.json!.error.details.issues[0].field).toBe("diff");
+  });
+
+  it("accepts a diff without `diff --git`: just the ---/+++ header of one file", async () => {
+    const res = await post(
+      JSON.stringify({ task: "x", diff: "--- a/x.py\r\n+++ b/x.py\r\n@@ -1 +1 @@\r\n-a\r\n+b\r\n" }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.json!.reading.change).toMatchObject({ files: 1, additions: 1, deletions: 1, size: "XS" });
   });
 });
 
