@@ -34,6 +34,23 @@ export interface PersonaRecord {
   areas: Readonly<Record<string, { weight: number; why?: string }>>;
   /** How it reads each kind of task: its leaning (points) and its angle ("It reads as …"). */
   kinds: Readonly<Record<string, { leaning?: number; angle?: string }>>;
+  /** How the offline judge's reasoning speaks for this persona (offline/reasoning.ts). */
+  voice: {
+    /**
+     * One short honest sentence for a text with nothing that speaks to this persona; "{subject}" is "in" and the
+     * title in quotes (or "here").
+     */
+    nothing: string;
+    /** How it introduces the author's sentence on one of its areas; "{area}" is the area's label. */
+    area: string;
+    /**
+     * The author's sentences it reads when the reader found no evidence and no area of its own: words that mark
+     * them (lower case, whole words), and how it introduces the quote.
+     */
+    lens: { words: readonly string[]; say: string };
+    /** What would raise its score, by kind of task, said after its quote where the reading found none of `unless`. */
+    raise: readonly { kinds: readonly string[]; unless: readonly EvidenceType[]; say: string }[];
+  };
   /** The LLM prompt: bump `version` whenever the text changes (it keys the shared cache). */
   llm: { version: string; guidance: string; rubric: readonly { scores: string; meaning: string }[] };
 }
@@ -186,6 +203,45 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
         angle: "a question about using the software rather than a request for work",
       },
     },
+    voice: {
+      nothing: "Nothing {subject} speaks to pricing or revenue.",
+      area: "Money is involved ({area})",
+      lens: {
+        words: [
+          "customer",
+          "customers",
+          "paying",
+          "paid",
+          "business",
+          "businesses",
+          "commercial",
+          "enterprise",
+          "production",
+          "cost",
+          "costs",
+          "expensive",
+          "license",
+          "licensing",
+          "revenue",
+          "sales",
+          "subscription",
+          "subscribers",
+          "price",
+          "prices",
+          "money",
+          "clients",
+        ],
+        say: "What is at stake for paying users",
+      },
+      raise: [
+        {
+          kinds: ["feature"],
+          unless: ["demand"],
+          say: "a count of paying customers who want it would raise my score",
+        },
+        { kinds: ["bug"], unless: ["demand"], say: "how many paying users it hits would raise my score" },
+      ],
+    },
     llm: {
       version: "revenue-2",
       guidance:
@@ -229,10 +285,10 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
       "a bug report without steps or error output",
     ],
     quotes: [
-      ["trace", "Error output"],
-      ["steps", "Steps"],
+      ["trace", "Error output to start from"],
+      ["steps", "Steps to follow"],
       ["versions", "Versions"],
-      ["code", "Code"],
+      ["code", "Code to start from"],
     ],
     evidence: {
       steps: 0.5,
@@ -400,6 +456,76 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
         angle: "a question about using the software rather than a request for work",
       },
     },
+    voice: {
+      nothing: "Nothing {subject} says what would change in the code.",
+      area: "Technically, it is about {area}",
+      lens: {
+        words: [
+          "function",
+          "method",
+          "class",
+          "module",
+          "api",
+          "endpoint",
+          "config",
+          "configuration",
+          "build",
+          "compile",
+          "compiler",
+          "install",
+          "import",
+          "library",
+          "package",
+          "dependency",
+          "server",
+          "database",
+          "query",
+          "memory",
+          "thread",
+          "parameter",
+          "argument",
+          "returns",
+          "return",
+          "type",
+          "types",
+          "file",
+          "files",
+          "model",
+          "layer",
+          "kernel",
+          "op",
+          "ops",
+          "tensor",
+          "component",
+          "hook",
+          "props",
+          "state",
+          "render",
+          "cache",
+          "process",
+          "script",
+          "command",
+          "flag",
+          "option",
+          "options",
+          "implementation",
+          "code",
+        ],
+        say: "The technical core, as the author puts it",
+      },
+      raise: [
+        {
+          kinds: ["bug"],
+          unless: ["steps", "trace", "code"],
+          say: "steps or error output would let me find the root cause",
+        },
+        {
+          kinds: ["feature"],
+          unless: ["code", "acceptance"],
+          say: "where it fits in the code, or a sketch of its interface, would let me size it",
+        },
+      ],
+    },
     llm: {
       version: "architect-2",
       guidance:
@@ -438,9 +564,9 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
     ],
     lowers: ["back-end work users never see"],
     quotes: [
-      ["expected_actual", "Expected versus actual"],
-      ["screenshot", "Screenshot"],
-      ["steps", "Steps"],
+      ["expected_actual", "What people expect versus get"],
+      ["screenshot", "What people see"],
+      ["steps", "The path a user takes"],
     ],
     evidence: {
       screenshot_or_expected: 0.5,
@@ -600,6 +726,70 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
         angle: "a question about using the software; it may point at unclear docs or design",
       },
     },
+    voice: {
+      nothing: "Nothing {subject} says what people see or do.",
+      area: "For the people using it, it is about {area}",
+      lens: {
+        words: [
+          "click",
+          "clicking",
+          "button",
+          "screen",
+          "page",
+          "window",
+          "dialog",
+          "menu",
+          "tab",
+          "view",
+          "display",
+          "displayed",
+          "displays",
+          "shows",
+          "shown",
+          "appears",
+          "visible",
+          "icon",
+          "text",
+          "message",
+          "ui",
+          "interface",
+          "user",
+          "users",
+          "see",
+          "scroll",
+          "type",
+          "typing",
+          "keyboard",
+          "shortcut",
+          "editor",
+          "panel",
+          "sidebar",
+          "popup",
+          "tooltip",
+          "link",
+          "font",
+          "color",
+          "colour",
+          "theme",
+          "layout",
+          "workflow",
+          "experience",
+        ],
+        say: "What people meet, as the author puts it",
+      },
+      raise: [
+        {
+          kinds: ["bug"],
+          unless: ["expected_actual", "screenshot"],
+          say: "what the user expected against what happened, or a screenshot, would show the harm",
+        },
+        {
+          kinds: ["feature"],
+          unless: ["screenshot"],
+          say: "a mock-up of what people would see would raise my score",
+        },
+      ],
+    },
     llm: {
       version: "ux-2",
       guidance:
@@ -639,7 +829,7 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
     lowers: ["a feature request without acceptance criteria", "support questions"],
     quotes: [
       ["acceptance", "Acceptance"],
-      ["demand", "Demand"],
+      ["demand", "How many want it"],
     ],
     evidence: {
       acceptance: 0.5,
@@ -830,6 +1020,40 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
         angle: "a support question rather than a request for work",
       },
     },
+    voice: {
+      nothing: "The description states no request or problem in the author's own words.",
+      area: "On the roadmap, it belongs with {area}",
+      lens: {
+        words: [
+          "need",
+          "needs",
+          "want",
+          "wants",
+          "should",
+          "would",
+          "could",
+          "request",
+          "propose",
+          "proposal",
+          "suggest",
+          "instead",
+          "currently",
+          "goal",
+          "useful",
+          "helpful",
+          "better",
+        ],
+        say: "The point of it, as the author puts it",
+      },
+      raise: [
+        { kinds: ["feature"], unless: ["acceptance"], say: "acceptance criteria would make it plannable" },
+        {
+          kinds: ["bug"],
+          unless: ["steps", "expected_actual"],
+          say: "steps and the expected behaviour would make it plannable",
+        },
+      ],
+    },
     llm: {
       version: "product-2",
       guidance:
@@ -867,7 +1091,7 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
       "evidence of demand",
     ],
     lowers: ["defect fixes and internal maintenance"],
-    quotes: [["demand", "Demand"]],
+    quotes: [["demand", "Who is asking"]],
     evidence: {
       demand: 0.5,
     },
@@ -1042,6 +1266,39 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
         leaning: 0,
         angle: "a question about using the software rather than a request for work",
       },
+    },
+    voice: {
+      nothing: "Nothing {subject} is something to announce.",
+      area: "What could be told is {area}",
+      lens: {
+        words: [
+          "users",
+          "people",
+          "developers",
+          "community",
+          "everyone",
+          "anyone",
+          "teams",
+          "customers",
+          "beginners",
+          "newcomers",
+          "popular",
+          "adoption",
+          "share",
+          "sharing",
+          "audience",
+          "others",
+          "many",
+        ],
+        say: "Who it is for, as the author puts it",
+      },
+      raise: [
+        {
+          kinds: ["feature"],
+          unless: ["demand"],
+          say: "who would use it, and how many, would raise my score",
+        },
+      ],
     },
     llm: {
       version: "marketing-2",

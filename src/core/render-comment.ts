@@ -35,9 +35,12 @@ export type CommentStyle = "compact" | "full";
 /** What to add for each gap: the one line that says what would raise the score. */
 const GAP_ADVICE: Record<TaskGap, string> = {
   description: "a description of the problem and who has it",
-  steps_to_reproduce: "numbered steps to reproduce, with what you expected and what happened",
+  steps_to_reproduce: "numbered steps to reproduce",
+  versions: "the versions you use",
+  expected_actual: "what you expected and what happened instead",
+  error_output: "the error output or logs",
   acceptance_criteria: "acceptance criteria (a checklist of what done means)",
-  evidence_of_demand: "evidence of demand (who asked for it, how many, how often)",
+  evidence_of_demand: "who needs it: who asked for it, how many, how often",
 };
 
 /** "a and b", "a; b; and c" (the items carry commas of their own). */

@@ -149,8 +149,8 @@ describe("words are read in context", () => {
 
   it("a spelling error in the README is a docs fix, not broken code", () => {
     const s = score("Spelling error in the README", "The README says 'recieve'.");
-    for (const p of PERSONAS) expect(s.reasons[p]).not.toMatch(/broken behaviour|defect to find/);
-    expect(s.reasons.architect).toMatch(/cosmetic|documentation/);
+    for (const p of PERSONAS)
+      expect(s.reasons[p]).not.toMatch(/broken behaviour|defect to find|reports a bug/);
     expect(approved(s)).toBe(false);
   });
 });
@@ -217,7 +217,7 @@ describe("text in a language the judge reads partly", () => {
   });
 
   it("says that it reads the text only partly", () => {
-    expect(wellMade.reasons.product).toMatch(/reads only partly/);
+    expect(Object.values(wellMade.reasons).filter((r) => /reads only partly/.test(r))).toHaveLength(1);
   });
 });
 
@@ -227,19 +227,18 @@ describe("reasoning names the task's own terms and never states a misreading as 
       "App crashes on launch on Android 14",
       "Steps to reproduce:\n1. Install\n2. Open\n3. It closes",
     );
-    expect(s.reasons.architect).toMatch(/"crashes"/);
     // The steps are quoted in the author's words.
-    expect(s.reasons.architect).toMatch(/Steps: “1\. Install 2\. Open”/);
+    expect(Object.values(s.reasons).join(" ")).toMatch(/: “1\. Install 2\. Open”/);
   });
 
-  it("names a theme as what the title names, not as a finding", () => {
+  it("names a theme where the description says it, quoting the author", () => {
     const s = score("Add Stripe checkout", "Let customers pay for the Pro plan.");
-    expect(s.reasons.revenue).toMatch(/The title names payments \("stripe"/);
+    expect(s.reasons.revenue).toMatch(/payments\): “Let customers pay for the Pro plan”/);
   });
 
-  it("says what is missing only where the reader finds it reliably (steps), as its own finding", () => {
+  it("never says evidence is missing: no finder reaches the recall (0.95) an absence needs", () => {
     const bug = score("Export fails with an error", "It does not work.");
-    expect(bug.reasons.architect).toMatch(/I found no steps to reproduce/);
+    expect(Object.values(bug.reasons).join(" ")).not.toMatch(/found no|no steps|without steps/i);
     // Acceptance criteria are found with a measured recall of 0.50: their absence is never claimed.
     const feature = score(CSV, CSV_BODY);
     expect(feature.reasons.product).not.toMatch(/no acceptance criteria/);

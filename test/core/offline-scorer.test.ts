@@ -42,7 +42,7 @@ describe("each persona's angle", () => {
 
   it("the Revenue Expert is the keenest on a payment feature, and says why in the title's words", () => {
     expect(STRIPE.revenue).toBeGreaterThanOrEqual(Math.max(STRIPE.ux, STRIPE.marketing, STRIPE.architect));
-    expect(STRIPE.reasons.revenue).toMatch(/"stripe"|"checkout"/i);
+    expect(STRIPE.reasons.revenue).toMatch(/payments\): “[^”]*checkout/i);
   });
 
   it("the Technical Architect is the keenest on a refactor that pays down debt; marketing and UX the least", () => {
@@ -54,7 +54,7 @@ describe("each persona's angle", () => {
 
   it("the UX Designer is the keenest on dark mode", () => {
     expect(top(DARK_MODE)).toBe("ux");
-    expect(DARK_MODE.reasons.ux).toMatch(/"dark mode"/);
+    expect(DARK_MODE.reasons.ux).toMatch(/“[^”]*dark/);
   });
 
   it("marketing rates a visible landing page above an internal refactor", () => {
@@ -120,7 +120,9 @@ describe("offline scorer robustness", () => {
     );
     for (const p of ["revenue", "architect", "ux", "product", "marketing"] as const)
       expect(stuffed[p]).toBeLessThanOrEqual(base[p]);
-    expect(stuffed.reasons.revenue).toMatch(/keywords/i);
+    expect(Object.values(stuffed.reasons).filter((r) => /piles up keywords/.test(r))).toHaveLength(1);
+    // Piled-up keywords name no theme.
+    expect(Object.values(stuffed.reasons).join(" ")).not.toMatch(/Money is involved/);
 
     const honest = score("Add Stripe checkout", "Let free users upgrade to Pro with a Stripe checkout page.");
     const repeated = score(
@@ -164,7 +166,7 @@ describe("offline scorer robustness", () => {
     );
     // The code block is evidence for the architect (code); its words earn the Revenue Expert nothing.
     expect(withCode.revenue).toBeLessThanOrEqual(plain.revenue);
-    expect(withCode.reasons.revenue).not.toMatch(/stripe|payment|checkout|pricing/i);
+    expect(withCode.reasons.revenue).not.toMatch(/stripe|payment|checkout|Money is involved/i);
   });
 
   it("scores spam and abuse at the bottom", () => {
@@ -183,10 +185,12 @@ describe("offline scorer robustness", () => {
       "Verbesserung der Übersicht",
       "Es wäre schön, wenn die Übersicht etwas klarer wäre, damit man abends besser arbeiten kann. Vielen Dank!",
     );
-    expect(german.reasons.product).toMatch(/language the offline judge reads only partly/);
-    // Common terms in other languages are still understood.
-    expect(score("[Feature] 增加支付宝和微信线上支付", "").reasons.revenue).toMatch(/支付/);
-    expect(score("Ajouter un mode sombre", "Pour travailler le soir.").reasons.ux).toMatch(/mode sombre/);
+    expect(Object.values(german.reasons).join(" ")).toMatch(/language the offline judge reads only partly/);
+    // Common terms in other languages are still understood: the title's theme moves the personas.
+    const alipay = score("[Feature] 增加支付宝和微信线上支付", "");
+    expect(alipay.revenue).toBeGreaterThanOrEqual(Math.max(alipay.architect, alipay.ux));
+    const sombre = score("Ajouter un mode sombre", "Pour travailler le soir.");
+    expect(sombre.ux).toBeGreaterThanOrEqual(Math.max(sombre.revenue, sombre.architect));
   });
 
   it("marks down support questions, which ask for help rather than for work", () => {
@@ -200,7 +204,8 @@ describe("offline scorer robustness", () => {
     );
     expect(question.product).toBeLessThan(request.product);
     expect(avg(question)).toBeLessThan(avg(request));
-    expect(question.reasons.product).toMatch(/support question/);
+    // A question is never named (no confidence is right 90% of the time): the reasoning names no kind.
+    expect(question.reasons.product).not.toMatch(/reports a bug|asks for a feature/);
   });
 
   it("handles huge, odd and hostile strings", () => {

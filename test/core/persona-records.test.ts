@@ -25,6 +25,24 @@ const RecordSchema = z
         .object({ leaning: z.number().min(-3).max(3).optional(), angle: z.string().min(5).optional() })
         .strict(),
     ),
+    voice: z
+      .object({
+        nothing: z.string().min(10),
+        area: z.string().includes("{area}"),
+        lens: z
+          .object({ words: z.array(z.string().regex(/^[a-z]+$/)).min(5), say: z.string().min(5) })
+          .strict(),
+        raise: z.array(
+          z
+            .object({
+              kinds: z.array(z.enum(["bug", "feature", "refactor"])).min(1),
+              unless: z.array(z.enum(EVIDENCE_TYPES)),
+              say: z.string().min(10),
+            })
+            .strict(),
+        ),
+      })
+      .strict(),
     llm: z
       .object({
         version: z.string().regex(/^[a-z]+-\d+$/),

@@ -30,8 +30,10 @@ describe("the CSV task a new user tried on the start page", () => {
 
   it("never says the demand or the acceptance criteria are missing, and quotes them", () => {
     expect(reasoning).not.toMatch(/no evidence of demand|no count of who is asking|no acceptance criteria/i);
-    expect(reasoning).toContain("Demand: “Twelve enterprise customers asked for CSV export this quarter.”");
-    expect(reasoning).toContain("Acceptance: “Acceptance: one row per task.”");
+    expect(reasoning).toContain("Demand: “Twelve enterprise customers asked for CSV export this quarter”");
+    expect(reasoning).toContain("Acceptance: “Acceptance: one row per task”");
+    // The same words are quoted by two personas at most.
+    expect(reasoning.split("Twelve enterprise customers").length - 1).toBeLessThanOrEqual(2);
   });
 
   it("gets five perspectives that differ", () => {
@@ -75,15 +77,15 @@ describe("evidence the old reader missed", () => {
     expect(architect.reasoning).not.toMatch(/I found no steps/);
   });
 
-  it("says steps are missing only from a report it reads as a bug, not one it only guesses is", () => {
-    const architect = (task: string, description: string) =>
-      scoreOffline({ task, description }).find((v) => v.persona === "architect")!.reasoning;
-    const sure = architect("Export crashes the app", "Exporting any report to PDF closes the app at once.");
-    expect(sure).toMatch(/^It reads as a crash/);
-    expect(sure).toContain("I found no steps to reproduce.");
-    const guess = architect("Old tokens still work after a password change", "");
-    expect(guess).toMatch(/^It may be a bug report/);
-    expect(guess).not.toContain("I found no steps");
+  it("never claims steps are missing: the steps finder's recall (0.86) is below the 0.95 an absence needs", () => {
+    const all = (task: string, description: string) =>
+      scoreOffline({ task, description })
+        .map((v) => v.reasoning)
+        .join(" ");
+    expect(all("Export crashes the app", "Exporting any report to PDF closes the app at once.")).not.toMatch(
+      /found no steps|no steps to reproduce/i,
+    );
+    expect(all("Old tokens still work after a password change", "")).not.toMatch(/found no steps/i);
   });
 
   it("reads a procedure written as one sentence under a steps heading, and not a single action", () => {
@@ -168,7 +170,7 @@ describe("evidence the old reader missed", () => {
     const architect = scoreOffline({ task: "Upload crashes", description: body }).find(
       (v) => v.persona === "architect",
     )!;
-    expect(architect.reasoning).toContain("Versions: “Chrome 120 on macOS 14.”");
+    expect(architect.reasoning).toContain("Versions: “Chrome 120 on macOS 14”");
     const long =
       "We looked into this for a long while with the whole team and we finally agreed on one thing that matters here: three hundred customers asked for it.";
     expect(quoteOf("Add export", long, "demand")).toMatch(/^….*three hundred customers asked for it\.$/);
@@ -218,12 +220,12 @@ describe("evidence the old reader missed", () => {
     const bare = ux(
       'Open the export dialog with two reports saved.\n\n<img width="460" alt="image" src="https://example.com/a.png">',
     );
-    expect(bare).toContain("Screenshot attached.");
+    expect(bare).toContain("a screenshot is attached.");
     expect(bare).not.toContain("<img");
     const described = ux(
       "Open the export dialog with two reports saved.\n\n![The export dialog with an empty list](https://example.com/a.png)",
     );
-    expect(described).toContain("Screenshot: “The export dialog with an empty list”");
+    expect(described).toContain("What people see: “The export dialog with an empty list”");
   });
 
   it("does not take a mention of errors for error output", () => {
@@ -344,20 +346,19 @@ describe("the language and the themes the reading names", () => {
     expect(readReading("Crash on save", "When I save a file the app closes.").language).toBe("en");
   });
 
-  it("a theme's consequence is said of new or changed behaviour, not of a refactor of that code", () => {
+  it("a theme is named only where the description says it, in the author's words; never from a title word", () => {
     const refactor = scoreOffline({
       task: "Refactor the billing module into smaller services",
       description: "No behaviour change.",
     });
-    for (const v of refactor) expect(v.reasoning).not.toMatch(/if that is the subject/);
-    expect(refactor.some((v) => v.reasoning.includes('The title names payments ("billing").'))).toBe(true);
+    for (const v of refactor) expect(v.reasoning).not.toMatch(/payments|taking money/);
     const feature = scoreOffline({
       task: "Add annual billing",
-      description: "Customers asked to pay yearly.",
+      description: "Several customers asked to pay yearly instead of monthly.",
     });
-    expect(
-      feature.some((v) => /The title names payments \("billing"\); if that is the subject/.test(v.reasoning)),
-    ).toBe(true);
+    expect(feature.find((v) => v.persona === "revenue")!.reasoning).toMatch(
+      /payments.*“Several customers asked to pay yearly instead of monthly”/,
+    );
   });
 
   it("an assistant is an AI feature only as one: Home Assistant is not", () => {
@@ -366,13 +367,27 @@ describe("the language and the themes the reading names", () => {
         .map((v) => v.reasoning)
         .join(" ");
     expect(said("Home Assistant 2021.6 requires a version key in the manifest")).not.toMatch(/AI features/);
-    expect(said("Add an AI assistant to the editor")).toMatch(/AI features/);
+    expect(said("Add an AI assistant to the editor")).not.toMatch(/AI features/);
+    const described = scoreOffline({
+      task: "Add an AI assistant to the editor",
+      description: "An ai assistant in the editor could explain the selected code.",
+    })
+      .map((v) => v.reasoning)
+      .join(" ");
+    expect(described).toMatch(/AI features/);
+    const named = scoreOffline({
+      task: "Sync with Home Assistant",
+      description: "My lights are managed in Home Assistant and I want the app to read them.",
+    })
+      .map((v) => v.reasoning)
+      .join(" ");
+    expect(named).not.toMatch(/AI features/);
   });
 
   it("a word inside a longer theme term is not a second theme: a memory leak is not a security leak", () => {
     const verdicts = scoreOffline({
       task: "Memory leak in the worker after 24h",
-      description: "RSS grows to 3 GB over a day.",
+      description: "There is a memory leak in the worker: RSS grows to 3 GB over a day.",
     });
     expect(verdicts.some((v) => /memory leak/.test(v.reasoning))).toBe(true);
     expect(verdicts.every((v) => !/security and privacy/.test(v.reasoning))).toBe(true);
@@ -392,7 +407,7 @@ describe("kinds read from the title's words", () => {
       description: "Bumps axios from 1.6.0 to 1.6.8.",
     });
     expect(bump.every((v) => !/asks about status/.test(v.reasoning))).toBe(true);
-    expect(bump.find((v) => v.persona === "architect")!.reasoning).toMatch(/maintenance work/);
+    expect(bump.map((v) => v.reasoning).join(" ")).toMatch(/maintenance work/);
     const ping = scoreOffline({ task: "Bump this please", description: "Any update?" });
     expect(ping.every((v) => v.score <= 3)).toBe(true);
   });
@@ -483,7 +498,8 @@ describe("the reading", () => {
       "How can I run a converted model with a transposed convolution on the phone's GPU? Is there a flag for it?\n\nIt fails with an error on the device every time.";
     const product = scoreOffline({ task, description }).find((v) => v.persona === "product")!.reasoning;
     expect(readReading(task, description).kind).toBe("question");
-    expect(product).toMatch(/^It reads as a support question/);
+    // Questions are never named (no confidence reaches 90% right on held-out data): it says what the text does.
+    expect(product).toMatch(/^It asks: “How can I run a converted model/);
     expect(product).not.toContain("it is a bug report");
     // A compiler's "fatal error" in a question is not a severe defect.
     const build =

@@ -72,7 +72,7 @@ describe("renderReport", () => {
   it("says what would raise the score from what the task leaves out, and nothing when it lacks nothing", () => {
     const { report, approval } = reportWith([5, 5, 5, 5, 5], () => "x");
     expect(renderReport(report, approval, { scorer: "offline", gaps: ["steps_to_reproduce"] })).toContain(
-      "**What would raise the score:** add numbered steps to reproduce, with what you expected and what happened.",
+      "**What would raise the score:** add numbered steps to reproduce.",
     );
     const complete = reportWith(
       [8, 8, 8, 8, 8],

@@ -1,25 +1,30 @@
 import { describe, expect, it } from "@jest/globals";
 import { findTaskGaps } from "../../src/core/task-gaps.js";
 
+/** The comment's advice names only what the one reading did not find, for the task's kind. Texts in our own words. */
 describe("findTaskGaps", () => {
-  it("asks a bug report without steps for steps to reproduce", () => {
-    expect(
-      findTaskGaps(
-        "Login crashes on Safari",
-        "When I log in on Safari the page goes blank and nothing loads.",
-      ),
-    ).toEqual(["steps_to_reproduce"]);
+  const bug = "When I export a report to PDF the app crashes and closes.";
+
+  it("asks a bug report for what it lacks: steps, versions, expected versus actual, error output", () => {
+    expect(findTaskGaps("[Bug] Export crashes the app", bug)).toEqual([
+      "steps_to_reproduce",
+      "versions",
+      "expected_actual",
+      "error_output",
+    ]);
   });
 
-  it("accepts numbered steps or a stack trace as reproduction", () => {
-    const long = "The export fails for every workspace with more than one project in it.";
-    expect(
-      findTaskGaps("Export fails", `${long}\n\n## Steps to reproduce\n1. Open settings\n2. Click export`),
-    ).toEqual([]);
-    expect(findTaskGaps("Export fails", `${long}\n\n\`\`\`\nTypeError: x is undefined\n\`\`\``)).toEqual([]);
+  it("asks a bug report with all of them for nothing", () => {
+    const full = `${bug}\n\n### Steps to reproduce\n\n1. Open a report\n2. Click Export\n3. Choose PDF\n4. See the crash\n\n### Expected behavior\n\nThe PDF is saved.\n\n### Actual behavior\n\nThe app closes.\n\nVersion 2.3.1 on Windows 11.\n\n\`\`\`\nTypeError: x is undefined\n    at exportPdf (export.js:12)\n\`\`\``;
+    expect(findTaskGaps("[Bug] Export crashes the app", full)).toEqual([]);
   });
 
-  it("asks a feature request for acceptance criteria and evidence of demand when it has neither", () => {
+  it("never asks for steps under a steps heading the author answered, however the steps are written", () => {
+    const body = `${bug}\n\n### Steps to reproduce\n\nopen any report and export it as PDF`;
+    expect(findTaskGaps("[Bug] Export crashes the app", body)).not.toContain("steps_to_reproduce");
+  });
+
+  it("asks a feature request for acceptance criteria and who needs it when it has neither", () => {
     expect(
       findTaskGaps("Add dark mode", "It would be nice to have a dark theme for the dashboard pages."),
     ).toEqual(["acceptance_criteria", "evidence_of_demand"]);
@@ -29,6 +34,16 @@ describe("findTaskGaps", () => {
     const body =
       "12 customers asked for this in support tickets.\n\n## Acceptance criteria\n- [ ] Toggle in settings\n- [ ] Remembers the choice";
     expect(findTaskGaps("Add dark mode", body)).toEqual([]);
+  });
+
+  it("gives no kind's advice where the reader is unsure of the kind, and none to a question", () => {
+    expect(
+      findTaskGaps(
+        "Login crashes on Safari",
+        "When I log in on Safari the page goes blank and nothing loads.",
+      ),
+    ).toEqual([]);
+    expect(findTaskGaps("How do I set the webhook secret?", "I set it in the env file.")).toEqual([]);
   });
 
   it("asks for a description when there is almost none (template comments do not count)", () => {

@@ -4,8 +4,9 @@ import type { PersonaVerdict, Scorer } from "../scorer.js";
 import type { TaskInput } from "../task-request.schema.js";
 import { JUDGE_MODEL } from "./judge-model.data.js";
 import { logit, sigmoid, type JudgeModel } from "./judge-model.js";
-import { JUNK_SENTENCE, KIND_ANGLE, KIND_LEANING, type Shape } from "./persona-rules.js";
-import { drivers, evidenceSentence, uncertain } from "./reasoning-clauses.js";
+import { JUNK_SENTENCE, KIND_LEANING, type Shape } from "./persona-rules.js";
+import { drivers } from "./reasoning-clauses.js";
+import { groundedSentences, nothingSentence } from "./reasoning.js";
 import type { TaskStructure } from "./read-structure.js";
 import { adjustJudgeModel, type RepositoryCalibration } from "./calibration.js";
 import { readTask, type TaskReading } from "./read-task.js";
@@ -13,7 +14,6 @@ import { readTask, type TaskReading } from "./read-task.js";
 export { JUDGE_MODEL };
 /** The reading lives in read-task.ts; these are re-exported for callers that import them from here. */
 export { findGaps, readTask, type TaskGap, type TaskReading } from "./read-task.js";
-const quote = (terms: readonly string[]) => terms.map((t) => `"${t}"`).join(", ");
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const clamp = (n: number) => Math.min(10, Math.max(1, Math.round(n)));
 
@@ -118,8 +118,12 @@ function leanings(r: TaskReading): Record<PersonaId, number> {
   return out;
 }
 
-/** Kinds of work whose themes' consequences ("it opens a path to taking money") may be said. */
-const CHANGES_BEHAVIOUR = new Set(["feature", "bug"]);
+/** The acceptance estimate, said once per report (the Product Manager's), with what moved it most. */
+function estimateClause(r: TaskReading, c: Consensus, model: JudgeModel): string | undefined {
+  if (c.p === null) return undefined;
+  const why = drivers(r, model);
+  return `maintainers accept tasks shaped like this about ${Math.round(c.p * 10)} times in 10${why ? ` (${why})` : ""}`;
+}
 
 function personaVerdict(
   r: TaskReading,
@@ -127,64 +131,40 @@ function personaVerdict(
   c: Consensus,
   lean: number,
   model: JudgeModel,
+  grounded: Record<PersonaId, string> | undefined,
 ): { score: number; sentences: string[] } {
   const s = r.structure;
   const a = r.analysis;
   const sentences: string[] = [];
-  if (s.kind === "junk" || s.kind === "ping") {
-    const reason = s.kind === "ping" ? "ping" : s.junk!;
-    sentences.push(`${JUNK_SENTENCE[reason]}, so there is nothing to weigh.`);
-    if (a.injection)
+  if (s.kind === "junk" || s.kind === "ping" || !grounded) {
+    // One persona says why there is nothing to weigh; the others say so in their own terms.
+    const reason = s.kind === "ping" ? "ping" : (s.junk ?? "no_content");
+    sentences.push(
+      persona === "product"
+        ? `${JUNK_SENTENCE[reason]}, so there is nothing to weigh.`
+        : nothingSentence(r, persona),
+    );
+    if (a.injection && persona === "product")
       sentences.push("An instruction aimed at the scorer was found in the text; it was ignored.");
     return { score: clamp(c.center), sentences };
   }
-  const kind = kindOf(r);
-  const shape = shapeOf(r) as Exclude<Shape, "junk" | "ping">;
-  const angle = (KIND_ANGLE[shape] ?? KIND_ANGLE[kind as Exclude<Shape, "junk" | "ping">])[persona];
-  // The title's own words are quoted only where they say the same kind the reader found.
-  const cue = kind === s.kind ? (s.severityCue ?? s.debtCue ?? s.kindCue) : null;
-  // An uncertain reading is said as one: "It may be a question …" below 65%.
-  const verb = uncertain(r, kind) ? "It may be" : "It reads as";
-  sentences.push(`${verb} ${angle}${cue ? ` ("${cue}")` : ""}.`);
-  const theme = r.themes
-    .filter((h) => (h.concept.weights[persona] ?? 0) >= 1 && h.concept.why[persona])
-    .sort((x, y) => (y.concept.weights[persona] ?? 0) - (x.concept.weights[persona] ?? 0))[0];
-  // A theme word is a hint, not a finding: said as what the title names, and what would follow. What would
-  // follow is said of new or changed behaviour (a feature, a fix); a refactor, maintenance, docs or a question
-  // of billing code does not "open a path to taking money", so there only the theme is named.
-  if (theme)
-    sentences.push(
-      CHANGES_BEHAVIOUR.has(kind)
-        ? `The title names ${theme.concept.label} (${quote(theme.terms.slice(0, 2))}); if that is the subject, it ${theme.concept.why[persona]}.`
-        : `The title names ${theme.concept.label} (${quote(theme.terms.slice(0, 2))}).`,
-    );
-  const evidence = evidenceSentence(r, persona, kind);
-  if (evidence) sentences.push(evidence);
-  if (persona === "product" && c.p !== null) {
-    const why = drivers(r, model);
-    sentences.push(
-      `As a rough estimate from its structure, maintainers accept tasks like this about ${Math.round(c.p * 10)} times in 10` +
-        (why ? `: ${why}.` : "."),
-    );
-  }
-  if (a.injection)
+  sentences.push(grounded[persona]);
+  // Notes about the text itself, each said by one persona.
+  if (a.injection && persona === "product")
     sentences.push(
       "An instruction aimed at the scorer was found in the text; it was ignored and counts against the task.",
     );
-  if (a.stuffing) sentences.push("The text repeats or piles up keywords; repetition earns no credit.");
+  if (a.stuffing && persona === "marketing")
+    sentences.push("The text repeats or piles up keywords; repetition earns no credit.");
   if (s.bulk && persona === "architect")
     sentences.push(
       "It asks for generated or bulk content, which is cheap to produce and costly to keep correct.",
     );
-  // The product persona's estimate already names the claims when they moved it.
-  if (
-    s.hype > 0 &&
-    (persona === "revenue" || (persona === "product" && !sentences.at(-1)?.includes("claims of value")))
-  )
+  if (s.hype > 0 && persona === "revenue")
     sentences.push("Claims of value without numbers behind them earn nothing.");
-  if (s.outOfScope && persona === "revenue")
+  if (s.outOfScope && persona === "product")
     sentences.push("What its out-of-scope list names is not counted as part of the task.");
-  if (a.nonLatinShare > 0.5 || a.foreignLatin)
+  if ((a.nonLatinShare > 0.5 || a.foreignLatin) && persona === "ux")
     sentences.push(
       "Much of the text is in a language the offline judge reads only partly; its structure (steps, code, numbers, length) still counts.",
     );
@@ -210,6 +190,10 @@ export function scoreOffline(
   model = adjustJudgeModel(model, calibration?.acceptance);
   const c = consensus(r, model);
   const lean = leanings(r);
+  const grounded =
+    r.structure.kind === "junk" || r.structure.kind === "ping"
+      ? undefined
+      : groundedSentences(r, estimateClause(r, c, model));
   return PERSONAS.map((p) => {
     const { score, sentences } = personaVerdict(
       r,
@@ -217,6 +201,7 @@ export function scoreOffline(
       c,
       r.structure.kind === "junk" ? 0 : lean[p.id],
       model,
+      grounded,
     );
     return {
       persona: p.id,

@@ -4,6 +4,7 @@
  * description (template prompts in HTML comments removed) and returns the first quote it finds.
  */
 import { HTML_COMMENT_RE, MD_LINK_RE } from "./prose.js";
+import { POLICY_RE } from "./segments.js";
 
 export const EVIDENCE_TYPES = [
   "demand",
@@ -209,6 +210,8 @@ export function readEvidence(title: string, description: string): Evidence[] {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (isFence(line)) continue;
+    // The tracker's own notes ("GitHub also notifies thousands of people …") are no one's evidence.
+    if (POLICY_RE.test(line)) continue;
     const quoted = /^\s*>/.test(line);
     const trimmed = line.replace(/^\s*>\s?/, "").trim();
     if (!trimmed) continue;

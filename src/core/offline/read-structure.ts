@@ -162,10 +162,10 @@ const LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g;
 const EMAIL_RE = /\S+@\S+\.\w+/g;
 // A "Label:" line is a heading only when short (five words at most): "The log now shows the following:"
 // introduces the author's own evidence.
-const HEADING_RE =
+export const HEADING_RE =
   /^\s*(?:#{1,6}\s|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^\s.!?:]*(?:[ \t]+[^\s.!?:]+){0,4}:\s*$)/;
 /** A bold or underlined label at the start of a line ("**Feature Name:** …"): the rest is judged on its own. */
-const LABEL_RE = /^\s*(?:\*\*[^*\n]{1,80}\*\*|__[^_\n]{1,80}__)\s*:?\s*/;
+export const LABEL_RE = /^\s*(?:\*\*[^*\n]{1,80}\*\*|__[^_\n]{1,80}__)\s*:?\s*/;
 const CHECKBOX_RE = /^\s*[-*+]\s+\[[ xX]?\]/;
 const QUOTE_RE = /^\s*>/;
 const LIST_RE = /^\s*(?:[-*+]|\d{1,3}[.)])\s+\S/;
@@ -177,9 +177,9 @@ const NUMBERED_RE = /^\s*\d{1,3}[.)]\s+\S/;
  * "List …" are a template's only where they ask the reporter for something ("Provide a minimal code example",
  * "Include any log output"); "Provide a ServiceMonitor definition for prometheus-operator users" is a request.
  */
-const PROMPT_RE =
+export const PROMPT_RE =
   /^\W*(?:a clear and concise|a (?:short|brief|detailed) description|describe\b|please (?:describe|provide|include|add (?:any|a|an|the) |explain|list|link|fill|search|check|note|make sure|use|read|attach|give|tell|share)|add any|if applicable|(?:provide (?:a|an|any|the)|include (?:a|an|any|the)|list (?:any|the|all))\b(?=.{0,120}\b(?:descri\w*|context|details?|information|info|screenshots?|steps|examples?|links?|versions?|logs?|output|code|snippets?|reproduc\w*|you|your|issue|problem|bug|feature|requests?|behaviou?r|alternatives?|changes?|tests?|motivation|use ?cases?|summary)\b)|explain\b|tell us|ex\.|e\.g\.|steps to reproduce the behaviou?r|what(?:'s| (?:is|are|would|should|did|do)) (?:the|your|you|other)\b|if you\b|(?:.{0,200}\b)?here[.!:]?\s*$|why (?:is|are|would|should) (?:this|it)\b|how (?:would|should|can|could) (?:this|it|we|you)\b|is your (?:feature request|problem|request)|one paragraph|fill (?:me|in|this|out)|insert\b|\(?note\b|\(?optional\b|n\/a\s*$|none\.?\s*$|no response|_no response_|i (?:have )?(?:searched|checked|read|agree|confirm|made sure|understand|am (?:aware|using the latest))|thanks?!?\s*$|thank you\.?\s*$)/i;
-const PLACEHOLDER_RE =
+export const PLACEHOLDER_RE =
   /\[(?:\.\.\.|…)\]|\(fill [^)]{0,60}\)|\[[a-z ]{3,30} here\]|<[a-z ]{3,30} here>|\byyyy-mm-dd\b/i;
 const STEPS_HEAD_RE =
   /\b(?:steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro steps|reproduce|steps|pasos|étapes|schritte)\b|步骤|复现|重现|再現|手順|шаги|воспроизвед/i;
@@ -206,6 +206,27 @@ const firstMatch = (re: RegExp, text: string) => {
   const m = re.exec(text);
   return m ? m[0].trim() : null;
 };
+
+/**
+ * A cue that is the first word of a name ("Simplify Commerce", a payment gateway) is no cue: a Capitalised word
+ * right after a Capitalised cue makes a name.
+ */
+function unlessName(body: string, cue: string | null): string | null {
+  if (!cue) return cue;
+  const at = body.toLowerCase().indexOf(cue.toLowerCase());
+  const said = body.slice(at, at + cue.length);
+  return /^\p{Lu}/u.test(said) && /^\s+\p{Lu}\p{Ll}/u.test(body.slice(at + cue.length)) ? null : cue;
+}
+
+/** A verb that takes something out, a few words before the shortcut it names ("remove the hard-coded …"). */
+const TAKE_OUT_RE =
+  /\b(?:remov\w*|replac\w*|get(?:ting)? rid of|eliminat\w*|avoid\w*|stop\w*|drop\w*|deprecat\w*|clean\w*(?: up)?|refactor\w*|dedup\w*|instead of|no (?:more|longer)|make configurable|configurable)\b[^.!?\n]{0,40}$/i;
+
+/** Whether the text asks to take the shortcut out (it pays debt down) rather than to take it. */
+function removesShortcut(text: string, shortcut: string): boolean {
+  const at = text.toLowerCase().indexOf(shortcut.toLowerCase());
+  return at >= 0 && TAKE_OUT_RE.test(text.slice(0, at));
+}
 
 /** What the title alone says: the structure's kind fields, before the description can change them. */
 interface TitleReading extends Pick<
@@ -258,8 +279,11 @@ function readTitle(title: string): TitleReading {
       break;
     }
   }
-  const adds = firstMatch(DEBT_ADD_RE, body);
-  const removes = firstMatch(DEBT_REMOVE_RE, body);
+  // "Remove the hard-coded timeout", "Replace the copy-pasted helpers": taking a shortcut out pays debt down.
+  const shortcut = firstMatch(DEBT_ADD_RE, body);
+  const takenOut = shortcut ? removesShortcut(body, shortcut) : false;
+  const adds = takenOut ? null : shortcut;
+  const removes = takenOut ? body : unlessName(body, firstMatch(DEBT_REMOVE_RE, body));
   if (adds) {
     out.debt = "adds";
     out.debtCue = adds;
@@ -497,7 +521,9 @@ function structureOf(title: string, description: string): TaskStructure {
   const hype = b.ownText.match(HYPE_RE)?.length ?? 0;
   // A shortcut stated in the first lines of the description ("paste the helper into each package
   // instead of importing it") adds debt as surely as one in the title.
-  const descDebt = t.kind !== "bug" && !t.debt ? firstMatch(DEBT_ADD_RE, b.ownText.slice(0, 300)) : null;
+  const opening = b.ownText.slice(0, 300);
+  const shortcut = t.kind !== "bug" && !t.debt ? firstMatch(DEBT_ADD_RE, opening) : null;
+  const descDebt = shortcut && !removesShortcut(opening, shortcut) ? shortcut : null;
   if (descDebt) {
     t.kind = "refactor";
     t.debt = "adds";

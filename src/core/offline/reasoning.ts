@@ -1,0 +1,297 @@
+/**
+ * What each persona says, from the one reading of the task (read-task.ts): what in the text moves this persona,
+ * in the author's words, and what would change its score, in its own terms. The rules (issue 35):
+ *
+ * - every quote is the author's own sentence or the reader's evidence, checked to stand in the text; template
+ *   text (prompts, unfilled sections, unticked checklists, the tracker's notes) is never quoted (segments.ts);
+ * - each persona quotes a different sentence where the text has enough of them, and no two personas of a report
+ *   say the same sentence;
+ * - an area (payments, import and export …) is named only where an author's sentence of the description names
+ *   it, and that sentence is quoted; a product's or a label's name (Capitalised mid-sentence, or in quotes) is
+ *   not an area;
+ * - the kind is named only at a confidence where it was right 90% of the time on held-out data (KIND_CLAIM_BAR);
+ *   below it, the reasoning says what the text does (asks, reports a problem);
+ * - the acceptance estimate is said once, by the Product Manager;
+ * - with nothing for a persona in the text, one short sentence of its own says so.
+ *
+ * The words are data: each persona's record (persona-records.ts: quotes, voice, areas).
+ */
+import { PERSONA_RECORDS } from "../persona-records.js";
+import { PERSONAS, type PersonaId } from "../personas.js";
+import { conceptsIn } from "./analyze-task.js";
+import { QUOTE_SHOWN, type Evidence, type EvidenceType } from "./read-evidence.js";
+import { claimedKind, type TaskReading } from "./read-task.js";
+import { isTemplate, readSegments, type AuthorSentence } from "./segments.js";
+
+/** What the title's own rules read (docs, chore and refactor work), named as the title's word. */
+const TAGGED_WORDS: Readonly<Record<string, string>> = {
+  docs: "documentation work",
+  chore: "maintenance work",
+  refactor: "a refactor",
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Quotes that stand in the text
+
+const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
+/** The text as a reader checks a quote against it: case, spacing and markdown marks aside. */
+const checkable = (s: string) => norm(s).replace(/[*_`#>]/g, "");
+
+/** Whether every part of a quote (parts split at "…") stands in the text. */
+function standsIn(quote: string, text: string): boolean {
+  const parts = checkable(quote)
+    .replace(/…|\.\.\./g, "  ")
+    .split(/\s{2,}/)
+    .map((x) => x.trim().replace(/[.,;:!?]+$/, ""))
+    .filter((x) => x.length > 2);
+  return parts.length > 0 && parts.every((x) => text.includes(x));
+}
+
+/** A quote as shown: cut at a word, its closing full stop left to the sentence around it. */
+function q(text: string, max = QUOTE_SHOWN): string {
+  let t = text;
+  if (t.length > max) {
+    const cut = t.slice(0, max - 1);
+    const space = cut.lastIndexOf(" ");
+    t = `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.(]+$/, "")}…`;
+  }
+  return `“${t.replace(/\.\s*$/, "")}”`;
+}
+
+const ALT_RE = /!\[([^\]]*)\]|\balt\s*=\s*["']([^"']*)["']/i;
+const GENERIC_ALT_RE =
+  /^(?:image|img|screenshot|screen ?shot\b.*|picture|photo|untitled|grafik|bild|imagen|изображение)$/i;
+
+/** The words of a piece of evidence a persona may quote: a screenshot's alt text, or the quote itself. */
+function evidenceWords(e: Evidence): string | null {
+  if (e.type !== "screenshot") return e.quote;
+  const m = ALT_RE.exec(e.quote);
+  const alt = (m?.[1] ?? m?.[2] ?? "").trim();
+  return /\p{L}{3}/u.test(alt) && !GENERIC_ALT_RE.test(alt) ? alt : null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Areas named in the author's sentences
+
+/** Concepts that say why a task matters, or what kind it is, rather than what it is about: not areas. */
+const NOT_AREAS = new Set(["bulk-generation", "hype", "fix-request", "defect", "removal", "documentation"]);
+
+/**
+ * Whether a term stands in the sentence as the author's own word for the area: somewhere not Capitalised in
+ * mid-sentence (a product's or company's name: "Simplify Commerce", "Home Assistant") and not in quotes or
+ * backticks (a UI label, a setting, code).
+ */
+function ownWord(sentence: string, term: string): boolean {
+  const lower = sentence.toLowerCase();
+  let from = 0;
+  for (let guard = 0; guard < 20; guard++) {
+    const at = lower.indexOf(term.toLowerCase(), from);
+    if (at < 0) return false;
+    from = at + 1;
+    const before = sentence[at - 1] ?? " ";
+    const after = sentence[at + term.length] ?? " ";
+    if (/[\p{L}\p{N}]/u.test(before)) continue;
+    if (/[`"“'‘[]/.test(before) || /[`"”'’\]]/.test(after)) continue;
+    const first = sentence[at]!;
+    const capitalised =
+      first !== first.toLowerCase() && /\p{Ll}/u.test(sentence.slice(at + 1, at + term.length + 1));
+    if (capitalised && at > 0 && !/[.!?:]\s*$/.test(sentence.slice(0, at))) continue;
+    return true;
+  }
+  return false;
+}
+
+interface AreaHit {
+  id: string;
+  label: string;
+  weights: Partial<Record<PersonaId, number>>;
+  why: Partial<Record<PersonaId, string>>;
+  sentence: AuthorSentence;
+}
+
+function areasIn(sentences: readonly AuthorSentence[]): AreaHit[] {
+  // One scan of the sentences together (each closes its clause), then the first sentence that holds a term.
+  const hits = conceptsIn(sentences.map((s) => s.text.replace(/[.!?]*$/, ".")).join("\n"));
+  const out: AreaHit[] = [];
+  for (const hit of hits) {
+    const c = hit.concept;
+    if (c.role === "evidence" || NOT_AREAS.has(c.id)) continue;
+    const sentence = sentences.find((s) => hit.terms.some((t) => ownWord(s.text, t)));
+    if (!sentence) continue;
+    out.push({ id: c.id, label: c.label, weights: c.weights, why: c.why, sentence });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Each persona's candidates, and who quotes what
+
+interface Candidate {
+  /** The quoted text, normalised: two personas do not quote the same words where either has another choice. */
+  key: string;
+  say: string;
+  /** Evidence of the persona's own kind, an area it weighs, or its lens: it may quote words another persona has. */
+  own: boolean;
+}
+
+const SECTION_NOT_ASK_RE =
+  /\b(?:steps|reproduc\w*|expected|actual|environment|versions?|system|platform|logs?|output|trace\w*|screenshots?|alternatives?|additional|context|workaround)\b/;
+const PROBLEM_RE =
+  /\b(?:fail\w*|crash\w*|errors?|exceptions?|broken|breaks?|bugs?|wrong|incorrect\w*|unexpected\w*|invalid|missing|no longer|not (?:work\w*|shown|showing|displayed|saved|loading|found|possible|supported)|(?:does|do|did|is|are|was|were|can|could|will|would)(?:n['’]?t| not) \w+|can['’]?t|cannot|unable to|stopped|hangs?|freez\w*|leak\w*|slow\w*|throws?|panic\w*)\b/i;
+
+/** How the Product Manager introduces the author's ask: by the kind where it is sure, else by what it does. */
+function askFrame(r: TaskReading, text: string): string {
+  const tagged = TAGGED_WORDS[r.reading.kind];
+  if (tagged && r.structure.kind === r.reading.kind) return `The title reads as ${tagged}; the author writes`;
+  const kind = claimedKind(r);
+  if (kind === "bug") return "It reports a bug";
+  if (kind === "feature") return "It asks for a feature";
+  if (/[?？]\s*$/.test(text)) return "It asks";
+  if (PROBLEM_RE.test(text)) return "It reports a problem";
+  return "The author writes";
+}
+
+function candidates(
+  r: TaskReading,
+  persona: PersonaId,
+  sentences: readonly AuthorSentence[],
+  areas: readonly AreaHit[],
+  text: string,
+  wordsOf: readonly (readonly string[])[],
+): Candidate[] {
+  const record = PERSONA_RECORDS[persona];
+  const out: Candidate[] = [];
+  const kind = claimedKind(r);
+  // The Product Manager quotes the author's ask first; without one, its own evidence, then the opening sentence.
+  let opening: Candidate | undefined;
+  if (persona === "product") {
+    const found = (r.reading as { ask?: string | null }).ask;
+    // The ask is the author's, never a template's prompt or the tracker's note.
+    const ask = found && !isTemplate(found) ? found : undefined;
+    const sentence = (
+      ask ?? (sentences.find((s) => !SECTION_NOT_ASK_RE.test(s.section)) ?? sentences[0])?.text
+    )?.replace(/\s*\($/, "");
+    if (sentence && !/https?:\/\/|\]\(/.test(sentence) && standsIn(sentence, text)) {
+      const c = { key: norm(sentence), say: `${askFrame(r, sentence)}: ${q(sentence, 200)}`, own: true };
+      if (ask) out.push(c);
+      else opening = c;
+    }
+  }
+  // Debt, for the architect: a shortcut taken ("Hard-code the flags") adds it; one taken out pays it down.
+  const s = r.structure;
+  if (persona === "architect" && s.kind === "refactor" && s.debt) {
+    const words = [r.task, ...sentences.map((x) => x.text)].find(
+      (x) => !!s.debtCue && x.toLowerCase().includes(s.debtCue.toLowerCase()) && standsIn(x, text),
+    );
+    if (words)
+      out.push({
+        key: norm(words),
+        say: `${s.debt === "adds" ? "It adds technical debt rather than paying it down" : "It pays down technical debt"}: ${q(words)}`,
+        own: true,
+      });
+  }
+  const byType = new Map<EvidenceType, Evidence>(r.reading.evidence.map((e) => [e.type, e]));
+  // A picture without words of its own is named only where nothing else speaks to this persona.
+  let screenshot: string | undefined;
+  for (const [type, label] of record.quotes) {
+    const e = byType.get(type);
+    if (!e) continue;
+    const words = evidenceWords(e);
+    if (words && standsIn(words, text))
+      out.push({ key: norm(words), say: `${label}: ${q(words)}`, own: true });
+    else if (type === "screenshot") screenshot = `${label}: a screenshot is attached`;
+  }
+  if (opening) out.push(opening);
+  const mine = areas
+    .filter((a) => (a.weights[persona] ?? 0) >= 1)
+    .sort((a, b) => (b.weights[persona] ?? 0) - (a.weights[persona] ?? 0));
+  for (const a of mine) {
+    const why = kind === "feature" ? a.why[persona] : undefined;
+    out.push({
+      key: norm(a.sentence.text),
+      say: `${record.voice.area.replace("{area}", a.label)}: ${q(a.sentence.text)}${why ? `; it ${why}` : ""}`,
+      own: true,
+    });
+  }
+  const lens = new Set(record.voice.lens.words);
+  const ranked = sentences
+    .map((s, i) => ({ s, i, n: wordsOf[i]!.filter((w) => lens.has(w)).length }))
+    .filter((x) => x.n > 0)
+    .sort((a, b) => b.n - a.n || a.i - b.i)
+    .slice(0, 3);
+  for (const { s } of ranked)
+    out.push({ key: norm(s.text), say: `${record.voice.lens.say}: ${q(s.text)}`, own: true });
+  if (screenshot) out.push({ key: `screenshot:${persona}`, say: screenshot, own: true });
+  return out;
+}
+
+/**
+ * Who picks first: the Product Manager (the author's ask is its sentence), then the personas with the fewest
+ * sentences of their own in most texts.
+ */
+const PICK_ORDER: readonly PersonaId[] = ["product", "revenue", "marketing", "ux", "architect"];
+
+const STEPS_SECTION_RE = /\b(?:steps|reproduc\w*|repro)\b/;
+
+/** What would raise this persona's score, in its own terms: only what the reading did not find, for that kind. */
+function raiseClause(r: TaskReading, persona: PersonaId, answered: readonly string[]): string | undefined {
+  const kind = claimedKind(r);
+  if (!kind) return undefined;
+  const found = new Set(r.reading.evidence.map((e) => e.type));
+  // A heading for steps with the author's words under it is steps, whatever the finder made of them.
+  if (answered.some((s) => STEPS_SECTION_RE.test(s))) found.add("steps");
+  const rule = PERSONA_RECORDS[persona].voice.raise.find(
+    (x) => x.kinds.includes(kind) && !x.unless.some((t) => found.has(t)),
+  );
+  return rule?.say;
+}
+
+/** The title as the author wrote it, without its tag ("[Bug]: "), quoted where it has words enough. */
+function subjectOf(r: Pick<TaskReading, "task" | "description">, text: string): string {
+  const title = r.task.replace(/^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)+/, "").trim();
+  // One sentence of it: a quote that ran across a full stop would read as two sentences.
+  const end = title.search(/[.!?](?=\s)/);
+  const first = end > 0 ? `${title.slice(0, end)}…` : title;
+  return (first.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= 3 && standsIn(first, text)
+    ? `in ${q(first)}`
+    : "here";
+}
+
+/** A persona's sentence for a text with nothing for it (or nothing to weigh at all). */
+export function nothingSentence(r: Pick<TaskReading, "task" | "description">, persona: PersonaId): string {
+  return PERSONA_RECORDS[persona].voice.nothing.replace(
+    "{subject}",
+    subjectOf(r, checkable(`${r.task} ${r.description}`)),
+  );
+}
+
+/**
+ * Each persona's grounded sentence: what in the text moves it, quoted, and what would raise its score. The
+ * Product Manager's carries the acceptance estimate (`estimate`), said once per report.
+ */
+export function groundedSentences(r: TaskReading, estimate?: string): Record<PersonaId, string> {
+  const text = checkable(`${r.task} ${r.description}`);
+  const { sentences, answered } = readSegments(r.description);
+  // Piled-up keywords name no area: repetition earns nothing.
+  const areas = sentences.length && !r.analysis.stuffing ? areasIn(sentences.slice(0, 40)) : [];
+  const wordsOf = sentences.map((s) => s.text.toLowerCase().match(/[\p{L}]+/gu) ?? []);
+  /** How many personas quoted each sentence: at most two quote the same words. */
+  const used = new Map<string, number>();
+  const out = {} as Record<PersonaId, string>;
+  for (const persona of PICK_ORDER) {
+    const list = candidates(r, persona, sentences, areas, text, wordsOf);
+    // Words no other persona quoted first; else its own evidence, area or lens, though another quoted them too.
+    const pick = list.find((c) => !used.has(c.key)) ?? list.find((c) => c.own && (used.get(c.key) ?? 0) < 2);
+    const tail = [persona === "product" ? estimate : undefined, raiseClause(r, persona, answered)].filter(
+      (x): x is string => !!x,
+    );
+    const voice = PERSONA_RECORDS[persona].voice;
+    let said = pick?.say ?? voice.nothing.replace("{subject}", subjectOf(r, text)).replace(/\.$/, "");
+    if (pick) used.set(pick.key, (used.get(pick.key) ?? 0) + 1);
+    if (tail.length) said += `; ${tail.join(", and ")}`;
+    out[persona] = `${said}.`;
+  }
+  return out;
+}
+
+export { PERSONAS };

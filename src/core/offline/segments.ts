@@ -1,0 +1,205 @@
+/**
+ * The description in one markdown pass, as the author's sentences: what a reasoning may quote. Code and logs
+ * (fenced or indented), quotes of someone else ("> …"), tables, HTML comments, images, checklists, headings and
+ * labels, template prompts and placeholders, and the tracker's policy notes ("GitHub also notifies thousands of
+ * people when issues are filed") are set apart and never quoted. Each sentence keeps the heading it stands under,
+ * and its text is the description's own (markdown emphasis marks aside, line breaks read as spaces), so a quote
+ * of it can be found in the text.
+ *
+ * Linear: one pass over at most MAX_CHARS characters, patterns anchored and bounded.
+ */
+import { TEMPLATE_BOILERPLATE } from "./signals.js";
+import { HEADING_RE, LABEL_RE, PLACEHOLDER_RE } from "./read-structure.js";
+
+export interface AuthorSentence {
+  text: string;
+  /** The heading above it, lower-case and without marks ("steps to reproduce"), or "" at the top. */
+  section: string;
+  /** It is an item of a list (a step, a point). */
+  listItem: boolean;
+}
+
+/** Only the start of a long description is read for sentences to quote. */
+const MAX_CHARS = 20_000;
+/** The most sentences kept: a reasoning quotes one or two. */
+const MAX_SENTENCES = 60;
+/** A quote holds at most this many characters; longer sentences are cut at a word and end with "…". */
+export const SENTENCE_SHOWN = 160;
+
+const FENCE_LINE_RE = /^\s{0,3}(?:```|~~~)/;
+const COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
+const QUOTE_LINE_RE = /^\s*>/;
+const TABLE_RE = /^\s*\|/;
+const INDENTED_RE = /^(?: {4}|\t)/;
+const CHECKBOX_RE = /^\s*(?:[-*+]\s+)?\[[ xX]?\]/;
+const LIST_MARK_RE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
+const IMAGE_RE = /!\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
+/** Sentences that hold markup are not quoted: a quote is words. */
+const MARKUP_RE = /<\/?[a-z][^>]{0,80}>|\|/i;
+/** Links and addresses are not words: they are left out of a quote, which shows "…" where they stood. */
+const LINK_RE = /\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|\bhttps?:\/\/\S+|\bwww\.\S+/gi;
+/** The tracker's own notes and policies, which templates carry into every issue. */
+export const POLICY_RE =
+  /\b(?:github also notifies|notifies thousands of people|as per our github policy|we only address|code of conduct|contributing guidelines?|contribution guidelines?|search (?:the )?existing issues|existing (?:issues|discussions)|(?:will|may) be closed|stack ?overflow|discussions? (?:tab|forum|board)|for (?:support|general questions|usage questions)|issue tracker is (?:for|not)|bug tracker is (?:for|not)|this (?:template|form)\b|latest (?:version|release) of)\b/i;
+/**
+ * A template's prompt, addressed to the reporter ("A clear and concise description of …", "Please provide …",
+ * "If applicable, add screenshots"), or its empty answer. Narrower than the structure's prompts: an author's own
+ * "If you open the menu, it closes" or "What is the best way to …?" is the author's.
+ */
+const PROMPT_RE =
+  /^\W*(?:a clear and concise|a (?:short|brief|detailed|clear) description|describe (?:the|your|what|how|a|any|alternatives)\b|please (?:describe|provide|include|add (?:any|a|an|the) |explain|list|link|fill|search|check|note|make sure|read|attach|give|tell|share|complete|follow|do not|don'?t|confirm|ensure|mark|tick|review)\b|add any other|if applicable|(?:provide|include|list|paste|attach) (?:a|an|any|the|your|all|relevant)\b(?=.{0,120}\b(?:descri\w*|context|details?|information|info|screenshots?|steps|examples?|links?|versions?|logs?|output|code|snippets?|reproduc\w*|issue|problem|bug|behaviou?r|alternatives?|motivation|use ?cases?|summary)\b)|steps to reproduce the behaviou?r|is your (?:feature request|problem|request)|one paragraph|fill (?:me|in|this|out)|replace this|delete this|_?no response_?\s*$|n\/a\s*$|none\.?\s*$|tbd\s*$|i (?:have |'ve )?(?:searched|checked|read|agree|confirm|made sure|verified)\b|(?:go to|click on|scroll down to) '\.{3}|(?:provide|include|paste|attach|share)\b[^.\n]{0,80}\b(?:help us|reproduce|example|logs?|details|information)\b)/i;
+/** A template's field with its hint: "OS Platform and Distribution (e.g., Linux Ubuntu 16.04):". */
+const FIELD_RE = /\((?:e\.g\.|ex\.|for example)|^[^.!?]{0,60}:\s*$/i;
+/** A token of prose: letters, with at most a joining mark or a closing punctuation. */
+const PROSE_TOKEN_RE = /^[("“'‘]?[\p{L}][\p{L}'’-]*[)"”'’]?[.,;:!?]?$/u;
+
+/** Prose, not code or output pasted without a fence: most of its tokens are words. */
+function prosy(sentence: string): boolean {
+  const tokens = sentence.split(" ");
+  let words = 0;
+  for (const t of tokens) if (PROSE_TOKEN_RE.test(t)) words++;
+  return words >= 4 && words >= tokens.length * 0.6;
+}
+const WORD_RE = /[\p{L}\p{N}]+/gu;
+
+function words(text: string): number {
+  return text.match(WORD_RE)?.length ?? 0;
+}
+
+/** Emphasis marks are markup ("**not**" is "not"); everything else is the author's. */
+function plain(text: string): string {
+  let t = text.replace(/\*\*|__/g, "");
+  if (t.includes("](") || t.includes("http") || t.includes("www.")) {
+    t = t
+      .replace(LINK_RE, " … ")
+      .replace(/(?:\s*…\s*)+/g, " … ")
+      .replace(/^\s*…\s*|\s*…\s*$/g, "");
+  }
+  return t.replace(/\s+/g, " ").trim();
+}
+
+/** A template's prompt or placeholder, or the tracker's note: never the author's words. */
+export function isTemplate(text: string): boolean {
+  if (PROMPT_RE.test(text) || PLACEHOLDER_RE.test(text) || POLICY_RE.test(text) || FIELD_RE.test(text))
+    return true;
+  for (const re of TEMPLATE_BOILERPLATE) {
+    re.lastIndex = 0;
+    const m = re.exec(text);
+    re.lastIndex = 0;
+    if (m && m[0].length >= text.length * 0.5) return true;
+  }
+  return false;
+}
+
+/** A sentence cut to SENTENCE_SHOWN characters, at a word. */
+export function shown(text: string): string {
+  if (text.length <= SENTENCE_SHOWN) return text;
+  const cut = text.slice(0, SENTENCE_SHOWN - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > 60 ? cut.slice(0, space) : cut).replace(/[\s,;:.]+$/, "")}…`;
+}
+
+/** Split a paragraph into sentences: a full stop, "!" or "?" and then a capital, a quote or a digit. */
+function sentencesOf(paragraph: string): string[] {
+  return paragraph.split(/(?<=[.!?])\s+(?=[\p{Lu}"“'‘`(\d])/u);
+}
+
+/** The author's sentences in the description, in order. */
+export function authorSentences(description: string): AuthorSentence[] {
+  return readSegments(description).sentences;
+}
+
+export interface Segments {
+  sentences: AuthorSentence[];
+  /** Headings with something of the author's under them (a line, a list, code), lower-case and without marks. */
+  answered: string[];
+}
+
+/** One pass over the description: the author's sentences, and which headings the author answered. */
+export function readSegments(description: string): Segments {
+  let text = description.length > MAX_CHARS ? description.slice(0, MAX_CHARS) : description;
+  if (text.includes("<!--")) text = text.replace(COMMENT_RE, "\n");
+  const out: AuthorSentence[] = [];
+  let section = "";
+  let paragraph: string[] = [];
+  let paragraphIsItem = false;
+  let inFence = false;
+  let previousBlank = true;
+  const answered: string[] = [];
+  let open = "";
+  const answer = () => {
+    if (open) answered.push(open);
+    open = "";
+  };
+  const flush = () => {
+    if (paragraph.length === 0) return;
+    const joined = paragraph.join(" ");
+    paragraph = [];
+    for (const raw of sentencesOf(joined)) {
+      if (out.length >= MAX_SENTENCES) return;
+      const s = plain(raw);
+      if (words(s) < 4 || MARKUP_RE.test(s) || !prosy(s) || isTemplate(s)) continue;
+      out.push({ text: s, section, listItem: paragraphIsItem });
+    }
+  };
+  for (const line of text.split("\n")) {
+    if (out.length >= MAX_SENTENCES) break;
+    if (FENCE_LINE_RE.test(line)) {
+      flush();
+      inFence = !inFence;
+      answer();
+      continue;
+    }
+    if (inFence) continue;
+    const blank = line.trim() === "";
+    if (blank) {
+      flush();
+      previousBlank = true;
+      continue;
+    }
+    // Indented code after a blank line, quotes of someone else, tables and checklists are not the author's prose.
+    if ((INDENTED_RE.test(line) && previousBlank && !LIST_MARK_RE.test(line)) || QUOTE_LINE_RE.test(line)) {
+      flush();
+      continue;
+    }
+    previousBlank = false;
+    if (TABLE_RE.test(line) || CHECKBOX_RE.test(line)) {
+      flush();
+      continue;
+    }
+    if (HEADING_RE.test(line)) {
+      flush();
+      section = line
+        .replace(/^[\s#*_=-]+|[\s*_:=-]+$/g, "")
+        .toLowerCase()
+        .slice(0, 80);
+      open = section;
+      continue;
+    }
+    if (/[\p{L}\p{N}]/u.test(line) && !isTemplate(line.replace(LIST_MARK_RE, "").trim())) answer();
+    let content = line.includes("![") || line.includes("<img") ? line.replace(IMAGE_RE, " ") : line;
+    const label = LABEL_RE.exec(content);
+    if (label) {
+      flush();
+      content = content.slice(label[0].length);
+    }
+    const item = LIST_MARK_RE.exec(content);
+    if (item) {
+      flush();
+      content = content.slice(item[0].length);
+      paragraphIsItem = true;
+    } else if (paragraph.length === 0) paragraphIsItem = false;
+    // A line that was only a picture ends the paragraph: the words after it are another thought.
+    if (!content.trim()) {
+      flush();
+      continue;
+    }
+    if (isTemplate(content.trim())) {
+      flush();
+      continue;
+    }
+    paragraph.push(content.trim());
+  }
+  flush();
+  return { sentences: out, answered };
+}

@@ -1,0 +1,177 @@
+import { describe, expect, it } from "@jest/globals";
+import { readTask } from "../../src/core/offline/read-task.js";
+import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
+import { PERSONAS } from "../../src/core/personas.js";
+
+/** The rules of a grounded reasoning (issue 35, Deliver 3), each on texts written for the test. */
+const reasons = (task: string, description: string) =>
+  scoreOffline({ task, description }).map((v) => v.reasoning);
+const sentences = (text: string) => text.split(/(?<=[.!?])\s+(?=[A-Z“"])/).filter(Boolean);
+const QUOTE_RE = /“([^”]{3,})”/g;
+const blank = (s: string) =>
+  s
+    .replace(QUOTE_RE, "Q")
+    .replace(/\([^)]*\)/g, "(Q)")
+    .replace(/\d+/g, "N");
+
+const FEATURES: [string, string][] = [
+  [
+    "Add CSV export of reports",
+    "Twelve enterprise customers asked for CSV export this quarter. Acceptance: one row per task.",
+  ],
+  [
+    "Add a dark mode toggle",
+    "Many of us work at night. The settings page could offer a dark theme for the editor.",
+  ],
+  [
+    "Support SAML single sign-on",
+    "Our security team requires SSO through Okta before we can roll the tool out.",
+  ],
+];
+
+describe("a grounded reasoning", () => {
+  it("shares no sentence between two personas of a report", () => {
+    for (const [task, description] of FEATURES) {
+      const seen = new Map<string, number>();
+      reasons(task, description).forEach((r, p) => {
+        for (const s of sentences(r)) {
+          const b = blank(s);
+          expect([task, b, seen.has(b)]).toEqual([task, b, false]);
+          seen.set(b, p);
+        }
+      });
+    }
+  });
+
+  it("has no sentence that every feature request gets: unquoted sentences differ between reports", () => {
+    const unquoted = FEATURES.map(
+      ([t, d]) =>
+        new Set(
+          reasons(t, d)
+            .flatMap(sentences)
+            .filter((s) => !QUOTE_RE.test(s))
+            .map(blank),
+        ),
+    );
+    const inAll = [...unquoted[0]!].filter((s) => unquoted.every((set) => set.has(s)));
+    expect(inAll).toEqual([]);
+    expect(reasons(...FEATURES[0]!).join(" ")).not.toMatch(/new code to design, build and maintain/);
+  });
+
+  it("says the acceptance estimate once per report, not in each persona", () => {
+    for (const [task, description] of FEATURES) {
+      const n = reasons(task, description).filter((r) => /accept tasks shaped like this/.test(r)).length;
+      expect(n).toBe(1);
+    }
+  });
+
+  it("quotes only words that stand in the text", () => {
+    for (const [task, description] of FEATURES) {
+      const text = `${task} ${description}`.toLowerCase();
+      for (const r of reasons(task, description))
+        for (const m of r.matchAll(QUOTE_RE))
+          for (const part of m[1]!.toLowerCase().split("…"))
+            expect(text).toContain(part.trim().replace(/[.,;:!?]+$/, ""));
+    }
+  });
+});
+
+describe("themes", () => {
+  it("are named only where the description says them, with the author's words quoted", () => {
+    const titleOnly = reasons("Fix invoice totals", "The total is off by one cent when two lines are added.");
+    for (const r of titleOnly) expect(r).not.toMatch(/payment provider|taking money|payments/);
+    const said = reasons(
+      "Fix invoice totals",
+      "The invoice total is off by one cent when two lines are added.",
+    );
+    expect(said.join(" ")).toMatch(/payments\)?: “The invoice total is off by one cent/);
+  });
+
+  it("are not a product's or company's name, nor a label in quotes", () => {
+    const product = reasons(
+      "Simplify Commerce gateway times out",
+      "Orders stall because the Simplify Commerce gateway times out after thirty seconds.",
+    ).join(" ");
+    expect(product).not.toMatch(/technical debt|refactor/);
+    const label = reasons(
+      "Rename a menu entry",
+      'The menu entry "Dark Mode" should read "Appearance" instead.',
+    ).join(" ");
+    expect(label).not.toMatch(/dark mode\)|it is about dark mode/i);
+  });
+
+  it("read a request to remove a shortcut as paying debt down", () => {
+    const r = readTask(
+      "Remove the hard-coded timeout in the client",
+      "The 30 s value should come from config.",
+    );
+    expect([r.structure.kind, r.structure.debt]).toEqual(["refactor", "removes"]);
+    const architect = reasons(
+      "Remove the hard-coded timeout in the client",
+      "The 30 s value should come from config.",
+    )[1]!;
+    expect(architect).toMatch(/pays down technical debt/);
+    expect(architect).not.toMatch(/adds technical debt/);
+  });
+});
+
+describe("template text and absences", () => {
+  const template = [
+    "### Describe the bug",
+    "",
+    "A clear and concise description of what the bug is.",
+    "",
+    "### Checklist",
+    "",
+    "- [ ] I have searched existing issues",
+    "",
+    "GitHub also notifies thousands of people when issues are filed, so please make sure this is a real bug.",
+  ].join("\n");
+
+  it("never quotes template prompts, unticked checklists or the tracker's notes", () => {
+    const all = reasons("Editor freezes when pasting a large table", template).join(" ");
+    expect(all).not.toMatch(/notifies thousands|A clear and concise|I have searched/);
+  });
+
+  it("never says steps are missing, and not under a steps heading with steps beneath it", () => {
+    const body = [
+      "The editor freezes for ten seconds when I paste a large table.",
+      "",
+      "### Steps to reproduce",
+      "",
+      "1. Open a new document",
+      "2. Copy a table of 500 rows from a spreadsheet",
+      "3. Paste it into the editor",
+      "4. Try to type",
+    ].join("\n");
+    const all = reasons("[Bug] Editor freezes when pasting a large table", body).join(" ");
+    expect(all).not.toMatch(/found no steps|no steps|steps or error output would/i);
+  });
+});
+
+describe("the kind", () => {
+  it("is named only where the reader is sure of it; below that, the reasoning says what the text does", () => {
+    const r = readTask(
+      "Login page goes blank",
+      "When I log in on Safari the page goes blank. Is this known?",
+    );
+    const product = reasons(
+      "Login page goes blank",
+      "When I log in on Safari the page goes blank. Is this known?",
+    )[3]!;
+    if (r.reading.kindConfidence < 0.8) expect(product).not.toMatch(/reports a bug|asks for a feature/);
+    expect(product).toMatch(
+      /^(It asks|It reports a problem|The author writes|It reports a bug|It asks for a feature)/,
+    );
+  });
+});
+
+describe("nothing for a persona", () => {
+  it("is one short sentence of its own, not the same sentence for every persona", () => {
+    const rs = reasons("Bump the lint config", "Update eslint to the new flat config format.");
+    const nothing = rs.filter((r) => /^Nothing in/.test(r));
+    expect(new Set(nothing).size).toBe(nothing.length);
+    for (const r of nothing) expect(sentences(r).length).toBeLessThanOrEqual(2);
+    expect(rs).toHaveLength(PERSONAS.length);
+  });
+});
