@@ -60,7 +60,7 @@ describe("a grounded reasoning", () => {
 
   it("says the acceptance estimate once per report, not in each persona", () => {
     for (const [task, description] of FEATURES) {
-      const n = reasons(task, description).filter((r) => /accept tasks shaped like this/.test(r)).length;
+      const n = reasons(task, description).filter((r) => /accept tasks like this/.test(r)).length;
       expect(n).toBe(1);
     }
   });

@@ -122,7 +122,7 @@ function leanings(r: TaskReading): Record<PersonaId, number> {
 function estimateClause(r: TaskReading, c: Consensus, model: JudgeModel): string | undefined {
   if (c.p === null) return undefined;
   const why = drivers(r, model);
-  return `maintainers accept tasks shaped like this about ${Math.round(c.p * 10)} times in 10${why ? ` (${why})` : ""}`;
+  return `maintainers accept tasks like this about ${Math.round(c.p * 10)} times in 10${why ? ` (${why})` : ""}`;
 }
 
 function personaVerdict(

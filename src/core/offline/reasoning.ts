@@ -199,7 +199,10 @@ function candidates(
     const words = evidenceWords(e);
     if (words && standsIn(words, text))
       out.push({ key: norm(words), say: `${label}: ${q(words)}`, own: true });
-    else if (type === "screenshot") screenshot = `${label}: a screenshot is attached`;
+    else if (type === "screenshot") {
+      const subject = subjectOf(r, text, sentences[0]?.text);
+      screenshot = `${label}: a screenshot${subject === "here" ? " is attached" : `, for ${subject.replace(/^in /, "")}`}`;
+    }
   }
   if (opening) out.push(opening);
   const mine = areas
@@ -246,22 +249,26 @@ function raiseClause(r: TaskReading, persona: PersonaId, answered: readonly stri
   return rule?.say;
 }
 
-/** The title as the author wrote it, without its tag ("[Bug]: "), quoted where it has words enough. */
-function subjectOf(r: Pick<TaskReading, "task" | "description">, text: string): string {
+/**
+ * What the text is about, in the author's words: the title without its tag ("[Bug]: "), or where it has fewer than
+ * three words, the description's first sentence; "here" where neither will do.
+ */
+function subjectOf(r: Pick<TaskReading, "task" | "description">, text: string, first?: string): string {
   const title = r.task.replace(/^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)+/, "").trim();
-  // One sentence of it: a quote that ran across a full stop would read as two sentences.
-  const end = title.search(/[.!?](?=\s)/);
-  const first = end > 0 ? `${title.slice(0, end)}…` : title;
-  return (first.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= 3 && standsIn(first, text)
-    ? `in ${q(first)}`
-    : "here";
+  for (const candidate of [title, first ?? ""]) {
+    // One sentence of it: a quote that ran across a full stop would read as two sentences.
+    const end = candidate.search(/[.!?](?=\s)/);
+    const one = end > 0 ? `${candidate.slice(0, end)}…` : candidate;
+    if ((one.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= 3 && standsIn(one, text)) return `in ${q(one, 70)}`;
+  }
+  return "here";
 }
 
 /** A persona's sentence for a text with nothing for it (or nothing to weigh at all). */
 export function nothingSentence(r: Pick<TaskReading, "task" | "description">, persona: PersonaId): string {
   return PERSONA_RECORDS[persona].voice.nothing.replace(
     "{subject}",
-    subjectOf(r, checkable(`${r.task} ${r.description}`)),
+    subjectOf(r, checkable(`${r.task} ${r.description}`), readSegments(r.description).sentences[0]?.text),
   );
 }
 
@@ -286,7 +293,9 @@ export function groundedSentences(r: TaskReading, estimate?: string): Record<Per
       (x): x is string => !!x,
     );
     const voice = PERSONA_RECORDS[persona].voice;
-    let said = pick?.say ?? voice.nothing.replace("{subject}", subjectOf(r, text)).replace(/\.$/, "");
+    let said =
+      pick?.say ??
+      voice.nothing.replace("{subject}", subjectOf(r, text, sentences[0]?.text)).replace(/\.$/, "");
     if (pick) used.set(pick.key, (used.get(pick.key) ?? 0) + 1);
     if (tail.length) said += `; ${tail.join(", and ")}`;
     out[persona] = `${said}.`;
