@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   // .scratch/: a developer's own notes and experiments, never committed (listed in .git/info/exclude).
-  { ignores: ["dist/", "build/", "node_modules/", "coverage/", ".bench/", ".scratch/"] },
+  { ignores: ["dist/", "build/", "build-test/", "node_modules/", "coverage/", ".bench/", ".scratch/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

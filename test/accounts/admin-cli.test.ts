@@ -5,12 +5,12 @@ import { join } from "node:path";
 import { describe, expect, it } from "@jest/globals";
 import { runAdmin } from "../../src/admin/admin-commands.js";
 import { isWellFormedKey } from "../../src/accounts/api-keys.js";
-import { startServerProcess } from "../helpers/npm-start.js";
+import { builtCommand, startBuiltServer } from "../helpers/server-build.js";
 
 /** `npm run admin -- …` as the operator runs it: its own process, its output and exit code. */
 function adminProcess(argv: string[], env: Record<string, string>) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/admin-cli.ts", ...argv], {
+    const child = spawn(...builtCommand("src/admin-cli.ts", ...argv), {
       cwd: new URL("../..", import.meta.url).pathname,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -83,12 +83,7 @@ describe("the admin CLI while the server runs on the embedded database", () => {
   it("works through the running server: account, key, plan change and usage, each taking effect on the next request", async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), "ts-admin-live-")), "data");
     const env = { DATA_DIR: dataDir };
-    const server = await startServerProcess(
-      process.execPath,
-      ["--import", "tsx", "src/main.ts"],
-      { ...env, AUTH: "keys", SCORER: "offline" },
-      60_000,
-    );
+    const server = await startBuiltServer({ ...env, AUTH: "keys", SCORER: "offline" }, 60_000);
     const run = async (...argv: string[]) => {
       const lines: string[] = [];
       await runAdmin(argv, env, (l) => lines.push(l));

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it } from "@jest/globals";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,31 +6,21 @@ import type { Service } from "../../src/compose-service.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { DeliveryStore } from "../../src/fleet/delivery-store.js";
 import { openDatabase } from "../../src/storage/database.js";
-import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { deliver as deliverTo, payload, startService } from "../helpers/app-harness.js";
+import { appWithStandIn, deliver as deliverTo, expectFailedJobs, payload } from "../helpers/app-harness.js";
 
 /**
  * The App with a database (DATA_DIR): deliveries are stored before the 200, repeats are recognised, and the
  * reports are metered per GitHub account against its plan.
  */
-let github: FakeGitHub;
+const app = appWithStandIn({ keepGitHub: true });
+const github = app.github;
 let service: Service | undefined;
-beforeAll(async () => {
-  github = await startFakeGitHub();
-});
-afterAll(async () => github.close());
-afterEach(async () => {
-  await service?.close();
+afterEach(() => {
   service = undefined;
 });
 
-const env = (dataDir: string) => ({
-  GHE_HOST: github.host,
-  GHE_PROTOCOL: "http",
-  DATA_DIR: dataDir,
-  // Accounts and plans on: the App meters each GitHub account.
-  AUTH: "keys",
-});
+// Accounts and plans on: the App meters each GitHub account.
+const env = (dataDir: string) => app.env({ DATA_DIR: dataDir, AUTH: "keys" });
 
 /** A signed delivery from hook 77 (the hook id and the GUID make the delivery's identity). */
 const deliver = (event: string, body: Record<string, unknown>, id: string) =>
@@ -59,7 +49,7 @@ async function waitFor(check: () => boolean, what: string) {
 
 describe("the App with a database", () => {
   it("stores a delivery before acknowledging it, and handles a repeat once", async () => {
-    service = await startService(env("memory://"));
+    service = await app.start(env("memory://"));
     const issue = opened("acme");
     const first = await deliver("issues", issue.body, "guid-1");
     expect(first.statusCode).toBe(200);
@@ -73,7 +63,7 @@ describe("the App with a database", () => {
   });
 
   it("a Free account gets 10 reports a month, then a short, polite note instead of a report", async () => {
-    service = await startService(env("memory://"));
+    service = await app.start(env("memory://"));
     const issues = Array.from({ length: 11 }, () => opened("free-org"));
     for (const [i, issue] of issues.entries()) await deliver("issues", issue.body, `free-${i}`);
     await waitFor(() => issues.every((i) => github.commentsOn(i.key).length === 1), "11 comments");
@@ -86,7 +76,7 @@ describe("the App with a database", () => {
   });
 
   it("a GitHub Marketplace purchase of Pro lifts the limit; a cancellation brings it back", async () => {
-    service = await startService(env("memory://"));
+    service = await app.start(env("memory://"));
     const market = (action: string, plan: object) => ({
       action,
       effective_date: "2026-11-01T00:00:00Z",
@@ -115,13 +105,14 @@ describe("the App with a database", () => {
   });
 
   it("a delivery whose work failed is marked failed, and GitHub's redelivery runs it again", async () => {
-    service = await startService(env("memory://"));
+    service = await app.start(env("memory://"));
     const issue = opened("retry-org");
     // The comment cannot be written (GitHub answers 500 to every try of it).
     github.faults.push({ method: "POST", path: /\/issues\/\d+\/comments$/, status: 500, times: 10 });
     await deliver("issues", issue.body, "retry-1");
     await waitFor(() => github.faults.length === 0 || github.faults[0]!.times! < 10, "the failed write");
     await service.queue!.drain();
+    expectFailedJobs(service, 1);
     github.faults.length = 0;
     expect(github.commentsOn(issue.key)).toHaveLength(0);
     // A person presses "Redeliver" in GitHub: the same GUID, and this time it works. (Until the failure is
@@ -147,7 +138,7 @@ describe("the App with a database", () => {
       payload: issue.body,
     });
     await db.close();
-    service = await startService(env(join(dir, "data")));
+    service = await app.start(env(join(dir, "data")));
     await waitFor(() => github.commentsOn(issue.key).length === 1, "the recovered report");
     expect(github.commentsOn(issue.key)[0]!.body).toContain(REPORT_MARKER);
   }, 30_000);

@@ -1,49 +1,24 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { PRIVATE_KEY, payload, sign } from "../helpers/app-harness.js";
+import { appProcessEnv, deliverOverHttp, payload } from "../helpers/app-harness.js";
+import { startBuiltServer } from "../helpers/server-build.js";
 
 /**
- * The "done when" of the App, as a user would run it: the real entry point in its own process,
+ * The "done when" of the App, as a user would run it: the real entry point in its own process (started as
+ * `npm run start:prod` starts it, from the test build),
  * GitHub Enterprise settings pointing at a stand-in API on loopback, signed deliveries over HTTP.
  */
 let github: FakeGitHub;
+let server: Awaited<ReturnType<typeof startBuiltServer>>;
 let child: ChildProcess;
 let base: string;
-let output = "";
 
 beforeAll(async () => {
   github = await startFakeGitHub();
-  child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: new URL("../..", import.meta.url).pathname,
-    env: {
-      PATH: process.env.PATH,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      APP_ID: "123",
-      PRIVATE_KEY,
-      WEBHOOK_SECRET: "test-webhook-secret",
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-      SCORER: "offline",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = output.match(/listening on (http:\/\/[\d.]+:\d+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    };
-    child.stdout!.on("data", onData);
-    child.stderr!.on("data", (c: Buffer) => (output += c.toString()));
-    child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
+  server = await startBuiltServer(appProcessEnv(github), 20_000);
+  ({ child, base } = server);
 }, 30_000);
 
 afterAll(async () => {
@@ -51,28 +26,18 @@ afterAll(async () => {
   await github.close();
 });
 
-async function deliver(event: string, body: Record<string, unknown>, id: string) {
-  const raw = JSON.stringify(body);
-  return fetch(`${base}/api/github/webhooks`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-github-event": event,
-      "x-github-delivery": id,
-      "x-hub-signature-256": sign(raw),
-    },
-    body: raw,
-  });
-}
+const output = () => server.output();
+const deliver = (event: string, body: Record<string, unknown>, id: string) =>
+  deliverOverHttp(base, event, body, id);
 
 async function waitFor(check: () => boolean, what: string) {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
-  if (!check()) throw new Error(`timed out waiting for ${what}\n${output}`);
+  if (!check()) throw new Error(`timed out waiting for ${what}\n${output()}`);
 }
 
 describe("npm start with GitHub App credentials", () => {
   it("says at start that the App is enabled", () => {
-    expect(output).toContain("GitHub App enabled");
+    expect(output()).toContain("GitHub App enabled");
   });
 
   it("turns a signed issues.opened delivery into exactly one report comment", async () => {

@@ -69,13 +69,15 @@ beforeEach(async () => {
   mockToken();
 });
 afterEach(async () => {
-  await service.close();
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  const failed = service.queue!.stats.failed;
+  // A job that failed here (an unmocked GitHub call, say) fails the test: the App harness checks it at close.
+  let pending: string[] = [];
+  try {
+    await service.close();
+  } finally {
+    pending = nock.pendingMocks();
+    nock.cleanAll();
+  }
   expect(pending).toEqual([]);
-  // No test here expects a job to fail: one that did (an unmocked GitHub call, say) would otherwise pass unseen.
-  expect(failed).toBe(0);
 });
 
 async function settle() {

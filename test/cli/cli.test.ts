@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { runCli } from "../../src/cli.js";
 import { ScoreReportSchema } from "../../src/core/score-report.schema.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import { builtCommand, builtFile } from "../helpers/server-build.js";
 
 /** The CLI as scripts use it: its output and its exit codes. */
 async function cli(argv: string[], env: Record<string, string> = {}, stdin?: string) {
@@ -152,7 +153,7 @@ describe("task-scorer CLI", () => {
       "sh",
       [
         "-c",
-        `printf 'Export the table as CSV.' | "${process.execPath}" --import tsx src/cli.ts score --title "Add CSV export" --json --fail-on-reject`,
+        `printf 'Export the table as CSV.' | "${process.execPath}" "${builtFile("src/cli.ts")}" score --title "Add CSV export" --json --fail-on-reject`,
       ],
       { cwd: root, env, encoding: "utf8" },
     );
@@ -161,8 +162,7 @@ describe("task-scorer CLI", () => {
 
     // A program's own pipe (a socket) is read only when asked with "-f -": an idle one never hangs the CLI.
     const spawned = spawnSync(
-      process.execPath,
-      ["--import", "tsx", "src/cli.ts", "score", "--title", "Add CSV export", "--json", "-f", "-"],
+      ...builtCommand("src/cli.ts", "score", "--title", "Add CSV export", "--json", "-f", "-"),
       { cwd: root, env, input: "From a program.", encoding: "utf8" },
     );
     expect(spawned.status).toBe(0);

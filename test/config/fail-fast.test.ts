@@ -10,6 +10,7 @@ import { appSettingsFromEnv } from "../../src/config/app-env.schema.js";
 import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET } from "../helpers/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
+import { builtCommand, testBuildDir } from "../helpers/server-build.js";
 
 /** Mistakes in the App's settings stop the start with a message saying what to write instead. */
 const app = (env: Record<string, string>) =>
@@ -53,7 +54,7 @@ describe("the App's private key", () => {
   });
 
   it("stops `npm start` with exit code 1 and a message, never echoing the value", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const run = spawnSync(...builtCommand("src/main.ts"), {
       cwd: new URL("../..", import.meta.url).pathname,
       env: {
         PATH: process.env.PATH,
@@ -128,8 +129,6 @@ describe(".env", () => {
     const run = spawnSync(
       process.execPath,
       [
-        "--import",
-        "tsx",
         "--input-type=module",
         "-e",
         `const { loadEnvFile } = await import("./src/config/load-env-file.js");
@@ -138,7 +137,8 @@ describe(".env", () => {
          console.log(JSON.stringify({ found, absent, FROM_FILE: process.env.FROM_FILE, ALREADY_SET: process.env.ALREADY_SET }));`,
       ],
       {
-        cwd: new URL("../..", import.meta.url).pathname,
+        // The test build, where ./src/… is compiled (the script imports it).
+        cwd: testBuildDir(),
         env: { PATH: process.env.PATH, ALREADY_SET: "process" },
         encoding: "utf8",
       },

@@ -3,6 +3,7 @@ import { describe, expect, it } from "@jest/globals";
 import { appSettingsFromEnv } from "../../src/config/app-env.schema.js";
 import { loadServiceConfig, needsDatabase } from "../../src/config/service-config.js";
 import { PRIVATE_KEY } from "../helpers/app-harness.js";
+import { builtCommand } from "../helpers/server-build.js";
 
 describe("the service configuration, read once from the environment", () => {
   it("has working defaults with nothing set (npm start needs no configuration)", () => {
@@ -99,7 +100,7 @@ describe("the service configuration, read once from the environment", () => {
   });
 
   it("stops the server at start with a message naming a bad variable, and exit code 1", () => {
-    const run = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const run = spawnSync(...builtCommand("src/main.ts"), {
       cwd: new URL("../..", import.meta.url).pathname,
       env: { PATH: process.env.PATH, PORT: "not-a-port" },
       encoding: "utf8",

@@ -5,6 +5,7 @@ import type { PersonaId } from "../../src/core/personas.js";
 import { corpusAbsent, loadCorpus } from "../helpers/corpus.js";
 import { describeUnless } from "../helpers/skip.js";
 import { HOSTILE_UNITS } from "../helpers/hostile-text.js";
+import { testBuildDir } from "../helpers/server-build.js";
 
 type Scores = Record<PersonaId, number>;
 function score(task: string, description = ""): Scores & { reasons: Record<PersonaId, string> } {
@@ -83,8 +84,9 @@ describe("offline scorer robustness", () => {
         console.log(JSON.stringify({ unit, scores: verdicts.map((v) => v.score) }));
       }
     `;
-    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-      cwd: new URL("../..", import.meta.url),
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      // The test build, where ./src/… and the hostile texts are compiled.
+      cwd: testBuildDir(),
     });
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));

@@ -1,13 +1,16 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { PRIVATE_KEY, payload, sign } from "../helpers/app-harness.js";
+import { appProcessEnv, deliverOverHttp, payload } from "../helpers/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { npmStart, type NpmStart } from "../helpers/npm-start.js";
+import { startBuiltServer } from "../helpers/server-build.js";
 
 /**
- * Two faults as a user meets them, against the real `npm start` process (it compiles, then serves):
- * a tenant's hostile title pattern must not freeze the service for everyone, and a model provider
- * that hangs must still get REST clients the documented JSON 504 under the default settings.
+ * Two faults as a user meets them, against the server in its own process: a tenant's hostile title pattern
+ * must not freeze the service for everyone (through the real `npm start`, which compiles, then serves: the
+ * suite's one test of `npm start` itself), and a model provider that hangs must still get REST clients the
+ * documented JSON 504 under the default settings (the server as `npm run start:prod` runs it, from the test
+ * build).
  * Both stand-ins (GitHub, the model provider) run on loopback.
  */
 
@@ -30,14 +33,7 @@ describe("npm start: a repository's hostile skip-title pattern", () => {
     github = await startFakeGitHub();
     // Catastrophic backtracking for a backtracking engine: 2^40 paths on this title.
     github.configFiles.set("Codertocat/Hello-World", "skip-title-patterns: ['^(a+)+$']\n");
-    server = await npmStart({
-      APP_ID: "123",
-      PRIVATE_KEY,
-      WEBHOOK_SECRET: "test-webhook-secret",
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-      SCORER: "offline",
-    });
+    server = await npmStart(appProcessEnv(github));
   }, 120_000);
 
   afterAll(async () => {
@@ -49,22 +45,11 @@ describe("npm start: a repository's hostile skip-title pattern", () => {
     const issues = 5;
     const title = `${"a".repeat(40)}!`;
     for (let n = 1; n <= issues; n++) {
-      const body = JSON.stringify(
-        payload("issues", "opened", (p) => {
-          p.issue.number = n;
-          p.issue.title = title;
-        }),
-      );
-      const res = await fetch(`${server.base}/api/github/webhooks`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-github-event": "issues",
-          "x-github-delivery": `hostile-${n}`,
-          "x-hub-signature-256": sign(body),
-        },
-        body,
+      const body = payload("issues", "opened", (p) => {
+        p.issue.number = n;
+        p.issue.title = title;
       });
+      const res = await deliverOverHttp(server.base, "issues", body, `hostile-${n}`);
       expect(res.status).toBe(200);
     }
     // Probe the REST API while the App works through the deliveries, until every issue has its
@@ -102,7 +87,7 @@ describe("npm start: a model provider that hangs, with the default settings", ()
     const addr = provider.address();
     const port = typeof addr === "object" && addr ? addr.port : 0;
     // Only what is needed to reach the stand-in: every timeout, retry and deadline is the default.
-    server = await npmStart({
+    server = await startBuiltServer({
       OPENAI_API_KEY: "sk-test-not-a-real-key",
       OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
     });

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "@jest/globals";
+import { builtCommand } from "../helpers/server-build.js";
 
 /**
  * SIGTERM while requests are in flight: the server stops accepting, finishes what it accepted, and
@@ -8,7 +9,7 @@ import { describe, expect, it } from "@jest/globals";
  */
 describe("SIGTERM under load", () => {
   it("loses no accepted request and exits cleanly", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const child = spawn(...builtCommand("src/main.ts"), {
       cwd: new URL("../..", import.meta.url).pathname,
       env: { PATH: process.env.PATH, PORT: "0", HOST: "127.0.0.1", SCORER: "offline" },
       stdio: ["ignore", "pipe", "pipe"],

@@ -5,8 +5,11 @@ import { ProbotOctokit } from "probot";
 import { composeService, type Service } from "../../src/compose-service.js";
 import type { CreatedScorer } from "../../src/llm/create-scorer.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
+import { FakeGitHub } from "./fake-github.js";
 
 const require = createRequire(import.meta.url);
+/** jest's hooks when this runs under jest; the benchmarks and scripts/eval import this file outside it. */
+const jestHooks = process.env.JEST_WORKER_ID ? await import("@jest/globals") : undefined;
 const examples = require("@octokit/webhooks-examples/api.github.com/index.json") as {
   name: string;
   examples: Record<string, any>[];
@@ -64,17 +67,153 @@ export async function startService(
   scorer?: CreatedScorer,
   logger: pino.Logger = pino({ level: "silent" }),
 ): Promise<Service> {
-  return composeService(
-    loadServiceConfig({
-      APP_ID: "123",
-      PRIVATE_KEY,
-      WEBHOOK_SECRET,
-      LOG_LEVEL: "silent",
-      SCORER: "offline",
-      ...env,
-    }),
-    { logger, Octokit: TestOctokit, ...(scorer ? { scorer } : {}) },
+  return watchFailedJobs(
+    await composeService(
+      loadServiceConfig({
+        APP_ID: "123",
+        PRIVATE_KEY,
+        WEBHOOK_SECRET,
+        LOG_LEVEL: "silent",
+        SCORER: "offline",
+        ...env,
+      }),
+      { logger, Octokit: TestOctokit, ...(scorer ? { scorer } : {}) },
+    ),
   );
+}
+
+/**
+ * Failed App jobs must be asserted. A job that failed (an unexpected GitHub answer, a bug) is otherwise only
+ * counted and logged, so a test that checks nothing else passes whether or not the App did its work. Every
+ * service started here is watched: after each test (and when the service closes, for jobs that fail while it
+ * drains), a failed job that no `expectFailedJobs` accounted for fails the test.
+ */
+const watched = new Map<Service, { asserted: number }>();
+
+function unasserted(service: Service): number {
+  const seen = watched.get(service);
+  return seen ? (service.queue?.stats.failed ?? 0) - seen.asserted : 0;
+}
+
+function checkFailedJobs(service: Service): void {
+  const count = unasserted(service);
+  if (count <= 0) return;
+  watched.get(service)!.asserted += count;
+  throw new Error(
+    `${count} App job(s) failed that the test did not expect: assert them with expectFailedJobs(service, n), ` +
+      "or find why they failed (an unexpected GitHub answer, say; the job's error is logged at level error)",
+  );
+}
+
+function watchFailedJobs(service: Service): Service {
+  if (!jestHooks) return service;
+  watched.set(service, { asserted: 0 });
+  const close = service.close.bind(service);
+  let closing: Promise<void> | undefined;
+  service.close = (graceMs?: number) =>
+    (closing ??= close(graceMs).then(() => {
+      try {
+        checkFailedJobs(service);
+      } finally {
+        watched.delete(service);
+      }
+    }));
+  return service;
+}
+
+/** The test expects exactly `count` jobs of this service to have failed since the last assertion. */
+export function expectFailedJobs(service: Service, count: number): void {
+  const found = unasserted(service);
+  if (found !== count) throw new Error(`expected ${count} failed App job(s), found ${found}`);
+  watched.get(service)!.asserted += found;
+}
+
+jestHooks?.afterEach(() => {
+  const failures: string[] = [];
+  for (const service of watched.keys()) {
+    try {
+      checkFailedJobs(service);
+    } catch (err) {
+      failures.push((err as Error).message);
+    }
+  }
+  if (failures.length > 0) throw new Error(failures.join("\n"));
+});
+
+/**
+ * The App in this process against the stand-in GitHub, for one test file: the stand-in starts before the file's
+ * tests and stops after them; `start()` starts the service with GHE_HOST pointing at it; after each test, the
+ * services started in it are closed and (unless `keepGitHub`) the stand-in is emptied.
+ */
+export function appWithStandIn(options: { keepGitHub?: boolean } = {}): {
+  github: FakeGitHub;
+  /** The settings that point the App at the stand-in, with these added. */
+  env: (extra?: Record<string, string>) => Record<string, string>;
+  start: (extra?: Record<string, string>, scorer?: CreatedScorer, logger?: pino.Logger) => Promise<Service>;
+} {
+  const github = new FakeGitHub();
+  const started: Service[] = [];
+  const env = (extra: Record<string, string> = {}) => ({
+    GHE_HOST: github.host,
+    GHE_PROTOCOL: "http",
+    ...extra,
+  });
+  if (!jestHooks) throw new Error("appWithStandIn is for jest test files");
+  jestHooks.beforeAll(async () => {
+    await github.start();
+  });
+  jestHooks.afterAll(() => github.close());
+  jestHooks.afterEach(async () => {
+    await Promise.all(started.splice(0).map((s) => s.close()));
+    if (!options.keepGitHub) github.reset();
+  });
+  return {
+    github,
+    env,
+    start: async (extra, scorer, logger) => {
+      const service = await startService(env(extra), scorer, logger);
+      started.push(service);
+      return service;
+    },
+  };
+}
+
+/** What the App needs in a process of its own (the server as a user starts it) to reach the stand-in GitHub. */
+export function appProcessEnv(
+  github: { host: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    APP_ID: "123",
+    PRIVATE_KEY,
+    WEBHOOK_SECRET,
+    GHE_HOST: github.host,
+    GHE_PROTOCOL: "http",
+    SCORER: "offline",
+    ...extra,
+  };
+}
+
+/** A delivery as GitHub sends it, over HTTP to a server in another process (`base` is its http://host:port). */
+export async function deliverOverHttp(
+  base: string,
+  event: string,
+  body: Record<string, any>,
+  id: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const raw = JSON.stringify(body);
+  return fetch(`${base}/api/github/webhooks`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-github-event": event,
+      "x-github-delivery": id,
+      "x-hub-signature-256": sign(raw),
+      ...headers,
+    },
+    body: raw,
+  });
 }
 
 let deliveries = 0;

@@ -1,4 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 export interface NpmStart {
   /** http://127.0.0.1:<port> */
@@ -15,7 +19,63 @@ export interface NpmStart {
  * the environment is what the test gives.
  */
 export async function npmStart(env: Record<string, string>, startTimeoutMs = 90_000): Promise<NpmStart> {
-  return startServerProcess("npm", ["start"], env, startTimeoutMs);
+  // `npm start` compiles into the tree's one build/: a run on another Node (scripts/test-on-node24.sh, run beside
+  // this one by .ci/run) must not compile into it, nor rewrite a file this server is loading, meanwhile.
+  const unlock = await lockBuildFolder(startTimeoutMs);
+  try {
+    const started = await startServerProcess("npm", ["start"], env, startTimeoutMs);
+    return {
+      ...started,
+      stop: async () => {
+        try {
+          await started.stop();
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+}
+
+/** A lock folder per tree, held from `npm start`'s compile until its server stops; a dead holder's is taken over. */
+async function lockBuildFolder(timeoutMs: number): Promise<() => void> {
+  const root = new URL("../..", import.meta.url).pathname;
+  const lock = join(
+    tmpdir(),
+    `task-scorer-npm-start-${createHash("sha256").update(root).digest("hex").slice(0, 12)}`,
+  );
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, "pid"), String(process.pid));
+      return () => rmSync(lock, { recursive: true, force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(join(lock, "pid"), "utf8"));
+    } catch {
+      // being written or removed: look again
+    }
+    if (holder && !isAlive(holder)) rmSync(lock, { recursive: true, force: true });
+    if (Date.now() > deadline)
+      throw new Error(`npm start: the build folder stayed locked (${lock}, pid ${holder})`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import { bufferedDestination, createLogger, LOG_FLUSH_INTERVAL_MS } from "../../
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import { buildServer } from "../../src/http/build-server.js";
 import { createScorer } from "../../src/llm/create-scorer.js";
+import { testBuildDir } from "../helpers/server-build.js";
 
 function capture(level = "info") {
   const lines: Record<string, unknown>[] = [];
@@ -98,8 +99,9 @@ describe("request logs", () => {
       for (let i = 0; i < 3; i++) await app.inject({ method: "POST", url: "/score-task", payload: { task: "Add CSV export " + i } });
       throw new Error("a crash after three requests");
     `;
-    const run = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
-      cwd: new URL("../..", import.meta.url),
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      // The test build, where ./src/… is compiled.
+      cwd: testBuildDir(),
       encoding: "utf8",
     });
     expect(run.status).not.toBe(0);

@@ -1,17 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
-import { PRIVATE_KEY, payload, sign } from "../helpers/app-harness.js";
+import { appProcessEnv, deliverOverHttp, payload } from "../helpers/app-harness.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { startServerProcess } from "../helpers/npm-start.js";
+import type { startServerProcess } from "../helpers/npm-start.js";
+import { startBuiltServer } from "../helpers/server-build.js";
 import { freshDatabase, REDIS_URL } from "../helpers/postgres.js";
 import { describeUnless, missingEnv } from "../helpers/skip.js";
 
 type Instance = Awaited<ReturnType<typeof startServerProcess>>;
 
-/** One instance of the service in its own process (so it can be killed), started from the sources. */
-const startInstance = (env: Record<string, string>) =>
-  startServerProcess(process.execPath, ["--import", "tsx", "src/main.ts"], env, 30_000);
+/** One instance of the service in its own process (so it can be killed), started from the test build. */
+const startInstance = (env: Record<string, string>) => startBuiltServer(env, 30_000);
 
 describeUnless(
   missingEnv(["DATABASE_URL", "REDIS_URL"]),
@@ -27,13 +27,7 @@ describeUnless(
       // Every GitHub call takes a while, so the killed instance has work in hand when it dies.
       github.delayMs = 40;
       db = await freshDatabase();
-      const env = {
-        APP_ID: "123",
-        PRIVATE_KEY,
-        WEBHOOK_SECRET: "test-webhook-secret",
-        GHE_HOST: github.host,
-        GHE_PROTOCOL: "http",
-        SCORER: "offline",
+      const env = appProcessEnv(github, {
         LOG_LEVEL: "info",
         DATABASE_URL: db.url,
         REDIS_URL: REDIS_URL!,
@@ -42,7 +36,7 @@ describeUnless(
         FLEET_LOCK_SECONDS: "3",
         // The stand-in GitHub has no rate limits to respect; the pacing would only slow the test.
         GITHUB_THROTTLE: "off",
-      };
+      });
       a = await startInstance(env);
       b = await startInstance(env);
     }, 90_000);
@@ -60,18 +54,7 @@ describeUnless(
         p.issue.title = `Add CSV export to report ${n}`;
         p.issue.body = "Users copy report tables by hand. Add an Export CSV button that downloads the table.";
       });
-      const raw = JSON.stringify(body);
-      const res = await fetch(`${to.base}/api/github/webhooks`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-github-event": "issues",
-          "x-github-delivery": `fleet-${n}`,
-          "x-github-hook-id": "1",
-          "x-hub-signature-256": sign(raw),
-        },
-        body: raw,
-      });
+      const res = await deliverOverHttp(to.base, "issues", body, `fleet-${n}`, { "x-github-hook-id": "1" });
       return { status: res.status, key: `${body.repository.full_name}#${n}` };
     }
 

@@ -4,14 +4,15 @@ import type { Service } from "../../src/compose-service.js";
 import { parseRepoConfig } from "../../src/repo-config/repo-config.schema.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import {
-  PRIVATE_KEY,
+  appProcessEnv,
   capturingLogger,
   deliver,
+  deliverOverHttp,
   payload,
-  sign,
   startService,
 } from "../helpers/app-harness.js";
-import { npmStart, type NpmStart } from "../helpers/npm-start.js";
+import type { NpmStart } from "../helpers/npm-start.js";
+import { startBuiltServer } from "../helpers/server-build.js";
 
 /**
  * A repository's `.github/task-scorer.yml` is written by whoever controls that repository: a tenant.
@@ -309,14 +310,7 @@ describe("npm start: a 5 MB repository config", () => {
   beforeAll(async () => {
     github = await startFakeGitHub();
     github.configFiles.set(REPO, "skip-labels:\n" + "  - label-name-x\n".repeat(300_000));
-    server = await npmStart({
-      APP_ID: "123",
-      PRIVATE_KEY,
-      WEBHOOK_SECRET: "test-webhook-secret",
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-      SCORER: "offline",
-    });
+    server = await startBuiltServer(appProcessEnv(github));
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
@@ -325,17 +319,7 @@ describe("npm start: a 5 MB repository config", () => {
 
   it("stays up under its 256 MB heap, issue after issue, and keeps answering the REST API", async () => {
     for (let n = 1; n <= 3; n++) {
-      const body = JSON.stringify(opened(n));
-      const res = await fetch(`${server.base}/api/github/webhooks`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-github-event": "issues",
-          "x-github-delivery": `big-config-${n}`,
-          "x-hub-signature-256": sign(body),
-        },
-        body,
-      });
+      const res = await deliverOverHttp(server.base, "issues", opened(n), `big-config-${n}`);
       expect(res.status).toBe(200);
     }
     await waitFor(
@@ -356,17 +340,7 @@ describe("npm start: a 5 MB repository config", () => {
     github.configFiles.set(REPO, "_extends: acme/base:conf/big.yml\n");
     github.configFiles.set("acme/base:conf/big.yml", FIVE_MB);
     for (let n = 4; n <= 6; n++) {
-      const body = JSON.stringify(opened(n));
-      const res = await fetch(`${server.base}/api/github/webhooks`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-github-event": "issues",
-          "x-github-delivery": `big-extends-${n}`,
-          "x-hub-signature-256": sign(body),
-        },
-        body,
-      });
+      const res = await deliverOverHttp(server.base, "issues", opened(n), `big-extends-${n}`);
       expect(res.status).toBe(200);
     }
     await waitFor(

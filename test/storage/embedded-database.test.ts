@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { describe, expect, it } from "@jest/globals";
 import { sql } from "kysely";
 import { composeService } from "../../src/compose-service.js";
@@ -9,6 +9,7 @@ import { createLogger } from "../../src/config/create-logger.js";
 import { openDatabase } from "../../src/storage/database.js";
 import { migrate } from "../../src/storage/migrator.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
+import { builtFile } from "../helpers/server-build.js";
 
 describe("the embedded database (PGlite)", () => {
   it("applies each migration once: a second run applies nothing", async () => {
@@ -50,8 +51,7 @@ describe("the embedded database (PGlite)", () => {
 
   it("refuses a folder another live process holds, naming that process", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ts-pglite-"));
-    const holder = resolve("test/storage/hold-data-dir.ts");
-    const child = spawn(process.execPath, ["--import", "tsx", holder, dir], {
+    const child = spawn(process.execPath, [builtFile("test/storage/hold-data-dir.ts"), dir], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     try {
