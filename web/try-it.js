@@ -47,15 +47,13 @@ function showError(message) {
   errorBox.hidden = false;
 }
 
-const KIND_WORDS = {
-  bug: "a bug report",
-  feature: "a feature request",
-  question: "a question",
-  docs: "documentation work",
-  refactor: "a refactor",
-  chore: "maintenance work",
-  junk: "not a task (junk)",
-};
+// The kinds' phrases, as the server defines them (src/core/contract.ts), put into the page.
+const KIND_WORDS = Object.fromEntries(
+  Object.entries(JSON.parse(document.getElementById("main").dataset.contract).kinds).map(([kind, names]) => [
+    kind,
+    names.phrase,
+  ]),
+);
 
 /** What the reader found: the kind, and each piece of evidence in the author's own words. */
 function readingLines(reading) {

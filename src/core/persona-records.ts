@@ -3,7 +3,7 @@
  * weighs, how it reads each kind of task, and its LLM rubric. The offline judge (leanings, reasoning), the
  * LLM prompts and the comment all read these records; nothing about a persona lives anywhere else.
  */
-import type { EvidenceType } from "./offline/read-evidence.js";
+import type { EvidenceType } from "./contract.js";
 import type { PersonaId } from "./personas.js";
 
 /** Evidence that moves a persona from the consensus (before re-centring), in points. */

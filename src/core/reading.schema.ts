@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { ChangeSchema } from "./change/change.schema.js";
-import { EVIDENCE_TYPES } from "./offline/read-evidence.js";
+import { EVIDENCE_TYPES, KINDS } from "./contract.js";
 
 /** What the reader found in the task (the contract's `reading`): the same for every scorer. */
-export const READING_KINDS = ["bug", "feature", "question", "docs", "refactor", "chore", "junk"] as const;
+export const READING_KINDS = KINDS;
 export const SEVERITIES = ["data_loss", "security", "crash", "wrong_result", "cosmetic"] as const;
 
 export const EvidenceSchema = z

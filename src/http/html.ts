@@ -1,4 +1,5 @@
 import type { FastifyReply } from "fastify";
+import { KIND_NAMES, KINDS, pageContract } from "../core/contract.js";
 
 // The HTML pieces every page of this server shares: the start page, the board, sign-in and registration.
 
@@ -58,4 +59,15 @@ export function escapeHtml(text: string): string {
     /[&<>"']/g,
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
   );
+}
+
+/** The contract's lists as a page's `data-contract` attribute (escaped): the pages' scripts read them from there. */
+export function contractAttribute(): string {
+  return escapeHtml(JSON.stringify(pageContract()));
+}
+
+/** The kinds as a select's options, after an "Any" (the board's kind filter), a line each after the first. */
+export function kindOptions(indent: string): string {
+  const options = KINDS.map((k) => `<option value="${k}">${escapeHtml(KIND_NAMES[k].label)}</option>`);
+  return [`<option value="">Any</option>`, ...options].join(`\n${indent}`);
 }

@@ -3,20 +3,11 @@
  * evidence quotes it, so a reader can check it. Pure and deterministic; each finder looks at lines of the
  * description (template prompts in HTML comments removed) and returns the first quote it finds.
  */
+import { EVIDENCE_TYPES, type EvidenceType } from "../contract.js";
 import { HTML_COMMENT_RE, MD_LINK_RE } from "./prose.js";
 import { POLICY_RE } from "./segments.js";
 
-export const EVIDENCE_TYPES = [
-  "demand",
-  "acceptance",
-  "steps",
-  "trace",
-  "versions",
-  "expected_actual",
-  "screenshot",
-  "code",
-] as const;
-export type EvidenceType = (typeof EVIDENCE_TYPES)[number];
+export { EVIDENCE_TYPES, type EvidenceType } from "../contract.js";
 
 export interface Evidence {
   type: EvidenceType;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { PERSONA_KEYS } from "../../core/contract.js";
 import { TaskScorerError } from "../../core/errors.js";
 import { ErrorBodySchema } from "../../core/score-report.schema.js";
 import { sendError } from "../http-errors.js";
@@ -52,11 +53,7 @@ const CSV_COLUMNS = [
   "approved",
   "needs_human",
   "kind",
-  "revenue",
-  "architect",
-  "ux",
-  "product",
-  "marketing",
+  ...PERSONA_KEYS,
   "scored_at",
   "created_at",
 ] as const;
@@ -84,11 +81,7 @@ export function tasksCsv(tasks: readonly BacklogTask[], offset = 0): string {
         t.approved,
         t.needsHuman,
         t.kind,
-        t.personas.revenue,
-        t.personas.architect,
-        t.personas.ux,
-        t.personas.product,
-        t.personas.marketing,
+        ...PERSONA_KEYS.map((key) => t.personas[key]),
         t.scoredAt,
         t.createdAt,
       ]

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { packageRoot } from "../../config/package-info.js";
 import { OWNER_RE, REPO_RE } from "./backlog-tasks.js";
-import { escapeHtml, htmlPage, sendHtml } from "../html.js";
+import { contractAttribute, escapeHtml, htmlPage, kindOptions, sendHtml } from "../html.js";
 
 export interface BoardPageOptions {
   /** Where the repositories live, for the heading's link: https://github.com, or an Enterprise host. */
@@ -24,7 +24,9 @@ function problemPage(title: string, message: string): string {
  * the start page's form.
  */
 export function boardPagePlugin(options: BoardPageOptions) {
-  const template = readFileSync(join(packageRoot(), "web", "board.html"), "utf8");
+  const template = readFileSync(join(packageRoot(), "web", "board.html"), "utf8")
+    .replace("{{kindOptions}}", kindOptions(" ".repeat(12)))
+    .replace("{{contract}}", contractAttribute());
   const web = options.githubWebUrl.replace(/\/+$/, "");
   return async (app: FastifyInstance) => {
     app.get<{ Params: { owner: string; repo: string } }>(

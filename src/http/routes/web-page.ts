@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { ApprovalPolicy } from "../../core/approval.js";
 import { packageRoot } from "../../config/package-info.js";
-import { escapeHtml, sendHtml } from "../html.js";
+import { contractAttribute, escapeHtml, sendHtml } from "../html.js";
 
 export interface WebPageOptions {
   policy: ApprovalPolicy;
@@ -29,7 +29,8 @@ export function webPagePlugin(options: WebPageOptions) {
   let page = readFileSync(join(dir, "index.html"), "utf8")
     .replace("{{scorer}}", escapeHtml(options.scorer))
     .replace("{{policy}}", escapeHtml(JSON.stringify(options.policy)))
-    .replace("{{keys}}", options.keys ? "true" : "false");
+    .replace("{{keys}}", options.keys ? "true" : "false")
+    .replace("{{contract}}", contractAttribute());
   page = options.registration
     ? page.replace("{{target}}", escapeHtml(options.registration.target))
     : page.replace(/\s*<!-- register:start -->[\s\S]*<!-- register:end -->/, "");
