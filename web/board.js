@@ -9,10 +9,22 @@ const tbody = document.querySelector("#tasks tbody");
 const more = document.getElementById("more");
 const errorBox = document.getElementById("error");
 const FIELDS = ["q", "kind", "approved", "sort", "needsHuman"];
-// The personas and the kinds' names, as the server defines them (src/core/contract.ts), put into the page.
-const contract = JSON.parse(document.getElementById("repository").dataset.contract);
-const PERSONAS = contract.personas.map((p) => [p.key, p.icon, p.name]);
-const KINDS = Object.fromEntries(Object.entries(contract.kinds).map(([kind, names]) => [kind, names.label]));
+const PERSONAS = [
+  ["revenue", "💼", "Revenue Expert"],
+  ["architect", "🏗️", "Technical Architect"],
+  ["ux", "🎨", "UX Designer"],
+  ["product", "📊", "Product Manager"],
+  ["marketing", "📢", "Marketing Strategist"],
+];
+const KINDS = {
+  bug: "Bug",
+  feature: "Feature",
+  question: "Question",
+  docs: "Docs",
+  refactor: "Refactor",
+  chore: "Chore",
+  junk: "Junk",
+};
 
 let nextCursor = null;
 let shown = 0;
@@ -72,6 +84,8 @@ function row(task, rank) {
   link.href = safeUrl(task.url);
   link.rel = "noopener noreferrer";
   issue.append(link);
+  // The author's own sentence stating the request or problem (the report's reading.ask), as every surface shows it.
+  if (task.ask) issue.append(el("div", "ask", `Asks: “${task.ask}”`));
   tr.append(issue);
   tr.append(el("td", "num score", task.score.toFixed(1)));
   const personas = el("td", "personas");

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { KINDS, perPersona } from "../core/contract.js";
 import { PersonaScoreSchema } from "../core/score-report.schema.js";
 
 /**
@@ -7,7 +6,7 @@ import { PersonaScoreSchema } from "../core/score-report.schema.js";
  * backlog"). The board page reads the same JSON.
  */
 
-export const TASK_KINDS = KINDS;
+export const TASK_KINDS = ["bug", "feature", "question", "docs", "refactor", "chore", "junk"] as const;
 /** `score` and `-score` follow the JSON:API convention: a leading "-" is descending. */
 export const TASK_SORTS = ["-score", "score", "number", "-number", "updated", "-updated"] as const;
 export const DEFAULT_TASK_SORT = "-score";
@@ -48,6 +47,10 @@ export const BacklogTaskSchema = z
   .object({
     number: z.number().int(),
     title: z.string(),
+    ask: z.string().nullable().meta({
+      description:
+        "The report's `reading.ask`: the author's own sentence stating the request or the problem, quoted exactly (at most 240 characters); null where the text has none, or the report predates it.",
+    }),
     url: z.string(),
     score: z.number().meta({ description: "The consensus average, 1–10." }),
     approved: z.boolean(),
@@ -56,14 +59,16 @@ export const BacklogTaskSchema = z
         "A person should decide: the five personas are 4 or more points apart, or the reader gave the kind less than even odds.",
     }),
     kind: z.enum(TASK_KINDS),
-    personas: z.object(perPersona(() => PersonaScoreSchema)),
+    personas: z.object({
+      revenue: PersonaScoreSchema,
+      architect: PersonaScoreSchema,
+      ux: PersonaScoreSchema,
+      product: PersonaScoreSchema,
+      marketing: PersonaScoreSchema,
+    }),
     scoredAt: z.string(),
     createdAt: z.string().optional().meta({ description: "When the issue was opened (for its age)." }),
     updatedAt: z.string().optional().meta({ description: "When the issue was last updated on GitHub." }),
-    duplicateOf: z.number().int().nullable().meta({
-      description:
-        "The earlier issue (open, or closed and read by the App) this one is likely the same as, or null: the most similar earlier issue when its similarity passes the threshold chosen for precision (see /similar and docs/similar-issues.md).",
-    }),
   })
   .meta({ id: "BacklogTask" });
 export type BacklogTask = z.infer<typeof BacklogTaskSchema>;

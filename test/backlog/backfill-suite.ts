@@ -118,6 +118,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
       expect(list.tasks[0]).toEqual({
         number: expect.any(Number),
         title: expect.any(String),
+        ask: list.tasks[0].ask === null ? null : expect.any(String),
         url: expect.stringMatching(/^https:\/\/github\.com\/acme\/widgets\/issues\/\d+$/),
         score: expect.any(Number),
         approved: expect.any(Boolean),
@@ -191,7 +192,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
       expect(csv.headers["content-disposition"]).toContain('filename="acme-widgets-tasks.csv"');
       const lines = csv.body.trim().split("\r\n");
       expect(lines[0]).toBe(
-        "rank,number,title,url,score,approved,needs_human,kind,revenue,architect,ux,product,marketing,scored_at,created_at",
+        "rank,number,title,url,score,approved,needs_human,kind,revenue,architect,ux,product,marketing,scored_at,created_at,ask",
       );
       expect(lines).toHaveLength(bugs.total + 1);
       const viaAccept = await service.server.inject({

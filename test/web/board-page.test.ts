@@ -284,6 +284,59 @@ describeInChromium("the backlog board in a browser", () => {
     expect(status).toBe("Backlog scored; new and edited issues are scored as they arrive.");
   });
 
+  it("shows the author's own sentence (reading.ask) as a second line under the title, as text; none where the report has none (issue 35)", async () => {
+    // Backfilled by the App: the question's body states its problem in a sentence; the CSV request has none.
+    await page.goto(`${base}/board/acme/widgets?sort=number`);
+    const row = (n: number) => page.locator(`#tasks tbody tr[data-number="${n}"]`);
+    await row(3).waitFor();
+    expect(await row(3).locator("td .ask").textContent()).toBe(
+      "Asks: “I can't find where to do this in the settings.”",
+    );
+    expect(await row(2).locator("td .ask").count()).toBe(0);
+
+    // Saved straight into the store: an ask that looks like markup is shown as text; a report holding an
+    // escaped NUL (which jsonb refuses) still gives its ask; a null ask gives no line; CSV carries it, neutralised.
+    const save = (number: number, title: string, report: unknown) =>
+      service.backlogStore!.saveTask({
+        repository: "acme/widgets",
+        number,
+        title,
+        url: `https://github.com/acme/widgets/issues/${number}`,
+        score: 9.9,
+        approved: true,
+        needsHuman: false,
+        kind: "feature",
+        personas: { revenue: 10, architect: 10, ux: 10, product: 10, marketing: 9 },
+        report,
+        contentHash: `ask-${number}`,
+      });
+    const markup = 'Why does <img src=x onerror="alert(1)"> break the export?';
+    await save(900, "Markup in the ask (issue 35)", {
+      task: "Markup in the ask (issue 35)",
+      description: "a\u0000b",
+      reading: { ask: markup },
+    });
+    await save(901, "No ask (issue 35)", { task: "No ask (issue 35)", reading: { ask: null } });
+    await save(902, "Formula ask (issue 35)", { reading: { ask: "=1+1 is what the total shows" } });
+    await page.goto(`${base}/board/acme/widgets?q=issue+35`);
+    await poll(
+      () => page.locator("#tasks tbody tr").count(),
+      (v) => expect(v).toBe(3),
+    );
+    expect(await row(900).locator("td .ask").textContent()).toBe(`Asks: “${markup}”`);
+    expect(await row(900).locator("img").count()).toBe(0);
+    expect(await row(900).locator("a").textContent()).toBe("#900 Markup in the ask (issue 35)");
+    expect(await row(901).locator("td .ask").count()).toBe(0);
+    expect(await row(902).locator("td .ask").textContent()).toBe("Asks: “=1+1 is what the total shows”");
+
+    const csv = await page.request.get(`${base}/api/repos/acme/widgets/tasks?q=issue+35&format=csv`);
+    const lines = (await csv.text()).trim().split("\r\n");
+    expect(lines[0]).toMatch(/,created_at,ask$/);
+    expect(lines[1]).toMatch(/^1,900,.*,"Why does <img src=x onerror=""alert\(1\)""> break the export\?"$/);
+    expect(lines[2]).toMatch(/^2,901,.*,$/);
+    expect(lines[3]).toMatch(/^3,902,.*,'=1\+1 is what the total shows$/);
+  });
+
   it("fetched nothing from elsewhere and broke no rule of its CSP", () => {
     expect(foreign).toEqual([]);
     expect(consoleErrors).toEqual([]);
