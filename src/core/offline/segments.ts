@@ -23,6 +23,9 @@ export interface AuthorSentence {
 const MAX_CHARS = 20_000;
 /** The most sentences kept: a reasoning quotes one or two. */
 const MAX_SENTENCES = 60;
+/** How much of one paragraph is read, and the longest sentence kept (longer ones are lists or pasted output). */
+const PARAGRAPH_CHARS = 4000;
+const SENTENCE_CHARS = 600;
 /** A quote holds at most this many characters; longer sentences are cut at a word and end with "…". */
 export const SENTENCE_SHOWN = 160;
 
@@ -122,6 +125,7 @@ export function readSegments(description: string): Segments {
   const out: AuthorSentence[] = [];
   let section = "";
   let paragraph: string[] = [];
+  let paragraphChars = 0;
   let paragraphIsItem = false;
   let inFence = false;
   let previousBlank = true;
@@ -133,12 +137,16 @@ export function readSegments(description: string): Segments {
   };
   const flush = () => {
     if (paragraph.length === 0) return;
-    const joined = paragraph.join(" ");
+    // A paragraph's first few thousand characters hold more sentences than a reasoning quotes.
+    let joined = paragraph.join(" ");
+    if (joined.length > PARAGRAPH_CHARS) joined = joined.slice(0, PARAGRAPH_CHARS);
     paragraph = [];
+    paragraphChars = 0;
     for (const raw of sentencesOf(joined)) {
       if (out.length >= MAX_SENTENCES) return;
       const s = plain(raw);
-      if (words(s) < 4 || MARKUP_RE.test(s) || !prosy(s) || isTemplate(s)) continue;
+      if (s.length > SENTENCE_CHARS || words(s) < 4 || MARKUP_RE.test(s) || !prosy(s) || isTemplate(s))
+        continue;
       out.push({ text: s, section, listItem: paragraphIsItem });
     }
   };
@@ -151,6 +159,8 @@ export function readSegments(description: string): Segments {
       continue;
     }
     if (inFence) continue;
+    // A paragraph past what is read: its further lines are not classified.
+    if (paragraphChars > PARAGRAPH_CHARS && line.trim()) continue;
     const blank = line.trim() === "";
     if (blank) {
       flush();
@@ -176,7 +186,7 @@ export function readSegments(description: string): Segments {
       open = section;
       continue;
     }
-    if (/[\p{L}\p{N}]/u.test(line) && !isTemplate(line.replace(LIST_MARK_RE, "").trim())) answer();
+    if (open && /[\p{L}\p{N}]/u.test(line) && !isTemplate(line.replace(LIST_MARK_RE, "").trim())) answer();
     let content = line.includes("![") || line.includes("<img") ? line.replace(IMAGE_RE, " ") : line;
     const label = LABEL_RE.exec(content);
     if (label) {
@@ -198,7 +208,11 @@ export function readSegments(description: string): Segments {
       flush();
       continue;
     }
-    paragraph.push(content.trim());
+    // A paragraph past what is read takes no more lines.
+    if (paragraphChars <= PARAGRAPH_CHARS) {
+      paragraph.push(content.trim());
+      paragraphChars += content.length + 1;
+    }
   }
   flush();
   return { sentences: out, answered };

@@ -32,9 +32,17 @@ const countWords = (text: string) => text.match(WORD_RE)?.length ?? 0;
 export function isUnreadable(text: string): boolean {
   let visible = 0;
   let noise = 0;
+  /** Runs of visible characters (tokens between whitespace). */
+  let tokens = 0;
+  let inToken = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+    if (c === 32 || c === 9 || c === 10 || c === 13) {
+      inToken = false;
+      continue;
+    }
+    if (!inToken) tokens++;
+    inToken = true;
     visible++;
     // A surrogate is noise only when unpaired (emoji and other astral characters are pairs).
     if (c >= 0xd800 && c <= 0xdbff) {
@@ -50,6 +58,10 @@ export function isUnreadable(text: string): boolean {
   if (visible < 16) return false;
   if (noise >= visible * NOISE_SHARE) return countWords(text) * 40 < visible;
   if (visible < BLOB_CHARS) return false;
+  // Nine tenths blob leaves at most a tenth of the characters for other tokens, and a blob is 100 characters
+  // or more: more tokens than 0.11 of the characters rules a blob out without running BLOB_RE (ordinary prose
+  // has one every six).
+  if (tokens > visible * 0.11) return false;
   let blob = 0;
   for (const m of text.matchAll(BLOB_RE)) blob += m[0].length;
   return blob >= visible * 0.9 && countWords(text.replace(BLOB_RE, " ")) < 3;
