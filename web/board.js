@@ -9,22 +9,10 @@ const tbody = document.querySelector("#tasks tbody");
 const more = document.getElementById("more");
 const errorBox = document.getElementById("error");
 const FIELDS = ["q", "kind", "approved", "sort", "needsHuman"];
-const PERSONAS = [
-  ["revenue", "💼", "Revenue Expert"],
-  ["architect", "🏗️", "Technical Architect"],
-  ["ux", "🎨", "UX Designer"],
-  ["product", "📊", "Product Manager"],
-  ["marketing", "📢", "Marketing Strategist"],
-];
-const KINDS = {
-  bug: "Bug",
-  feature: "Feature",
-  question: "Question",
-  docs: "Docs",
-  refactor: "Refactor",
-  chore: "Chore",
-  junk: "Junk",
-};
+// The personas and the kinds' names, as the server defines them (src/core/contract.ts), put into the page.
+const contract = JSON.parse(document.getElementById("repository").dataset.contract);
+const PERSONAS = contract.personas.map((p) => [p.key, p.icon, p.name]);
+const KINDS = Object.fromEntries(Object.entries(contract.kinds).map(([kind, names]) => [kind, names.label]));
 
 let nextCursor = null;
 let shown = 0;

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { PersonaId } from "../core/personas.js";
 import { BackfillQueueStore, repositoryKey } from "./backfill-queue-store.js";
+import { SimilarStore } from "./similar-store.js";
 import type { BacklogTask, TaskListQuery } from "./task-list.schema.js";
 
 export interface TaskRecord {
@@ -60,6 +61,9 @@ const iso = (d: Date | string | null | undefined) => (d ? new Date(d).toISOStrin
  * backfill queue (backfill-queue-store.ts): one store, as the App, the runner and the API use it.
  */
 export class BacklogStore extends BackfillQueueStore {
+  /** Similar issues (issue 32): the index of each repository's issues, kept current by the calls below. */
+  readonly similar = new SimilarStore(this.db);
+
   async saveTask(t: TaskRecord): Promise<void> {
     const row = {
       repository: repositoryKey(t.repository),
@@ -90,6 +94,17 @@ export class BacklogStore extends BackfillQueueStore {
         }),
       )
       .execute();
+    // The report echoes the text it scored: the similar-issues index reads the same title and description.
+    const echoed = t.report as { task?: unknown; description?: unknown } | null;
+    await this.similar.index(t.repository, [
+      {
+        number: t.number,
+        title: t.title,
+        body: typeof echoed?.description === "string" ? echoed.description : "",
+        url: t.url,
+        state: "open",
+      },
+    ]);
   }
 
   /** A closed issue leaves the board; reopened, it is scored again and returns. */
@@ -100,6 +115,7 @@ export class BacklogStore extends BackfillQueueStore {
       .where("repository", "=", repositoryKey(repository))
       .where("number", "=", number)
       .execute();
+    await this.similar.setState(repository, number, "closed");
   }
 
   /** Deleted or transferred away. */
@@ -109,6 +125,7 @@ export class BacklogStore extends BackfillQueueStore {
       .where("repository", "=", repositoryKey(repository))
       .where("number", "=", number)
       .execute();
+    await this.similar.remove(repository, number);
   }
 
   /** Issues a backfill listed as open (unchanged ones are not saved again, but are still open). */
@@ -192,7 +209,9 @@ export class BacklogStore extends BackfillQueueStore {
           AND EXISTS (SELECT 1 FROM repository_calibrations WHERE repository = ${from})`.execute(tx);
       await sql`UPDATE repository_calibrations SET repository = ${to} WHERE repository = ${from}`.execute(tx);
       await sql`DELETE FROM output_problems WHERE repository = ${from}`.execute(tx);
+      await SimilarStore.move(tx, from, to);
     });
+    this.similar.evict(from, to);
   }
 
   /** A deleted repository leaves the backlog: its row, its tasks and what was learned from it. */
@@ -212,7 +231,9 @@ export class BacklogStore extends BackfillQueueStore {
       await tx.deleteFrom("backlog_tasks").where("repository", "in", keys).execute();
       await tx.deleteFrom("repository_calibrations").where("repository", "in", keys).execute();
       await tx.deleteFrom("output_problems").where("repository", "in", keys).execute();
+      await SimilarStore.forget(tx, keys);
     });
+    this.similar.evict(...keys);
   }
 
   async listTasks(
@@ -255,6 +276,11 @@ export class BacklogStore extends BackfillQueueStore {
       .offset(offset)
       .execute();
     const more = rows.length > query.limit;
+    const page = rows.slice(0, query.limit);
+    const numbers = page.map((r) => r.number);
+    // Each task's likely earlier duplicate (issue 32), memoised by the similar-issues index until it changes.
+    const duplicates = await this.similar.duplicatesOf(repository, numbers);
+    const asks = await this.asks(repository, numbers);
     // Past the last row the page is empty and carries no total: count alone then.
     const total =
       rows.length > 0
@@ -262,9 +288,6 @@ export class BacklogStore extends BackfillQueueStore {
         : offset === 0
           ? 0
           : Number((await q.select(sql<string>`count(*)`.as("n")).executeTakeFirstOrThrow()).n);
-    const page = rows.slice(0, query.limit);
-    const numbers = page.map((r) => r.number);
-    const asks = await this.asks(repository, numbers);
     return {
       total,
       nextCursor: more ? encodeCursor(offset + query.limit) : null,
@@ -279,6 +302,7 @@ export class BacklogStore extends BackfillQueueStore {
         kind: r.kind as BacklogTask["kind"],
         personas: JSON.parse(r.personas) as BacklogTask["personas"],
         scoredAt: iso(r.scored_at)!,
+        duplicateOf: duplicates.get(r.number) ?? null,
         ...(r.issue_created_at ? { createdAt: iso(r.issue_created_at)! } : {}),
         ...(r.issue_updated_at ? { updatedAt: iso(r.issue_updated_at)! } : {}),
       })),

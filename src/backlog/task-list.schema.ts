@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { KINDS, perPersona } from "../core/contract.js";
 import { PersonaScoreSchema } from "../core/score-report.schema.js";
 
 /**
@@ -6,7 +7,7 @@ import { PersonaScoreSchema } from "../core/score-report.schema.js";
  * backlog"). The board page reads the same JSON.
  */
 
-export const TASK_KINDS = ["bug", "feature", "question", "docs", "refactor", "chore", "junk"] as const;
+export const TASK_KINDS = KINDS;
 /** `score` and `-score` follow the JSON:API convention: a leading "-" is descending. */
 export const TASK_SORTS = ["-score", "score", "number", "-number", "updated", "-updated"] as const;
 export const DEFAULT_TASK_SORT = "-score";
@@ -59,16 +60,14 @@ export const BacklogTaskSchema = z
         "A person should decide: the five personas are 4 or more points apart, or the reader gave the kind less than even odds.",
     }),
     kind: z.enum(TASK_KINDS),
-    personas: z.object({
-      revenue: PersonaScoreSchema,
-      architect: PersonaScoreSchema,
-      ux: PersonaScoreSchema,
-      product: PersonaScoreSchema,
-      marketing: PersonaScoreSchema,
-    }),
+    personas: z.object(perPersona(() => PersonaScoreSchema)),
     scoredAt: z.string(),
     createdAt: z.string().optional().meta({ description: "When the issue was opened (for its age)." }),
     updatedAt: z.string().optional().meta({ description: "When the issue was last updated on GitHub." }),
+    duplicateOf: z.number().int().nullable().meta({
+      description:
+        "The earlier issue (open, or closed and read by the App) this one is likely the same as, or null: the most similar earlier issue when its similarity passes the threshold chosen for precision (see /similar and docs/similar-issues.md).",
+    }),
   })
   .meta({ id: "BacklogTask" });
 export type BacklogTask = z.infer<typeof BacklogTaskSchema>;

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { PERSONA_KEYS } from "../../core/contract.js";
 import { TaskScorerError } from "../../core/errors.js";
 import { ErrorBodySchema } from "../../core/score-report.schema.js";
 import { sendError } from "../http-errors.js";
@@ -13,6 +14,7 @@ import {
   TaskListSchema,
   type BacklogTask,
 } from "../../backlog/task-list.schema.js";
+import { similarTasksRoute } from "./similar-tasks.js";
 
 /** GitHub's own rules for names: an owner (user or organisation) and a repository. */
 export const OWNER_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
@@ -51,11 +53,7 @@ const CSV_COLUMNS = [
   "approved",
   "needs_human",
   "kind",
-  "revenue",
-  "architect",
-  "ux",
-  "product",
-  "marketing",
+  ...PERSONA_KEYS,
   "scored_at",
   "created_at",
   "ask",
@@ -84,11 +82,7 @@ export function tasksCsv(tasks: readonly BacklogTask[], offset = 0): string {
         t.approved,
         t.needsHuman,
         t.kind,
-        t.personas.revenue,
-        t.personas.architect,
-        t.personas.ux,
-        t.personas.product,
-        t.personas.marketing,
+        ...PERSONA_KEYS.map((key) => t.personas[key]),
         t.scoredAt,
         t.createdAt,
         t.ask ?? undefined,
@@ -205,6 +199,8 @@ export function backlogTasksRoute(app: FastifyInstance, options: BacklogRouteOpt
       };
     },
   );
+  // The issues like one of these tasks (issue 32): the same store, access and limits.
+  similarTasksRoute(app, options);
 }
 
 function sendCsv(reply: FastifyReply, repository: string, body: string) {
