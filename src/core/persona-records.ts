@@ -205,7 +205,7 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
     },
     voice: {
       nothing: "Nothing {subject} speaks to pricing or revenue.",
-      area: "Money is involved ({area})",
+      area: "For revenue, it touches {area}",
       lens: {
         words: [
           "customer",

@@ -73,6 +73,41 @@ function evidenceWords(e: Evidence): string | null {
 // ---------------------------------------------------------------------------------------------------------------
 // Areas named in the author's sentences
 
+/**
+ * Terms too common in issues to name an area on their own ("comment on this issue" is no collaboration feature,
+ * "an extension for vscode" no integration, "NextAuth" no security work): an area needs another of its terms.
+ */
+const WEAK_TERMS = new Set([
+  "comment",
+  "comments",
+  "mention",
+  "mentions",
+  "invite",
+  "page",
+  "screen",
+  "button",
+  "search",
+  "filter",
+  "sort",
+  "workflow",
+  "teams",
+  "tracking",
+  "metrics",
+  "api",
+  "apis",
+  "extension",
+  "plugin",
+  "test",
+  "tests",
+  "testing",
+  "auth",
+  "cache",
+  "faster",
+  "languages",
+  "example",
+  "examples",
+]);
+
 /** Concepts that say why a task matters, or what kind it is, rather than what it is about: not areas. */
 const NOT_AREAS = new Set(["bulk-generation", "hype", "fix-request", "defect", "removal", "documentation"]);
 
@@ -116,7 +151,8 @@ function areasIn(sentences: readonly AuthorSentence[]): AreaHit[] {
   for (const hit of hits) {
     const c = hit.concept;
     if (c.role === "evidence" || NOT_AREAS.has(c.id)) continue;
-    const sentence = sentences.find((s) => hit.terms.some((t) => ownWord(s.text, t)));
+    const terms = hit.terms.filter((t) => !WEAK_TERMS.has(t));
+    const sentence = sentences.find((s) => terms.some((t) => ownWord(s.text, t)));
     if (!sentence) continue;
     out.push({ id: c.id, label: c.label, weights: c.weights, why: c.why, sentence });
   }

@@ -69,14 +69,17 @@ function words(text: string): number {
   return text.match(WORD_RE)?.length ?? 0;
 }
 
-/** Emphasis marks are markup ("**not**" is "not"); everything else is the author's. */
+/** Bold marks are markup ("**not**" is "not"); everything else is the author's (`__source` keeps its underscores). */
 function plain(text: string): string {
-  let t = text.replace(/\*\*|__/g, "");
+  let t = text.replace(/\*\*/g, "");
   if (t.includes("](") || t.includes("http") || t.includes("www.")) {
+    const before = t;
     t = t
       .replace(LINK_RE, " … ")
       .replace(/(?:\s*…\s*)+/g, " … ")
       .replace(/^\s*…\s*|\s*…\s*$/g, "");
+    // What is left around a link is often only its introduction ("Here is the link -"): too little to quote.
+    if (t !== before && words(t) < 6) return "";
   }
   return t.replace(/\s+/g, " ").trim();
 }
