@@ -132,6 +132,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
           marketing: expect.any(Number),
         },
         scoredAt: expect.any(String),
+        duplicateOf: list.tasks[0].duplicateOf === null ? null : expect.any(Number),
         createdAt: "2026-01-01T00:00:00.000Z",
         updatedAt: "2026-01-02T00:00:00.000Z",
       });

@@ -313,8 +313,7 @@ describeInChromium("the backlog board in a browser", () => {
     const markup = 'Why does <img src=x onerror="alert(1)"> break the export?';
     await save(900, "Markup in the ask (issue 35)", {
       task: "Markup in the ask (issue 35)",
-      description: "a\u0000b",
-      reading: { ask: markup },
+      reading: { ask: markup, evidence: [{ type: "trace", quote: "a\u0000b" }] },
     });
     await save(901, "No ask (issue 35)", { task: "No ask (issue 35)", reading: { ask: null } });
     await save(902, "Formula ask (issue 35)", { reading: { ask: "=1+1 is what the total shows" } });
