@@ -1,3 +1,4 @@
+import type { Reading } from "../reading.schema.js";
 import type { TaskAnalysis } from "./analyze-task.js";
 import { isSevere, type TaskStructure } from "./read-structure.js";
 
@@ -25,8 +26,14 @@ export interface JudgeModel {
 const log1p = Math.log1p;
 const b = (x: boolean) => (x ? 1 : 0);
 
-/** The features, each with how it is read from the task. Kinds are relative to a feature request. */
-export const FEATURES: readonly { name: string; read: (s: TaskStructure, a: TaskAnalysis) => number }[] = [
+/** What a feature is read from: the structure, the analysis, and the reading's evidence (what the report shows). */
+type Read = (s: TaskStructure, a: TaskAnalysis, found: ReadonlySet<string>) => number;
+
+/**
+ * The features, each with how it is read from the task. Kinds are relative to a feature request. The evidence
+ * features are the reading's evidence, the quotes the report shows, so what moved the score is what the user reads.
+ */
+export const FEATURES: readonly { name: string; read: Read }[] = [
   { name: "kind.bug", read: (s) => b(s.kind === "bug") },
   { name: "kind.refactor", read: (s) => b(s.kind === "refactor") },
   { name: "kind.docs", read: (s) => b(s.kind === "docs") },
@@ -48,14 +55,14 @@ export const FEATURES: readonly { name: string; read: (s: TaskStructure, a: Task
   { name: "questions", read: (s) => log1p(s.questions) },
   { name: "own_words", read: (s) => log1p(s.ownWords) },
   { name: "template_share", read: (s) => s.templateShare },
-  { name: "evidence.steps", read: (s) => b(s.steps) },
-  { name: "evidence.trace", read: (s, a) => b(a.hasStackTrace) },
-  { name: "evidence.code", read: (s) => b(s.code) },
-  { name: "evidence.versions", read: (s) => b(s.versions) },
-  { name: "evidence.demand", read: (s) => b(s.demand) },
-  { name: "evidence.acceptance", read: (s) => b(s.acceptance) },
-  { name: "evidence.expected", read: (s) => b(s.expected) },
-  { name: "evidence.screenshot", read: (s) => b(s.screenshot) },
+  { name: "evidence.steps", read: (_s, _a, f) => b(f.has("steps")) },
+  { name: "evidence.trace", read: (_s, _a, f) => b(f.has("trace")) },
+  { name: "evidence.code", read: (_s, _a, f) => b(f.has("code")) },
+  { name: "evidence.versions", read: (_s, _a, f) => b(f.has("versions")) },
+  { name: "evidence.demand", read: (_s, _a, f) => b(f.has("demand")) },
+  { name: "evidence.acceptance", read: (_s, _a, f) => b(f.has("acceptance")) },
+  { name: "evidence.expected", read: (_s, _a, f) => b(f.has("expected_actual")) },
+  { name: "evidence.screenshot", read: (_s, _a, f) => b(f.has("screenshot")) },
   { name: "links", read: (s) => log1p(s.links) },
   { name: "hype", read: (s) => b(s.hype > 0) },
   { name: "language.partial", read: (s, a) => b(a.nonLatinShare > 0.5 || a.foreignLatin) },
@@ -85,8 +92,13 @@ export const PRIOR: Readonly<Record<string, number>> = {
   user_request: -0.2,
 };
 
-export function featureVector(s: TaskStructure, a: TaskAnalysis): number[] {
-  return FEATURES.map((f) => f.read(s, a));
+export function featureVector(
+  s: TaskStructure,
+  a: TaskAnalysis,
+  reading: Pick<Reading, "evidence">,
+): number[] {
+  const found = new Set<string>(reading.evidence.map((e) => e.type));
+  return FEATURES.map((f) => f.read(s, a, found));
 }
 
 /** Each feature's contribution to the logit, for reasoning: which structure moved the score. */

@@ -100,7 +100,7 @@ export function readTask(
     themes,
     openingThemes,
     reading,
-    features: featureVector(structure, analysis),
+    features: featureVector(structure, analysis, reading),
   };
 }
 

@@ -5,7 +5,6 @@
  */
 import { contributions, FEATURES, type JudgeModel } from "./judge-model.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
-import type { EvidenceType } from "./read-evidence.js";
 import { isSevere } from "./read-structure.js";
 
 /** The structural features that moved the consensus most, in words, for the product persona's summary. */
@@ -30,35 +29,20 @@ const FEATURE_WORDS: Record<string, [up: string, down: string]> = {
 /** How much of a description must be unanswered template before a reasoning calls it template text. */
 const PROMPT_SHARE_SAID = 1 / 3;
 
-/** The reading's evidence type behind each evidence feature the judge counts. */
-const FEATURE_EVIDENCE: Record<string, EvidenceType> = {
-  "evidence.steps": "steps",
-  "evidence.trace": "trace",
-  "evidence.acceptance": "acceptance",
-  "evidence.demand": "demand",
-  "evidence.versions": "versions",
-};
-
 /**
- * Whether a feature's words are true of what the reading tells the user. The judge's features come from the
- * structural reading, whose kind and evidence are cruder than the reading's (a heading asks for steps; a
- * title word says bug where the kind model says question): "it is a bug report" beside "It reads as a
- * question" would contradict the report, and "it has steps" where no steps are quoted cannot be checked.
+ * Whether a feature's words may be said. The evidence features are the reading's own evidence (judge-model.ts), so
+ * their words hold; a kind is said only where the reader is sure of it (KIND_CLAIM_BAR), like any claim of kind, and
+ * a severe defect only of a report read as a bug with that severity.
  */
-function trueOfReading(name: string, up: boolean, r: TaskReading): boolean {
+function sayable(name: string, up: boolean, r: TaskReading): boolean {
   const kind = claimedKind(r);
   if (name.startsWith("kind.")) {
-    // A kind is named only where the reader is sure of it (KIND_CLAIM_BAR): "it is a bug report", "it is not a
-    // bug report" and "it is a question" are claims like any other.
     const said = name.slice("kind.".length);
     const saysItIs = said === "question" ? !up : up;
     return kind !== null && (saysItIs ? kind === said : kind !== said);
   }
-  // A severe defect is said only of a report read as a bug with that severity (a compiler's "fatal error" in a
-  // question is not a crash).
   if (name === "severity.severe") return !up || (kind === "bug" && isSevere(r.reading.severity));
-  const type = FEATURE_EVIDENCE[name];
-  return !type || !up || r.reading.evidence.some((e) => e.type === type);
+  return true;
 }
 
 export function drivers(r: TaskReading, model: JudgeModel): string | undefined {
@@ -66,7 +50,7 @@ export function drivers(r: TaskReading, model: JudgeModel): string | undefined {
   const ranked = c
     .map((v, i) => ({ v, name: FEATURES[i]!.name }))
     .filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1])
-    .filter((x) => trueOfReading(x.name, x.v > 0, r))
+    .filter((x) => sayable(x.name, x.v > 0, r))
     // The fitted feature counts every heading; "template text" is said only where a third of the
     // description is the template's own, unanswered (see promptShare).
     .filter((x) => x.name !== "template_share" || r.structure.promptShare >= PROMPT_SHARE_SAID)
