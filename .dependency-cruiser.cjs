@@ -50,8 +50,7 @@ module.exports = {
     {
       name: "no-circular",
       comment: "No import circle in src or action, type imports included (issue 36).",
-      // TODO(issue 36): error once src/app and src/core/offline are free of cycles
-      severity: "warn",
+      severity: "error",
       from: {},
       to: { circular: true },
     },

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { PERSONA_KEYS } from "../../core/contract.js";
@@ -15,34 +15,26 @@ import {
   type BacklogTask,
 } from "../../backlog/task-list.schema.js";
 import { similarTasksRoute } from "./similar-tasks.js";
+import {
+  CSV_PER_MINUTE,
+  OWNER_RE,
+  REPO_RE,
+  STORAGE_REQUIRED,
+  TASKS_PER_MINUTE,
+  type BacklogRouteOptions,
+} from "./backlog-route-options.js";
 
-/** GitHub's own rules for names: an owner (user or organisation) and a repository. */
-export const OWNER_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-export const REPO_RE = /^[A-Za-z0-9._-]{1,100}$/;
-
-export type AccessVerdict = "allowed" | "unauthenticated" | "not_found";
-
-/** Who may read a private repository's backlog: the signed-in GitHub user's own access (see sign-in). */
-export interface PrivateRepoAccess {
-  check(request: FastifyRequest, owner: string, repo: string): Promise<AccessVerdict>;
-  /** The signed-in GitHub user's id, if any: the rate limit counts a signed-in user's requests as theirs. */
-  userOf?(request: FastifyRequest): string | undefined;
-}
-
-/** Requests per client (address, or signed-in user) and minute: JSON pages, and CSV downloads (every row). */
-export const TASKS_PER_MINUTE = 1200;
-export const CSV_PER_MINUTE = 10;
-
-export interface BacklogRouteOptions {
-  /** Absent when the server runs without a database: the backlog needs one. */
-  store?: BacklogStore | undefined;
-  access?: PrivateRepoAccess | undefined;
-  /** Per client and minute (defaults TASKS_PER_MINUTE and CSV_PER_MINUTE); tests lower them. */
-  rateLimit?: { json: number; csv: number; windowMs?: number } | undefined;
-}
-
-export const STORAGE_REQUIRED =
-  "The backlog needs storage, and this server runs without it: set DATA_DIR (the embedded database) or DATABASE_URL (PostgreSQL) and restart.";
+// Re-exported for the callers that imported them from here.
+export {
+  CSV_PER_MINUTE,
+  OWNER_RE,
+  REPO_RE,
+  STORAGE_REQUIRED,
+  TASKS_PER_MINUTE,
+  type AccessVerdict,
+  type BacklogRouteOptions,
+  type PrivateRepoAccess,
+} from "./backlog-route-options.js";
 
 const CSV_COLUMNS = [
   "rank",

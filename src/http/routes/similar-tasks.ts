@@ -12,7 +12,7 @@ import {
   STORAGE_REQUIRED,
   TASKS_PER_MINUTE,
   type BacklogRouteOptions,
-} from "./backlog-tasks.js";
+} from "./backlog-route-options.js";
 
 export const SimilarQuerySchema = z
   .object({
