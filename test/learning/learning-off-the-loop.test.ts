@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "@jest/globals";
 import pino from "pino";
 import { learnFromClosedIssues } from "../../src/app/learning-app.js";
@@ -74,8 +73,6 @@ function large(issues: readonly ClosedIssue[]): ClosedIssue[] {
 const clipped = (issues: readonly ClosedIssue[]): ClosedIssue[] =>
   issues.map((i) => ({ ...i, title: i.title.slice(0, TITLE_READ), body: i.body.slice(0, BODY_READ) }));
 
-const fingerprint = (r: LearningResult) => createHash("sha256").update(JSON.stringify(r)).digest("hex");
-
 describe("learning off the event loop (issue 33)", () => {
   it("the App's learn gives the event loop turns while it fits 65,000-character issues", async () => {
     let saved: LearningResult | undefined;
@@ -134,7 +131,7 @@ describe("learning off the event loop (issue 33)", () => {
     const sliced = await learnCalibrationSliced("acme/gizmo", issues);
     expect(sync.kind.kept && sync.acceptance.kept).toBe(true);
     expect(sliced).toEqual(sync);
-    // The fingerprint of learnCalibration's result on these issues before learning was sliced or clipped.
-    expect(fingerprint(sliced)).toBe("182ec9fd974f081455ca3051e252dbd10869cf431154d51beef34e640dda6e6d");
+    // (A fingerprint of the result taken before slicing was checked when slicing landed; it is not pinned here,
+    // because what learning learns follows the offline reader, which changes deliberately: the golden test pins that.)
   });
 });
