@@ -17,12 +17,9 @@
 import {
   encodeKindAdjustment,
   kindAdjustmentLogits,
-  type AcceptanceAdjustment,
   type KindAdjustment,
-  type RepositoryCalibration,
 } from "../core/offline/calibration.js";
 import { JUDGE_MODEL } from "../core/offline/judge-model.data.js";
-import { logit, sigmoid, type JudgeModel } from "../core/offline/judge-model.js";
 import { KIND_MODEL } from "../core/offline/kind-model.data.js";
 import {
   KIND_CLASSES,
@@ -33,144 +30,34 @@ import {
   type KindModel,
   type ModelKind,
 } from "../core/offline/kind-model.js";
-import { readTask } from "../core/offline/offline-scorer.js";
-import { TASK_MAX_CHARS } from "../core/task-request.schema.js";
+import { learnAcceptanceSteps } from "./fit-acceptance.js";
 import { kindOfLabel, kindOfLabels } from "./label-kinds.js";
+import {
+  LEARNING,
+  LEARNING_READ,
+  type AdjustmentDecision,
+  type ClosedIssue,
+  type KindExample,
+  type LearningOptions,
+  type LearningResult,
+} from "./learning-options.js";
+import {
+  argmax,
+  clipText,
+  drain,
+  folds,
+  macroF1,
+  round,
+  runSliced,
+  shuffled,
+  SLICE_MS,
+  type Steps,
+} from "./learning-steps.js";
 
-/** One closed issue as learning reads it. */
-export interface ClosedIssue {
-  number: number;
-  title: string;
-  body: string;
-  labels: readonly string[];
-  /** GitHub's `state_reason`: "completed", "not_planned", "duplicate", "reopened" or null. */
-  stateReason: string | null;
-}
-
-export interface LearningOptions {
-  /** Labelled closed issues needed before a kind adjustment is tried (and at least two kinds with 5 each). */
-  minKindExamples: number;
-  /** Decided closed issues (completed or not planned) needed before an acceptance adjustment is tried. */
-  minDecided: number;
-  /** L2 strength pulling the kind adjustment back to the shipped model (per update, as the shipped fit). */
-  kindLambda: number;
-  kindEpochs: number;
-  kindRate: number;
-  /** L2 strength on the acceptance adjustment's weight changes (the intercept is barely held). */
-  acceptanceLambda: number;
-  /**
-   * Folds of the closed issues for deciding whether an adjustment beats the shipped model: each fold is held
-   * out in turn (an adjustment fitted on the others reads it), and the pooled held-out readings are compared.
-   */
-  folds: number;
-}
-
-/** Chosen by cross-validation on the NLBSE'24 training split (`npm run eval:learning -- --choose`). */
-export const LEARNING: LearningOptions = {
-  minKindExamples: 30,
-  minDecided: 30,
-  kindLambda: 1e-3,
-  kindEpochs: 12,
-  kindRate: 0.5,
-  acceptanceLambda: 10,
-  folds: 5,
-};
-
-/**
- * How much of each closed issue learning reads (issue 33: 1,000 bodies of 65,000 characters took 16 s). The
- * title to the scorer's own bound (GitHub's limit for a title); the body to 16 KiB, which holds the whole of
- * nearly every real issue (and far more than the 3,000 characters of prose the kind model reads), while a
- * pasted log past it no longer costs a reading of the whole of it. In UTF-16 code units.
- */
-export const LEARNING_READ = { titleChars: TASK_MAX_CHARS, bodyChars: 16_384 } as const;
-
-/** The text cut to `max` code units, never between the two halves of a surrogate pair. */
-function clipText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
-}
-
-/**
- * A part of the fit that stops (yields) between small pieces of work, so that its caller can give the event
- * loop a turn; `drain` runs it through at once.
- */
-type Steps<T> = Generator<void, T, undefined>;
-
-function drain<T>(steps: Steps<T>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
-/** How long the sliced fit runs before it lets the event loop take a turn. */
-export const SLICE_MS = 10;
-
-/** Runs `steps` in slices of `sliceMs`, with a turn of the event loop (`setImmediate`) between them. */
-async function runSliced<T>(steps: Steps<T>, sliceMs: number): Promise<T> {
-  let until = performance.now() + sliceMs;
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() >= until) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      until = performance.now() + sliceMs;
-    }
-  }
-}
-
-/** What one learning run found: the calibration to use, and the figures behind each decision. */
-export interface LearningResult {
-  calibration: RepositoryCalibration;
-  /** The repository's own label name for each kind (the one its closed issues carry most), for kind labels. */
-  labelNames: Partial<Record<ModelKind, string>>;
-  labelled: number;
-  decided: number;
-  kind: AdjustmentDecision;
-  acceptance: AdjustmentDecision;
-}
-
-export interface AdjustmentDecision {
-  kept: boolean;
-  /** Why not, in words a maintainer reads ("12 labelled closed issues; 30 needed"). */
-  reason: string;
-  /** Held-out figure of the shipped model and of the adjustment (macro-F1 for kind, AUC for acceptance). */
-  shipped?: number;
-  adjusted?: number;
-}
-
-export interface KindExample {
-  title: string;
-  body: string;
-  label: ModelKind;
-}
-
-/** Macro-F1 over the kinds that occur in the truth or the predictions. */
-export function macroF1(truth: readonly ModelKind[], predicted: readonly ModelKind[]): number {
-  const f1s: number[] = [];
-  for (const k of KIND_CLASSES) {
-    let tp = 0;
-    let fp = 0;
-    let fn = 0;
-    for (let i = 0; i < truth.length; i++) {
-      if (predicted[i] === k && truth[i] === k) tp++;
-      else if (predicted[i] === k) fp++;
-      else if (truth[i] === k) fn++;
-    }
-    if (tp + fp + fn === 0) continue;
-    f1s.push(tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn));
-  }
-  return f1s.length ? f1s.reduce((a, b) => a + b, 0) / f1s.length : 0;
-}
-
-/** AUC of scores for positives versus negatives (ties count half). */
-export function auc(pos: readonly number[], neg: readonly number[]): number {
-  if (!pos.length || !neg.length) return NaN;
-  let wins = 0;
-  for (const p of pos) for (const n of neg) wins += p > n ? 1 : p === n ? 0.5 : 0;
-  return wins / (pos.length * neg.length);
-}
+// The rest of learning, for the callers that import it from here.
+export * from "./learning-options.js";
+export { auc, macroF1, SLICE_MS } from "./learning-steps.js";
+export { fitAcceptanceAdjustment, learnAcceptance } from "./fit-acceptance.js";
 
 interface Prepared {
   f: Map<number, number>;
@@ -210,26 +97,6 @@ function* predictPrepared(
     yield;
   }
   return out;
-}
-
-const argmax = (v: readonly number[]) => v.reduce((b, x, i) => (x > v[b]! ? i : b), 0);
-
-/** A seeded shuffle (mulberry32): the same order on every machine. */
-function shuffled(n: number, seed: number): number[] {
-  let a = seed >>> 0;
-  const random = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const order = Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
-  return order;
 }
 
 /**
@@ -314,98 +181,6 @@ export function predictKinds(
   });
 }
 
-interface Decided {
-  x: number[];
-  z0: number;
-  y: number;
-}
-
-function* prepareDecided(issues: readonly ClosedIssue[], model: JudgeModel): Steps<Decided[]> {
-  const out: Decided[] = [];
-  for (const i of issues) {
-    const r = readTask(
-      clipText(i.title, LEARNING_READ.titleChars),
-      clipText(i.body, LEARNING_READ.bodyChars),
-    );
-    const x = r.features.map((v, j) => (v - model.mean[j]!) / model.scale[j]!);
-    out.push({ x, z0: logit(model, r.features), y: i.stateReason === "completed" ? 1 : 0 });
-    yield;
-  }
-  return out;
-}
-
-/**
- * An intercept and a change of each weight of the acceptance model, by gradient descent on the log-loss with
- * an L2 penalty on the weight changes (the shipped weights are the prior). Deterministic (full batch).
- */
-export function fitAcceptanceAdjustment(
-  data: readonly Decided[],
-  lambda: number,
-  features: number,
-): AcceptanceAdjustment {
-  return drain(fitAcceptanceSteps(data, lambda, features));
-}
-
-function* fitAcceptanceSteps(
-  data: readonly Decided[],
-  lambda: number,
-  features: number,
-): Steps<AcceptanceAdjustment> {
-  let a = 0;
-  const d = new Array<number>(features).fill(0);
-  const n = data.length;
-  for (let iter = 0; iter < 300; iter++) {
-    let ga = 0.01 * a;
-    const gd = d.map((v) => (lambda * v) / n);
-    for (const e of data) {
-      let z = e.z0 + a;
-      for (let j = 0; j < features; j++) z += d[j]! * e.x[j]!;
-      const g = (sigmoid(z) - e.y) / n;
-      ga += g;
-      for (let j = 0; j < features; j++) gd[j]! += g * e.x[j]!;
-    }
-    const step = 1;
-    a -= step * ga;
-    for (let j = 0; j < features; j++) d[j]! -= step * gd[j]!;
-    yield;
-  }
-  return { intercept: Number(a.toFixed(6)), weights: d.map((v) => Number(v.toFixed(6))) };
-}
-
-function acceptanceLogits(data: readonly Decided[], adj?: AcceptanceAdjustment): number[] {
-  return data.map((e) => {
-    let z = e.z0;
-    if (adj) {
-      z += adj.intercept;
-      for (let j = 0; j < adj.weights.length; j++) z += adj.weights[j]! * e.x[j]!;
-    }
-    return z;
-  });
-}
-
-function logLoss(z: readonly number[], y: readonly number[]): number {
-  let s = 0;
-  for (let i = 0; i < z.length; i++) {
-    const p = Math.min(1 - 1e-9, Math.max(1e-9, sigmoid(z[i]!)));
-    s -= y[i] ? Math.log(p) : Math.log(1 - p);
-  }
-  return s / z.length;
-}
-
-/**
- * The folds: issue i (by number) is in fold i mod k, so each fold spreads over the repository's history and
- * the split is the same on every run.
- */
-function folds<T extends { number: number }>(items: readonly T[], k: number): { fit: T[]; held: T[] }[] {
-  const sorted = [...items].sort((a, b) => a.number - b.number);
-  return Array.from({ length: k }, (_, f) => ({
-    fit: sorted.filter((_, i) => i % k !== f),
-    held: sorted.filter((_, i) => i % k === f),
-  }));
-}
-
-const round = (v: number) => Math.round(v * 1000) / 1000;
-
 /** The kind adjustment for one repository's labelled closed issues, if it beats the shipped model. */
 export function learnKind(
   issues: readonly (ClosedIssue & { kind: ModelKind })[],
@@ -469,77 +244,6 @@ function* learnKindSteps(
       shipped: round(shipped),
       adjusted: round(adjusted),
     },
-  };
-}
-
-/** The acceptance adjustment for one repository's decided closed issues, if it beats the shipped model. */
-export function learnAcceptance(
-  issues: readonly ClosedIssue[],
-  o: LearningOptions = LEARNING,
-  model: JudgeModel = JUDGE_MODEL,
-): { adjustment?: AcceptanceAdjustment; decision: AdjustmentDecision } {
-  return drain(learnAcceptanceSteps(issues, o, model));
-}
-
-function* learnAcceptanceSteps(
-  issues: readonly ClosedIssue[],
-  o: LearningOptions,
-  model: JudgeModel,
-): Steps<{ adjustment?: AcceptanceAdjustment; decision: AdjustmentDecision }> {
-  const decided = issues.filter((i) => i.stateReason === "completed" || i.stateReason === "not_planned");
-  const done = decided.filter((i) => i.stateReason === "completed").length;
-  if (decided.length < o.minDecided || done < 5 || decided.length - done < 5)
-    return {
-      decision: {
-        kept: false,
-        reason: `${decided.length} closed issues marked completed or not planned (${done} completed); ${o.minDecided} needed, 5 of each`,
-      },
-    };
-  // Each issue is read once; the folds and the final fit share what was read (it was read six times).
-  const data = yield* prepareDecided(decided, model);
-  const items = decided.map((i, n) => ({ number: i.number, data: data[n]! }));
-  const y: number[] = [];
-  const zBefore: number[] = [];
-  const zAfter: number[] = [];
-  for (const { fit, held } of folds(items, o.folds)) {
-    const heldData = held.map((i) => i.data);
-    const adj = yield* fitAcceptanceSteps(
-      fit.map((i) => i.data),
-      o.acceptanceLambda,
-      model.weights.length,
-    );
-    y.push(...heldData.map((d) => d.y));
-    zBefore.push(...acceptanceLogits(heldData));
-    zAfter.push(...acceptanceLogits(heldData, adj));
-  }
-  const scores = (z: number[]) => ({
-    auc: auc(
-      z.filter((_, i) => y[i] === 1),
-      z.filter((_, i) => y[i] === 0),
-    ),
-    loss: logLoss(z, y),
-  });
-  const before = scores(zBefore);
-  const after = scores(zAfter);
-  // Kept when it ranks the held-out issues better (AUC); a shift of the intercept alone leaves the ranking as
-  // it was and can still make the chances right, so an equal AUC with a lower log-loss also wins.
-  const wins =
-    after.auc > before.auc + 1e-9 || (Math.abs(after.auc - before.auc) <= 1e-9 && after.loss < before.loss);
-  const decision = {
-    shipped: round(before.auc),
-    adjusted: round(after.auc),
-  };
-  if (!wins)
-    return {
-      decision: {
-        kept: false,
-        reason: `no better than the shipped model on held-out closed issues (AUC ${round(after.auc)} vs ${round(before.auc)}, log-loss ${round(after.loss)} vs ${round(before.loss)})`,
-        ...decision,
-      },
-    };
-  return {
-    adjustment: yield* fitAcceptanceSteps(data, o.acceptanceLambda, model.weights.length),
-    decision: { kept: true, reason: "beats the shipped model", ...decision },
   };
 }
 
