@@ -1,7 +1,9 @@
 import type { ApprovalResult } from "./approval.js";
 import type { ScoreReport } from "./score-report.schema.js";
 import { findTaskGaps, type TaskGap } from "./task-gaps.js";
-import { renderNeedsHuman } from "./needs-human.js";
+import { NEEDS_HUMAN, needsHumanReasons } from "./needs-human.js";
+import { KIND_CLAIM_BAR } from "./offline/read-task.js";
+import { saysNothing } from "./offline/read-evidence.js";
 import { KIND_WORDS } from "./kind-words.js";
 import { renderChangeText } from "./change/render-change.js";
 
@@ -106,18 +108,41 @@ export function renderChange(report: ScoreReport): string | undefined {
   return change ? `**Change:** ${renderChangeText(change)}` : undefined;
 }
 
-/** "**Read as** a bug report (crash, 91%) · Steps: "1. Open…"": what the reader found, with the author's words. */
+/** Whether the reader's kind may be named: at or above the confidence where it was right 90% of the time. */
+function kindNamed(kind: string, confidence: number): boolean {
+  const bar = KIND_CLAIM_BAR[kind];
+  return bar !== undefined && confidence >= bar;
+}
+
+/**
+ * "**Read as** a bug report (91% sure) · Steps: "1. Open…"": what the reader found, with the author's words. The
+ * kind is named only at the bar where it was right 90% of the time (KIND_CLAIM_BAR; questions never); below it,
+ * only the quotes ("**Found:** Steps: …"). No severity word: the reader quotes no evidence for it.
+ */
 export function renderReading(report: ScoreReport): string | undefined {
   const r = report.reading;
   if (!r) return undefined;
-  const detail = [r.severity?.replace("_", " "), `${Math.round(r.kindConfidence * 100)}% sure`]
-    .filter(Boolean)
-    .join(", ");
   const evidence = r.evidence
-    .filter((e) => e.type !== "screenshot")
+    .filter((e) => e.type !== "screenshot" && !saysNothing(e.type, e.quote))
     .slice(0, 3)
     .map((e) => `${EVIDENCE_WORDS[e.type]}: “${escapeMarkdown(truncate(e.quote, 90))}”`);
-  return [`**Read as** ${KIND_WORDS[r.kind]} (${detail})`, ...evidence].join(" · ");
+  if (kindNamed(r.kind, r.kindConfidence))
+    return [
+      `**Read as** ${KIND_WORDS[r.kind]} (${Math.round(r.kindConfidence * 100)}% sure)`,
+      ...evidence,
+    ].join(" · ");
+  return evidence.length ? `**Found:** ${evidence.join(" · ")}` : undefined;
+}
+
+/**
+ * "**Needs a human:** …": the personas' spread, and a kind the reader cannot tell, without naming a kind it is
+ * unsure of.
+ */
+export function renderHumanLine(report: ScoreReport): string | undefined {
+  const reasons = needsHumanReasons(report).filter((x) => !x.startsWith("the reader is only"));
+  if (report.reading && report.reading.kindConfidence < NEEDS_HUMAN.kindConfidence)
+    reasons.push("the reader cannot tell what kind of task this is");
+  return reasons.length ? `**Needs a human:** ${reasons.join("; and ")}.` : undefined;
 }
 
 export function renderReport(report: ScoreReport, approval: ApprovalResult, options: RenderOptions): string {
@@ -137,7 +162,7 @@ export function renderReport(report: ScoreReport, approval: ApprovalResult, opti
   if (advice) lines.push(advice, "");
   const reading = renderReading(report);
   if (reading) lines.push(reading, "");
-  const human = renderNeedsHuman(report);
+  const human = renderHumanLine(report);
   if (human) lines.push(human, "");
 
   const compact = (options.style ?? "compact") === "compact";

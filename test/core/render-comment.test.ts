@@ -153,3 +153,65 @@ describe("the Change line (issue 31)", () => {
     expect(renderReport(none.report, none.approval, { scorer: "offline" })).not.toContain("Change:");
   });
 });
+
+describe("claims only where the finder behind them is reliable (issue 35)", () => {
+  const base = reportWith([5, 5, 5, 5, 5], () => "R.", DESCRIPTION);
+  const render = (report: typeof base.report) => renderReport(report, base.approval, { scorer: "offline" });
+  const withReading = (reading: Partial<typeof base.report.reading>): typeof base.report =>
+    ({ ...base.report, reading: { ...base.report.reading, ...reading } }) as typeof base.report;
+
+  it("asks for nothing a bug report may already have: no steps, versions, expected/actual or logs advice", () => {
+    const { report, approval } = buildReport(
+      {
+        task: "Saving a draft loses the last paragraph",
+        description:
+          "When I press Save the newest paragraph vanishes from the draft and never comes back after reload.",
+      },
+      PERSONAS.map((p) => ({ persona: p.id, score: 5, reasoning: "R." })),
+      now,
+    );
+    const md = renderReport(report, approval, { scorer: "offline" });
+    expect(md).not.toMatch(/numbered steps|the versions you use|what you expected|error output or logs/);
+  });
+
+  it("names the kind only at the 90%-right bar, never a question, and no severity word", () => {
+    const sure = render(
+      withReading({ kind: "bug", kindConfidence: 0.86, severity: "wrong_result", evidence: [] }),
+    );
+    expect(sure).toContain("**Read as** a bug report (86% sure)");
+    expect(sure).not.toMatch(/wrong result/);
+    const unsure = render(withReading({ kind: "bug", kindConfidence: 0.47, evidence: [] }));
+    expect(unsure).not.toMatch(/Read as|a bug report/);
+    const question = render(withReading({ kind: "question", kindConfidence: 0.92, evidence: [] }));
+    expect(question).not.toMatch(/a question/);
+  });
+
+  it("keeps the evidence below the bar, and says a person should look without naming an unsure kind", () => {
+    const md = render(
+      withReading({
+        kind: "feature",
+        kindConfidence: 0.41,
+        evidence: [{ type: "versions", quote: "Version 3.2.1 on Linux" }],
+      }),
+    );
+    expect(md).toContain("**Found:** Versions: “Version 3.2.1 on Linux”");
+    expect(md).toContain("the reader cannot tell what kind of task this is");
+    expect(md).not.toMatch(/feature request/);
+  });
+
+  it("quotes no import line as code, and no label or traceback header as evidence", () => {
+    const md = render(
+      withReading({
+        kind: "bug",
+        kindConfidence: 0.9,
+        evidence: [
+          { type: "code", quote: "import numpy as np" },
+          { type: "trace", quote: "Traceback (most recent call last):" },
+          { type: "expected_actual", quote: "Expected behavior:" },
+        ],
+      }),
+    );
+    expect(md).toContain("**Read as** a bug report (90% sure)\n");
+    expect(md).not.toMatch(/import numpy|Traceback|Expected behavior:/);
+  });
+});

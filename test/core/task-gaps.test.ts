@@ -1,17 +1,20 @@
 import { describe, expect, it } from "@jest/globals";
 import { findTaskGaps } from "../../src/core/task-gaps.js";
 
-/** The comment's advice names only what the one reading did not find, for the task's kind. Texts in our own words. */
+/**
+ * The comment's advice is a claim of absence, given only where its finder's recall is at least 0.95 (issue 35): an
+ * empty or almost empty description. No evidence finder reaches that, so nothing else is asked for. Texts in our
+ * own words.
+ */
 describe("findTaskGaps", () => {
   const bug = "When I export a report to PDF the app crashes and closes.";
 
-  it("asks a bug report for what it lacks: steps, versions, expected versus actual, error output", () => {
-    expect(findTaskGaps("[Bug] Export crashes the app", bug)).toEqual([
-      "steps_to_reproduce",
-      "versions",
-      "expected_actual",
-      "error_output",
-    ]);
+  it("never asks a bug report for steps, versions, expected versus actual or error output (no finder is reliable enough)", () => {
+    expect(findTaskGaps("[Bug] Export crashes the app", bug)).toEqual([]);
+    // A report that has them all, in words a finder may miss, is not told to add them.
+    const told =
+      "Open a report, click Export and pick PDF; I expected a file but the app closed. 2.3.1, Windows 11.";
+    expect(findTaskGaps("[Bug] Export crashes the app", told)).toEqual([]);
   });
 
   it("asks a bug report with all of them for nothing", () => {
@@ -24,10 +27,10 @@ describe("findTaskGaps", () => {
     expect(findTaskGaps("[Bug] Export crashes the app", body)).not.toContain("steps_to_reproduce");
   });
 
-  it("asks a feature request for acceptance criteria and who needs it when it has neither", () => {
+  it("never asks a feature request for acceptance criteria or who needs it", () => {
     expect(
       findTaskGaps("Add dark mode", "It would be nice to have a dark theme for the dashboard pages."),
-    ).toEqual(["acceptance_criteria", "evidence_of_demand"]);
+    ).toEqual([]);
   });
 
   it("is satisfied by acceptance criteria and numbers about the people affected", () => {

@@ -34,6 +34,11 @@ export interface TaskAnalysis {
   nonLatinShare: number;
   /** Latin-script text with almost no English function words: likely another language the lists barely cover. */
   foreignLatin: boolean;
+  /**
+   * The prose is English in the main (at least 10 English function words, and 15% of the words): a few foreign
+   * names or a table in another script do not make the text another language's.
+   */
+  englishProse: boolean;
 }
 
 type Kind = "concept" | "spam" | "meta";
@@ -444,6 +449,9 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
     (t.englishWords + d.englishWords) / words < 0.06 &&
     language(`${title}\n${description}`) !== "en";
 
+  const english = t.englishWords + d.englishWords;
+  const englishProse = english >= 10 && english / Math.max(1, words) >= 0.15;
+
   return {
     concepts,
     hasStackTrace,
@@ -453,5 +461,6 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
     stuffing,
     nonLatinShare,
     foreignLatin,
+    englishProse,
   };
 }

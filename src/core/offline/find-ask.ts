@@ -108,6 +108,7 @@ const STRONG_LABEL_RE =
   /^(?:description|summary|problem|issue description|bug description|motivation|current behaviou?r|actual behaviou?r|what happened|expected(?: behaviou?r| result)?|steps(?: to reproduce)?|environment|versions?|logs?|os|browser)$/i;
 
 function sectionOf(heading: string): Section {
+  if (AUTOMATED_HEADING_RE.test(heading)) return "other";
   const h = heading
     .replace(/<[^>]{0,200}>/g, " ")
     .replace(/[#*_:]+/g, " ")
@@ -129,6 +130,7 @@ function sectionOf(heading: string): Section {
 function isProseBlock(body: string): boolean {
   const lines = body.split("\n").filter((l) => l.trim());
   if (lines.length === 0) return false;
+  if (/https?:\/\//.test(body) || SEARCH_QUERY_RE.test(body)) return false;
   const text = lines.join(" ");
   if (countWords(text) < 6) return false;
   const letters = text.match(/[\p{L}\s]/gu)?.length ?? 0;
@@ -151,6 +153,13 @@ function maskCode(text: string): string {
     return block.replace(/[^\n]/g, "\n");
   });
 }
+
+/** Two search qualifiers or more ("is:issue", "in:title", "repo:…"): a query string, not prose. */
+const SEARCH_QUERY_RE =
+  /\b(?:is|in|repo|label|author|org|user|state|type):["\w][^\s]*(?:\s+\S+){0,12}?\s+(?:is|in|repo|label|author|org|user|state|type):["\w]/i;
+
+/** A heading the tracker's form fills in itself ("Error message (automated)"): nothing under it is the author's. */
+export const AUTOMATED_HEADING_RE = /\(automated\)|\bauto-?(?:generated|filled)\b/i;
 
 /** A shell prompt opens a command whose output follows until a blank line. */
 const COMMAND_RE = /^\s*(?:\$|%|>>>|PS [A-Z]:\\[^>]{0,100}>|C:\\[^>]{0,100}>)\s/;
@@ -294,6 +303,10 @@ function isProse(sentence: string): boolean {
   const letters = sentence.match(/[\p{L}\s]/gu)?.length ?? 0;
   if (letters < sentence.length * 0.7) return false;
   if (/^\s*(?:https?:\/\/|www\.)\S+\s*$/i.test(sentence)) return false;
+  // A label and a link ("Merge with test case: https://…"): a reference, not a request in the author's words.
+  if (/^[^.!?]{0,80}:\s*(?:https?:\/\/|www\.)\S+\s*$/i.test(sentence)) return false;
+  // A search query a template filled in ("… in:title is:issue is:open repo:org/name").
+  if (SEARCH_QUERY_RE.test(sentence)) return false;
   // A line of code or markup that slipped through ("const x = 1;", "<div …>").
   if (
     /^[<{[(]|[;{}]\s*$|^\s*(?:import|from|def|class|function|const|let|var|return|public|private)\b\s*[\w{(]/.test(

@@ -164,7 +164,7 @@ function personaVerdict(
     sentences.push("Claims of value without numbers behind them earn nothing.");
   if (s.outOfScope && persona === "product")
     sentences.push("What its out-of-scope list names is not counted as part of the task.");
-  if ((a.nonLatinShare > 0.5 || a.foreignLatin) && persona === "ux")
+  if (((a.nonLatinShare > 0.5 && !a.englishProse) || a.foreignLatin) && persona === "ux")
     sentences.push(
       "Much of the text is in a language the offline judge reads only partly; its structure (steps, code, numbers, length) still counts.",
     );

@@ -158,6 +158,39 @@ function nextText(lines: readonly string[], i: number): string | undefined {
   return undefined;
 }
 
+const IMPORT_LINE_RE =
+  /^\s*(?:import\b|from\s+\S+\s+import\b|#\s*include\b|using\s+[\w.]+;|(?:const|let|var)\s+\w+\s*=\s*require\(|require\(|use\s+[\w:]+;|package\s+[\w.]+;?\s*$)/;
+const LABEL_ONLY_RE = /^[\p{L}\s/]{0,40}:\s*$|^Traceback \(most recent call last\):?\s*$/u;
+
+/**
+ * Whether a quote says nothing a reader could use as its type's evidence: an import line as code, a label alone
+ * ("Expected behavior:"), a traceback's first line. The reading keeps it (the judge's features count what was
+ * found); the comment and the personas do not quote it.
+ */
+export function saysNothing(type: EvidenceType, quote: string): boolean {
+  return LABEL_ONLY_RE.test(quote.trim()) || (type === "code" && IMPORT_LINE_RE.test(quote));
+}
+
+const TRACEBACK_RE = /Traceback \(most recent call last\)/;
+/** The line a Python traceback ends on: the exception and its message ("ValueError: …"). */
+const EXCEPTION_LINE_RE = /^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Fault)\b/;
+
+/**
+ * The quote for a trace found at lines[at]: a Python traceback's own first line says nothing, so its exception
+ * line is quoted instead (the last one within the next 80 lines), or the first line where there is none.
+ */
+function exceptionAfter(lines: readonly string[], at: number): string {
+  const first = lines[at]!.replace(/^\s*>\s?/, "").trim();
+  if (!TRACEBACK_RE.test(first)) return first;
+  let found: string | undefined;
+  for (let j = at + 1; j < Math.min(lines.length, at + 80); j++) {
+    const line = lines[j]!.replace(/^\s*>\s?/, "");
+    if (line.startsWith(FENCE_MARK)) break;
+    if (EXCEPTION_LINE_RE.test(line) && !/^\s/.test(line)) found = line.trim();
+  }
+  return found ?? first;
+}
+
 /** Where a code block stood in the prose: a line of its own, so that what comes right before it can be read. */
 const FENCE_MARK = "\u0001";
 const isFence = (line: string) => line.startsWith(FENCE_MARK);
@@ -182,13 +215,17 @@ export function readEvidence(title: string, description: string): Evidence[] {
   // Code blocks: a stack trace or error output, code, or neither (a log, a link, prose in a fence).
   const prose = text.replace(FENCE_RE, (_block, _fence, body: string) => {
     const lines = body.split("\n");
-    const traceLine = lines.find((l) => TRACE_RE.test(l));
-    if (traceLine) put("trace", traceLine);
+    const at = lines.findIndex((l) => TRACE_RE.test(l));
+    if (at >= 0) put("trace", exceptionAfter(lines, at));
     if (looksLikeCode(lines.filter((l) => !TRACE_RE.test(l))))
       put("code", firstWithText(lines.filter((l) => CODE_LINE_RE.test(l))));
     const version = lines.map((l) => VERSION_RE.exec(l.replace(EXAMPLE_RE, " "))).find(Boolean);
     if (version && /\b(?:version|use|using|installed|with)\b/i.test(body)) put("versions", version[0]);
-    return `\n${FENCE_MARK}${firstWithText(lines)}\n`;
+    // The block's line an announcement of an error points at: the one that names the failure, else its first.
+    const failing = lines.find((l) =>
+      /\b(?:error|fail\w*|exception|fatal|denied|invalid|refused|panic\w*)\b/i.test(l),
+    );
+    return `\n${FENCE_MARK}${(failing ?? firstWithText(lines)).trim()}\n`;
   });
 
   const lines = prose.split("\n");
@@ -270,7 +307,13 @@ export function readEvidence(title: string, description: string): Evidence[] {
     const demand = DEMAND_RE.exec(demandText);
     if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
     const trace = TRACE_RE.exec(trimmed);
-    if (trace) put("trace", quoteAt(trimmed, trace.index, trace[0].length, "line"));
+    if (trace)
+      put(
+        "trace",
+        TRACEBACK_RE.test(trimmed)
+          ? exceptionAfter(lines, i)
+          : quoteAt(trimmed, trace.index, trace[0].length, "line"),
+      );
     // Most lines name no error: a substring test spares them both patterns.
     const namesError = /error|exception/i.test(withoutLinks);
     const quotedError = namesError ? ERROR_QUOTED_RE.exec(withoutLinks) : null;
@@ -279,8 +322,7 @@ export function readEvidence(title: string, description: string): Evidence[] {
       // The output is the code block right under the announcement, or a line that reads as output.
       const under = lines.slice(i + 1).find((l) => l.trim());
       const next = nextText(lines, i);
-      if (under && isFence(under) && /[\p{L}]{3}/u.test(under))
-        put("trace", `${withoutLinks} ${under.slice(1)}`);
+      if (under && isFence(under) && /[\p{L}]{3}/u.test(under)) put("trace", under.slice(1));
       else if (
         next &&
         under?.trim() === next &&
@@ -290,7 +332,7 @@ export function readEvidence(title: string, description: string): Evidence[] {
         !IMAGE_RE.test(next) &&
         OUTPUT_LINE_RE.test(next)
       )
-        put("trace", `${withoutLinks} ${next}`);
+        put("trace", next);
     }
     const version = VERSION_RE.exec(withoutLinks);
     if (version) put("versions", quoteAt(withoutLinks, version.index, version[0].length, "line"));

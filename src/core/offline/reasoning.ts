@@ -19,7 +19,7 @@
 import { PERSONA_RECORDS } from "../persona-records.js";
 import { PERSONAS, type PersonaId } from "../personas.js";
 import { conceptsIn } from "./analyze-task.js";
-import { QUOTE_SHOWN, type Evidence, type EvidenceType } from "./read-evidence.js";
+import { QUOTE_SHOWN, saysNothing, type Evidence, type EvidenceType } from "./read-evidence.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
 import { isTemplate, readSegments, type AuthorSentence } from "./segments.js";
 
@@ -106,7 +106,61 @@ const WEAK_TERMS = new Set([
   "languages",
   "example",
   "examples",
+  // Ambiguous in issues (issue 35's maintainer reading): "import cv2", "bitcoin" (the software, not a donation),
+  // "light mode" (the author switched theme), "sync" and "endpoint" (no integration), "password" (a login
+  // problem is no security work), "performance timeline" (a tool, not speed).
+  "import from",
+  "importing",
+  "exporting",
+  "bitcoin",
+  "btc",
+  "crypto",
+  "cryptocurrency",
+  "light mode",
+  "high contrast",
+  "sync",
+  "endpoint",
+  "middleware",
+  "sdk",
+  "webhook",
+  "webhooks",
+  "password",
+  "secret",
+  "secrets",
+  "leak",
+  "telemetry",
+  "permission",
+  "authentication",
+  "performance",
+  "cpu",
+  "scale",
+  "slow",
+  "slowness",
+  "paid",
+  "paying",
+  "subscribe",
 ]);
+
+/**
+ * Lens words that name no stake on their own ("a jetson production module", "the production build", "it costs
+ * a second"): a persona's lens sentence is not built on them.
+ */
+const AMBIGUOUS_LENS = new Set([
+  "production",
+  "cost",
+  "costs",
+  "expensive",
+  "license",
+  "licensing",
+  "paid",
+  "business",
+  "businesses",
+  "commercial",
+  "enterprise",
+]);
+
+/** A sentence without its inline code: a term in code (`import cv2`) is never the author's word for an area. */
+const withoutCode = (text: string) => text.replace(/`[^`]*`/g, (m) => " ".repeat(m.length));
 
 /** Concepts that say why a task matters, or what kind it is, rather than what it is about: not areas. */
 const NOT_AREAS = new Set(["bulk-generation", "hype", "fix-request", "defect", "removal", "documentation"]);
@@ -116,7 +170,8 @@ const NOT_AREAS = new Set(["bulk-generation", "hype", "fix-request", "defect", "
  * mid-sentence (a product's or company's name: "Simplify Commerce", "Home Assistant") and not in quotes or
  * backticks (a UI label, a setting, code).
  */
-function ownWord(sentence: string, term: string): boolean {
+function ownWord(original: string, term: string): boolean {
+  const sentence = withoutCode(original);
   const lower = sentence.toLowerCase();
   let from = 0;
   for (let guard = 0; guard < 20; guard++) {
@@ -197,7 +252,6 @@ function candidates(
 ): Candidate[] {
   const record = PERSONA_RECORDS[persona];
   const out: Candidate[] = [];
-  const kind = claimedKind(r);
   // The Product Manager quotes the author's ask first; without one, its own evidence, then the opening sentence.
   let opening: Candidate | undefined;
   if (persona === "product") {
@@ -233,6 +287,8 @@ function candidates(
     const e = byType.get(type);
     if (!e) continue;
     const words = evidenceWords(e);
+    // An import line is no code to start from; a label alone ("Expected behavior:") is no evidence.
+    if (words && saysNothing(type, words)) continue;
     if (words && standsIn(words, text))
       out.push({ key: norm(words), say: `${label}: ${q(words)}`, own: true });
     else if (type === "screenshot") {
@@ -245,14 +301,14 @@ function candidates(
     .filter((a) => (a.weights[persona] ?? 0) >= 1)
     .sort((a, b) => (b.weights[persona] ?? 0) - (a.weights[persona] ?? 0));
   for (const a of mine) {
-    const why = kind === "feature" ? a.why[persona] : undefined;
+    // What the area would do for users ("makes the product feel faster") is not in the text: not said.
     out.push({
       key: norm(a.sentence.text),
-      say: `${record.voice.area.replace("{area}", a.label)}: ${q(a.sentence.text)}${why ? `; it ${why}` : ""}`,
+      say: `${record.voice.area.replace("{area}", a.label)}: ${q(a.sentence.text)}`,
       own: true,
     });
   }
-  const lens = new Set(record.voice.lens.words);
+  const lens = new Set(record.voice.lens.words.filter((w) => !AMBIGUOUS_LENS.has(w)));
   const ranked = sentences
     .map((s, i) => ({ s, i, n: wordsOf[i]!.filter((w) => lens.has(w)).length }))
     .filter((x) => x.n > 0)
@@ -270,19 +326,28 @@ function candidates(
  */
 const PICK_ORDER: readonly PersonaId[] = ["product", "revenue", "marketing", "ux", "architect"];
 
-const STEPS_SECTION_RE = /\b(?:steps|reproduc\w*|repro)\b/;
+/**
+ * How each persona weighs a text where nothing of its own is quoted: a claim of what the text is and from which
+ * angle it is weighed, never that the text lacks something (an absence is said only where its finder's recall is
+ * at least 0.95, and no theme finder reaches that).
+ */
+const ANGLE: Readonly<Record<PersonaId, string>> = {
+  product: "weighed for how plannable it is",
+  revenue: "weighed for what it is worth in revenue",
+  marketing: "weighed for what could be announced",
+  ux: "weighed for what people see and do",
+  architect: "weighed for what it changes in the code",
+};
 
-/** What would raise this persona's score, in its own terms: only what the reading did not find, for that kind. */
-function raiseClause(r: TaskReading, persona: PersonaId, answered: readonly string[]): string | undefined {
+/** What the text does, said of its title: by the kind where it is sure, else by what the words do. */
+function whatItDoes(r: TaskReading, subject: string): string {
+  if (subject === "here") return "Its words are too few to quote";
   const kind = claimedKind(r);
-  if (!kind) return undefined;
-  const found = new Set(r.reading.evidence.map((e) => e.type));
-  // A heading for steps with the author's words under it is steps, whatever the finder made of them.
-  if (answered.some((s) => STEPS_SECTION_RE.test(s))) found.add("steps");
-  const rule = PERSONA_RECORDS[persona].voice.raise.find(
-    (x) => x.kinds.includes(kind) && !x.unless.some((t) => found.has(t)),
-  );
-  return rule?.say;
+  if (kind === "bug") return `It reports a bug ${subject}`;
+  if (kind === "feature") return `It asks for a feature ${subject}`;
+  if (/[?？]\s*”$/.test(subject)) return `It asks ${subject}`;
+  if (PROBLEM_RE.test(subject)) return `It reports a problem ${subject}`;
+  return `It is about ${subject.replace(/^in /, "")}`;
 }
 
 /**
@@ -314,10 +379,15 @@ export function nothingSentence(r: Pick<TaskReading, "task" | "description">, pe
  */
 export function groundedSentences(r: TaskReading, estimate?: string): Record<PersonaId, string> {
   const text = checkable(`${r.task} ${r.description}`);
-  const { sentences, answered } = readSegments(r.description);
+  const { sentences } = readSegments(r.description);
   // Piled-up keywords name no area: repetition earns nothing.
   const areas = sentences.length && !r.analysis.stuffing ? areasIn(sentences.slice(0, 40)) : [];
-  const wordsOf = sentences.map((s) => s.text.toLowerCase().match(/[\p{L}]+/gu) ?? []);
+  const wordsOf = sentences.map(
+    (s) =>
+      withoutCode(s.text)
+        .toLowerCase()
+        .match(/[\p{L}]+/gu) ?? [],
+  );
   /** How many personas quoted each sentence: at most two quote the same words. */
   const used = new Map<string, number>();
   const out = {} as Record<PersonaId, string>;
@@ -325,13 +395,8 @@ export function groundedSentences(r: TaskReading, estimate?: string): Record<Per
     const list = candidates(r, persona, sentences, areas, text, wordsOf);
     // Words no other persona quoted first; else its own evidence, area or lens, though another quoted them too.
     const pick = list.find((c) => !used.has(c.key)) ?? list.find((c) => c.own && (used.get(c.key) ?? 0) < 2);
-    const tail = [persona === "product" ? estimate : undefined, raiseClause(r, persona, answered)].filter(
-      (x): x is string => !!x,
-    );
-    const voice = PERSONA_RECORDS[persona].voice;
-    let said =
-      pick?.say ??
-      voice.nothing.replace("{subject}", subjectOf(r, text, sentences[0]?.text)).replace(/\.$/, "");
+    const tail = persona === "product" && estimate ? [estimate] : [];
+    let said = pick?.say ?? `${whatItDoes(r, subjectOf(r, text, sentences[0]?.text))}, ${ANGLE[persona]}`;
     if (pick) used.set(pick.key, (used.get(pick.key) ?? 0) + 1);
     if (tail.length) said += `; ${tail.join(", and ")}`;
     out[persona] = `${said}.`;

@@ -8,6 +8,7 @@
  *
  * Linear: one pass over at most MAX_CHARS characters, patterns anchored and bounded.
  */
+import { AUTOMATED_HEADING_RE } from "./find-ask.js";
 import { TEMPLATE_BOILERPLATE } from "./signals.js";
 import { HEADING_RE, LABEL_RE, PLACEHOLDER_RE } from "./read-structure.js";
 
@@ -189,6 +190,8 @@ export function readSegments(description: string): Segments {
       open = section;
       continue;
     }
+    // What the tracker's form filled in itself ("Error message (automated)") is no one's sentence.
+    if (AUTOMATED_HEADING_RE.test(section)) continue;
     if (open && /[\p{L}\p{N}]/u.test(line) && !isTemplate(line.replace(LIST_MARK_RE, "").trim())) answer();
     let content = line.includes("![") || line.includes("<img") ? line.replace(IMAGE_RE, " ") : line;
     const label = LABEL_RE.exec(content);
