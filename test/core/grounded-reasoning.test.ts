@@ -211,6 +211,11 @@ describe("claims only where the finder behind them is reliable (issue 35)", () =
       "I clicked the reload button to turn the tools to light mode, then inspecting any element threw an error.",
     );
     expect(theme).not.toMatch(/about dark mode|told is dark mode/);
+    const team = all(
+      "Package fails to compile its macro",
+      "Our team is using the following packages, and the relevant pages and plugins fail to compile since the update.",
+    );
+    expect(team).not.toMatch(/enterprise readiness|visible interface|integration/);
   });
 
   it("says the text is in another language only where its prose is not English", () => {

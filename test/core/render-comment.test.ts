@@ -199,13 +199,14 @@ describe("claims only where the finder behind them is reliable (issue 35)", () =
     expect(md).not.toMatch(/feature request/);
   });
 
-  it("quotes no import line as code, and no label or traceback header as evidence", () => {
+  it("quotes no import line or pasted markup as code, and no label or traceback header as evidence", () => {
     const md = render(
       withReading({
         kind: "bug",
         kindConfidence: 0.9,
         evidence: [
           { type: "code", quote: "import numpy as np" },
+          { type: "steps", quote: "Expected behavior:" },
           { type: "trace", quote: "Traceback (most recent call last):" },
           { type: "expected_actual", quote: "Expected behavior:" },
         ],
@@ -213,5 +214,13 @@ describe("claims only where the finder behind them is reliable (issue 35)", () =
     );
     expect(md).toContain("**Read as** a bug report (90% sure)\n");
     expect(md).not.toMatch(/import numpy|Traceback|Expected behavior:/);
+    const markup = render(
+      withReading({
+        kind: "bug",
+        kindConfidence: 0.9,
+        evidence: [{ type: "code", quote: '<html xmlns:o="urn:x">' }],
+      }),
+    );
+    expect(markup).not.toMatch(/Code:/);
   });
 });

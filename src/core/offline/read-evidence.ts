@@ -160,6 +160,8 @@ function nextText(lines: readonly string[], i: number): string | undefined {
 
 const IMPORT_LINE_RE =
   /^\s*(?:import\b|from\s+\S+\s+import\b|#\s*include\b|using\s+[\w.]+;|(?:const|let|var)\s+\w+\s*=\s*require\(|require\(|use\s+[\w:]+;|package\s+[\w.]+;?\s*$)/;
+/** Pasted markup's opening tag ("<html xmlns:o=…>", "<?xml …>", "<!DOCTYPE html>"): no code to start from. */
+const MARKUP_OPENING_RE = /^\s*<(?:[?!]|html\b|head\b|body\b|meta\b|table\b|div\b|style\b)/i;
 const LABEL_ONLY_RE = /^[\p{L}\s/]{0,40}:\s*$|^Traceback \(most recent call last\):?\s*$/u;
 
 /**
@@ -168,7 +170,10 @@ const LABEL_ONLY_RE = /^[\p{L}\s/]{0,40}:\s*$|^Traceback \(most recent call last
  * found); the comment and the personas do not quote it.
  */
 export function saysNothing(type: EvidenceType, quote: string): boolean {
-  return LABEL_ONLY_RE.test(quote.trim()) || (type === "code" && IMPORT_LINE_RE.test(quote));
+  return (
+    LABEL_ONLY_RE.test(quote.trim()) ||
+    (type === "code" && (IMPORT_LINE_RE.test(quote) || MARKUP_OPENING_RE.test(quote)))
+  );
 }
 
 const TRACEBACK_RE = /Traceback \(most recent call last\)/;

@@ -109,6 +109,12 @@ const WEAK_TERMS = new Set([
   // Ambiguous in issues (issue 35's maintainer reading): "import cv2", "bitcoin" (the software, not a donation),
   // "light mode" (the author switched theme), "sync" and "endpoint" (no integration), "password" (a login
   // problem is no security work), "performance timeline" (a tool, not speed).
+  "team",
+  "pages",
+  "screens",
+  "buttons",
+  "plugins",
+  "extensions",
   "import from",
   "importing",
   "exporting",
