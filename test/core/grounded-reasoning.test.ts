@@ -255,3 +255,20 @@ describe("asks that are template text", () => {
     ).not.toMatch(/Merge with test case/);
   });
 });
+
+describe("the tracker's notice", () => {
+  it("is no one's ask or sentence, in any of its paragraph's sentences", async () => {
+    const { findAsk } = await import("../../src/core/offline/find-ask.js");
+    const notice = [
+      "This issue tracker is not for questions.",
+      "",
+      "As it happens, support requests that are created as issues are likely to be closed. We want to make sure you can find the help you need quickly.",
+      "",
+      "## Other places",
+      "",
+      "There are several online forums that are a good place to discuss the design of your application.",
+    ].join("\n");
+    expect(findAsk("Question about hooks", notice) ?? "").not.toMatch(/help you need/);
+    expect(reasons("Question about hooks", notice).join(" ")).not.toMatch(/help you need/);
+  });
+});

@@ -23,7 +23,7 @@
  * The title is never the ask: every surface shows the title already, so where the description states no
  * request or problem the ask is null rather than a repeat of the title.
  */
-import { FENCE_RE, HTML_COMMENT_RE } from "./prose.js";
+import { FENCE_RE, HTML_COMMENT_RE, TRACKER_NOTICE_RE } from "./prose.js";
 
 /** The longest ask, "…" included. */
 export const ASK_MAX = 240;
@@ -354,7 +354,8 @@ export function findAsk(title: string, description: string): string | null {
   let firstUnderAsk: Sentence | undefined;
   const firstWithCue: (Sentence | undefined)[] = [undefined, undefined, undefined];
   for (const p of paragraphs(description)) {
-    if (p.section === "other") continue;
+    // The tracker's notice ("This issue tracker is not for questions …") is no one's ask, in any of its sentences.
+    if (p.section === "other" || TRACKER_NOTICE_RE.test(p.text)) continue;
     const tier = p.section === "ask" ? 0 : p.section === "expected" ? 2 : 1;
     if (tier !== 0 && firstWithCue[tier]) continue;
     for (const raw of sentences(p.text)) {

@@ -9,6 +9,7 @@
  * Linear: one pass over at most MAX_CHARS characters, patterns anchored and bounded.
  */
 import { AUTOMATED_HEADING_RE } from "./find-ask.js";
+import { POLICY_RE, TRACKER_NOTICE_RE } from "./prose.js";
 import { TEMPLATE_BOILERPLATE } from "./signals.js";
 import { HEADING_RE, LABEL_RE, PLACEHOLDER_RE } from "./read-structure.js";
 
@@ -42,9 +43,7 @@ const IMAGE_RE = /!\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
 const MARKUP_RE = /<\/?[a-z][^>]{0,80}>|\|/i;
 /** Links and addresses are not words: they are left out of a quote, which shows "…" where they stood. */
 const LINK_RE = /\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|\bhttps?:\/\/\S+|\bwww\.\S+/gi;
-/** The tracker's own notes and policies, which templates carry into every issue. */
-export const POLICY_RE =
-  /\b(?:github also notifies|notifies thousands of people|as per our github policy|we only address|code of conduct|contributing guidelines?|contribution guidelines?|search (?:the )?existing issues|existing (?:issues|discussions)|(?:will|may) be closed|stack ?overflow|discussions? (?:tab|forum|board)|for (?:support|general questions|usage questions)|issue tracker is (?:for|not)|bug tracker is (?:for|not)|this (?:template|form)\b|latest (?:version|release) of)\b/i;
+export { POLICY_RE };
 /**
  * A template's prompt, addressed to the reporter ("A clear and concise description of …", "Please provide …",
  * "If applicable, add screenshots"), or its empty answer. Narrower than the structure's prompts: an author's own
@@ -146,6 +145,9 @@ export function readSegments(description: string): Segments {
     if (joined.length > PARAGRAPH_CHARS) joined = joined.slice(0, PARAGRAPH_CHARS);
     paragraph = [];
     paragraphChars = 0;
+    // A paragraph of the tracker's notice ("… are likely to be closed. We want to make sure you …") is the
+    // tracker's throughout, not only in the sentence that gives it away.
+    if (TRACKER_NOTICE_RE.test(joined)) return;
     for (const raw of sentencesOf(joined)) {
       if (out.length >= MAX_SENTENCES) return;
       const s = plain(raw);
