@@ -224,6 +224,16 @@ describe("claims only where the finder behind them is reliable (issue 35)", () =
       "When I export the sheet, the fonts 微软雅黑, 宋体, 黑体, 楷体, 仿宋, 新宋体 and 等线 are written as question marks in the file, and the cells lose their styles after I open it again.",
     ).join(" ");
     expect(english).not.toMatch(/in a language the offline judge reads only partly/);
+    const table = reasons(
+      "Some parameters lack type descriptions",
+      [
+        "API | params",
+        "-- | --",
+        ...Array.from({ length: 40 }, (_, i) => `tf.module${i}.function${i} | values${i} tensor${i}`),
+        "font | メイリオ ゴシック",
+      ].join("\n"),
+    ).join(" ");
+    expect(table).not.toMatch(/in a language the offline judge reads only partly/);
   });
 });
 
@@ -253,6 +263,12 @@ describe("asks that are template text", () => {
         "Merge with test case: https://example.org/pull/1053.\n\nThe purpose of this change is to support the split input.",
       ) ?? "",
     ).not.toMatch(/Merge with test case/);
+    expect(
+      findAsk(
+        "Types missing",
+        "API | lack of type description | params -- | -- tf.sparse.bincount | values tf.add_n | inputs",
+      ) ?? "",
+    ).not.toMatch(/\|/);
   });
 });
 

@@ -519,3 +519,35 @@ describe("the reading", () => {
     expect(readReading("导出失败", "点击导出按钮后没有任何反应，文件没有下载。").language).toBe("zh");
   });
 });
+
+describe("a Python trace's quote (issue 35)", () => {
+  it("is its exception line, not the traceback header or a frame", () => {
+    const fenced = [
+      "It stops at import:",
+      "```",
+      "Traceback (most recent call last):",
+      '  File "run.py", line 4, in <module>',
+      "    import cv2.face",
+      "AttributeError: module 'cv2' has no attribute 'face'",
+      "```",
+    ].join("\n");
+    expect(quoteOf("cv2 has no face", fenced, "trace")).toBe(
+      "AttributeError: module 'cv2' has no attribute 'face'",
+    );
+    const framesOnly = [
+      "```",
+      '  File "run.py", line 4, in <module>',
+      "ModuleNotFoundError: No module named 'numpy.distutils'",
+      "```",
+    ].join("\n");
+    expect(quoteOf("Build fails", framesOnly, "trace")).toBe(
+      "ModuleNotFoundError: No module named 'numpy.distutils'",
+    );
+    const prose = [
+      "Traceback (most recent call last):",
+      '  File "setup.py", line 9, in <module>',
+      "ImportError: No module named numpy.distutils",
+    ].join("\n");
+    expect(quoteOf("Build fails", prose, "trace")).toBe("ImportError: No module named numpy.distutils");
+  });
+});

@@ -303,6 +303,8 @@ function isProse(sentence: string): boolean {
   const letters = sentence.match(/[\p{L}\s]/gu)?.length ?? 0;
   if (letters < sentence.length * 0.7) return false;
   if (/^\s*(?:https?:\/\/|www\.)\S+\s*$/i.test(sentence)) return false;
+  // A table row pasted without its leading "|" ("API | params -- | -- tf.add | inputs …").
+  if ((sentence.match(/\s\|\s/g)?.length ?? 0) >= 3) return false;
   // A label and a link ("Merge with test case: https://…"): a reference, not a request in the author's words.
   if (/^[^.!?]{0,80}:\s*(?:https?:\/\/|www\.)\S+\s*$/i.test(sentence)) return false;
   // A search query a template filled in ("… in:title is:issue is:open repo:org/name").

@@ -164,7 +164,10 @@ function personaVerdict(
     sentences.push("Claims of value without numbers behind them earn nothing.");
   if (s.outOfScope && persona === "product")
     sentences.push("What its out-of-scope list names is not counted as part of the task.");
-  if (((a.nonLatinShare > 0.5 && !a.englishProse) || a.foreignLatin) && persona === "ux")
+  // Said only where the prose is another language in the main: not English with a few foreign names, and not
+  // a table of API names whose only non-English letters are a few CJK font names (foreignLatin reads those).
+  const foreign = (a.nonLatinShare > 0.5 && !a.englishProse) || (a.foreignLatin && a.nonLatinShare < 0.005);
+  if (foreign && persona === "ux")
     sentences.push(
       "Much of the text is in a language the offline judge reads only partly; its structure (steps, code, numbers, length) still counts.",
     );

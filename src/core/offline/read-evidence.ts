@@ -178,7 +178,7 @@ export function saysNothing(type: EvidenceType, quote: string): boolean {
 
 const TRACEBACK_RE = /Traceback \(most recent call last\)/;
 /** The line a Python traceback ends on: the exception and its message ("ValueError: …"). */
-const EXCEPTION_LINE_RE = /^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Warning|Fault)\b/;
+const EXCEPTION_LINE_RE = /^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b/;
 
 /**
  * The quote for a trace found at lines[at]: a Python traceback's own first line says nothing, so its exception
@@ -221,7 +221,11 @@ export function readEvidence(title: string, description: string): Evidence[] {
   const prose = text.replace(FENCE_RE, (_block, _fence, body: string) => {
     const lines = body.split("\n");
     const at = lines.findIndex((l) => TRACE_RE.test(l));
-    if (at >= 0) put("trace", exceptionAfter(lines, at));
+    // A Python trace's own line is its exception ("AttributeError: …"), wherever the paste starts.
+    const exception =
+      at >= 0 ? lines.slice(at).findLast((l) => EXCEPTION_LINE_RE.test(l) && !/^\s/.test(l)) : undefined;
+    if (exception) put("trace", exception.trim());
+    else if (at >= 0) put("trace", exceptionAfter(lines, at));
     if (looksLikeCode(lines.filter((l) => !TRACE_RE.test(l))))
       put("code", firstWithText(lines.filter((l) => CODE_LINE_RE.test(l))));
     const version = lines.map((l) => VERSION_RE.exec(l.replace(EXAMPLE_RE, " "))).find(Boolean);
