@@ -35210,6 +35210,8 @@ var HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
 var FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 var URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
 var MD_LINK_RE = /\[([^\][\n]{0,500})\]\([^)\n]{0,2000}\)/g;
+var POLICY_RE = /\b(?:github also notifies|notifies thousands of people|as per our github policy|we only address|code of conduct|contributing guidelines?|contribution guidelines?|search (?:the )?existing issues|existing (?:issues|discussions)|(?:will|may|might|are likely to|is likely to) be closed|support requests|stack ?overflow|discussions? (?:tab|forum|board)|for (?:support|general questions|usage questions)|issue tracker is (?:for|not)|bug tracker is (?:for|not)|this (?:template|form)\b|latest (?:version|release) of)\b/i;
+var TRACKER_NOTICE_RE = /\b(?:(?:issue|bug) tracker is (?:for|not)|(?:are|is) likely to be closed|support requests (?:that|which) are|github also notifies)\b/i;
 
 // src/core/offline/read-structure.ts
 var isSevere = (severity) => severity === "security" || severity === "data_loss" || severity === "crash";
@@ -37259,6 +37261,8 @@ function analyzeTask(title, description) {
   const words2 = t.words + d.words;
   const foreignLatin = nonLatinShare <= 0.5 && d.words >= 12 && (t.englishWords + d.englishWords) / words2 < 0.06 && language(`${title}
 ${description}`) !== "en";
+  const english = t.englishWords + d.englishWords;
+  const englishProse = english >= 10 && english / Math.max(1, words2) >= 0.15;
   return {
     concepts,
     hasStackTrace,
@@ -37267,7 +37271,8 @@ ${description}`) !== "en";
     injection,
     stuffing,
     nonLatinShare,
-    foreignLatin
+    foreignLatin,
+    englishProse
   };
 }
 
@@ -37307,6 +37312,7 @@ function mask(text2, re) {
 var EXPECTED_HEADING_RE = /\bexpected\b|期望|预期/i;
 var STRONG_LABEL_RE = /^(?:description|summary|problem|issue description|bug description|motivation|current behaviou?r|actual behaviou?r|what happened|expected(?: behaviou?r| result)?|steps(?: to reproduce)?|environment|versions?|logs?|os|browser)$/i;
 function sectionOf(heading) {
+  if (AUTOMATED_HEADING_RE.test(heading)) return "other";
   const h = heading.replace(/<[^>]{0,200}>/g, " ").replace(/[#*_:]+/g, " ").trim();
   if (!/[\p{L}]/u.test(h)) return "none";
   if (/\bpull request\b|\bchecklist\b/i.test(h)) return "none";
@@ -37321,6 +37327,7 @@ function sectionOf(heading) {
 function isProseBlock(body) {
   const lines = body.split("\n").filter((l) => l.trim());
   if (lines.length === 0) return false;
+  if (/https?:\/\//.test(body) || SEARCH_QUERY_RE.test(body)) return false;
   const text2 = lines.join(" ");
   if (countWords2(text2) < 6) return false;
   const letters = text2.match(/[\p{L}\s]/gu)?.length ?? 0;
@@ -37340,6 +37347,8 @@ function maskCode(text2) {
     return block.replace(/[^\n]/g, "\n");
   });
 }
+var SEARCH_QUERY_RE = /\b(?:is|in|repo|label|author|org|user|state|type):["\w][^\s]*(?:\s+\S+){0,12}?\s+(?:is|in|repo|label|author|org|user|state|type):["\w]/i;
+var AUTOMATED_HEADING_RE = /\(automated\)|\bauto-?(?:generated|filled)\b/i;
 var COMMAND_RE = /^\s*(?:\$|%|>>>|PS [A-Z]:\\[^>]{0,100}>|C:\\[^>]{0,100}>)\s/;
 function paragraphs(description) {
   let text2 = description.length > MAX_CHARS ? description.slice(0, MAX_CHARS) : description;
@@ -37458,6 +37467,9 @@ function isProse(sentence) {
   const letters = sentence.match(/[\p{L}\s]/gu)?.length ?? 0;
   if (letters < sentence.length * 0.7) return false;
   if (/^\s*(?:https?:\/\/|www\.)\S+\s*$/i.test(sentence)) return false;
+  if ((sentence.match(/\s\|\s/g)?.length ?? 0) >= 3) return false;
+  if (/^[^.!?]{0,80}:\s*(?:https?:\/\/|www\.)\S+\s*$/i.test(sentence)) return false;
+  if (SEARCH_QUERY_RE.test(sentence)) return false;
   if (/^[<{[(]|[;{}]\s*$|^\s*(?:import|from|def|class|function|const|let|var|return|public|private)\b\s*[\w{(]/.test(
     sentence
   ))
@@ -37482,7 +37494,7 @@ function findAsk(title, description) {
   let firstUnderAsk;
   const firstWithCue = [void 0, void 0, void 0];
   for (const p of paragraphs(description)) {
-    if (p.section === "other") continue;
+    if (p.section === "other" || TRACKER_NOTICE_RE.test(p.text)) continue;
     const tier = p.section === "ask" ? 0 : p.section === "expected" ? 2 : 1;
     if (tier !== 0 && firstWithCue[tier]) continue;
     for (const raw of sentences(p.text)) {
@@ -37662,7 +37674,6 @@ var LIST_MARK_RE2 = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
 var IMAGE_RE2 = /!\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
 var MARKUP_RE = /<\/?[a-z][^>]{0,80}>|\|/i;
 var LINK_RE = /\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|\bhttps?:\/\/\S+|\bwww\.\S+/gi;
-var POLICY_RE = /\b(?:github also notifies|notifies thousands of people|as per our github policy|we only address|code of conduct|contributing guidelines?|contribution guidelines?|search (?:the )?existing issues|existing (?:issues|discussions)|(?:will|may) be closed|stack ?overflow|discussions? (?:tab|forum|board)|for (?:support|general questions|usage questions)|issue tracker is (?:for|not)|bug tracker is (?:for|not)|this (?:template|form)\b|latest (?:version|release) of)\b/i;
 var PROMPT_RE3 = /^\W*(?:a clear and concise|a (?:short|brief|detailed|clear) description|describe (?:the|your|what|how|a|any|alternatives)\b|please (?:describe|provide|include|add (?:any|a|an|the) |explain|list|link|fill|search|check|note|make sure|read|attach|give|tell|share|complete|follow|do not|don'?t|confirm|ensure|mark|tick|review)\b|add any other|if applicable|(?:provide|include|list|paste|attach) (?:a|an|any|the|your|all|relevant)\b(?=.{0,120}\b(?:descri\w*|context|details?|information|info|screenshots?|steps|examples?|links?|versions?|logs?|output|code|snippets?|reproduc\w*|issue|problem|bug|behaviou?r|alternatives?|motivation|use ?cases?|summary)\b)|steps to reproduce the behaviou?r|is your (?:feature request|problem|request)|one paragraph|fill (?:me|in|this|out)|replace this|delete this|_?no response_?\s*$|n\/a\s*$|none\.?\s*$|tbd\s*$|i (?:have |'ve )?(?:searched|checked|read|agree|confirm|made sure|verified)\b|(?:go to|click on|scroll down to) '\.{3}|(?:provide|include|paste|attach|share)\b[^.\n]{0,80}\b(?:help us|reproduce|example|logs?|details|information)\b)/i;
 var FIELD_RE = /\((?:e\.g\.|ex\.|for example)|^[^.!?]{0,60}:\s*$/i;
 var PROSE_TOKEN_RE = /^[("“'‘]?[\p{L}][\p{L}'’-]*[)"”'’]?[.,;:!?]?$/u;
@@ -37721,6 +37732,7 @@ function readSegments(description) {
     if (joined.length > PARAGRAPH_CHARS) joined = joined.slice(0, PARAGRAPH_CHARS);
     paragraph = [];
     paragraphChars = 0;
+    if (TRACKER_NOTICE_RE.test(joined)) return;
     for (const raw of sentencesOf(joined)) {
       if (out.length >= MAX_SENTENCES) return;
       const s = plain(raw);
@@ -37760,6 +37772,7 @@ function readSegments(description) {
       open3 = section;
       continue;
     }
+    if (AUTOMATED_HEADING_RE.test(section)) continue;
     if (open3 && /[\p{L}\p{N}]/u.test(line) && !isTemplate(line.replace(LIST_MARK_RE2, "").trim())) answer();
     let content = line.includes("![") || line.includes("<img") ? line.replace(IMAGE_RE2, " ") : line;
     const label2 = LABEL_RE.exec(content);
@@ -37867,6 +37880,25 @@ function nextText(lines, i) {
     if (lines[k].trim() && !isFence(lines[k])) return lines[k].trim();
   return void 0;
 }
+var IMPORT_LINE_RE = /^\s*(?:import\b|from\s+\S+\s+import\b|#\s*include\b|using\s+[\w.]+;|(?:const|let|var)\s+\w+\s*=\s*require\(|require\(|use\s+[\w:]+;|package\s+[\w.]+;?\s*$)/;
+var MARKUP_OPENING_RE = /^\s*<(?:[?!]|html\b|head\b|body\b|meta\b|table\b|div\b|style\b)/i;
+var LABEL_ONLY_RE = /^[\p{L}\s/]{0,40}:\s*$|^Traceback \(most recent call last\):?\s*$/u;
+function saysNothing(type, quote) {
+  return LABEL_ONLY_RE.test(quote.trim()) || type === "code" && (IMPORT_LINE_RE.test(quote) || MARKUP_OPENING_RE.test(quote));
+}
+var TRACEBACK_RE = /Traceback \(most recent call last\)/;
+var EXCEPTION_LINE_RE = /^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b/;
+function exceptionAfter(lines, at) {
+  const first = lines[at].replace(/^\s*>\s?/, "").trim();
+  if (!TRACEBACK_RE.test(first)) return first;
+  let found2;
+  for (let j = at + 1; j < Math.min(lines.length, at + 80); j++) {
+    const line = lines[j].replace(/^\s*>\s?/, "");
+    if (line.startsWith(FENCE_MARK)) break;
+    if (EXCEPTION_LINE_RE.test(line) && !/^\s/.test(line)) found2 = line.trim();
+  }
+  return found2 ?? first;
+}
 var FENCE_MARK = "";
 var isFence = (line) => line.startsWith(FENCE_MARK);
 var EMPTY_ANSWER_RE = /^(?:_?no response_?|n\/a|none|-|\.\.\.|…)$/i;
@@ -37882,14 +37914,19 @@ function readEvidence(title, description) {
   const firstWithText = (lines2) => lines2.find((l) => /[\p{L}\p{N}]/u.test(l)) ?? "";
   const prose2 = text2.replace(FENCE_RE2, (_block, _fence, body) => {
     const lines2 = body.split("\n");
-    const traceLine = lines2.find((l) => TRACE_RE.test(l));
-    if (traceLine) put("trace", traceLine);
+    const at = lines2.findIndex((l) => TRACE_RE.test(l));
+    const exception = at >= 0 ? lines2.slice(at).findLast((l) => EXCEPTION_LINE_RE.test(l) && !/^\s/.test(l)) : void 0;
+    if (exception) put("trace", exception.trim());
+    else if (at >= 0) put("trace", exceptionAfter(lines2, at));
     if (looksLikeCode(lines2.filter((l) => !TRACE_RE.test(l))))
       put("code", firstWithText(lines2.filter((l) => CODE_LINE_RE2.test(l))));
     const version2 = lines2.map((l) => VERSION_RE2.exec(l.replace(EXAMPLE_RE, " "))).find(Boolean);
     if (version2 && /\b(?:version|use|using|installed|with)\b/i.test(body)) put("versions", version2[0]);
+    const failing = lines2.find(
+      (l) => /\b(?:error|fail\w*|exception|fatal|denied|invalid|refused|panic\w*)\b/i.test(l)
+    );
     return `
-${FENCE_MARK}${firstWithText(lines2)}
+${FENCE_MARK}${(failing ?? firstWithText(lines2)).trim()}
 `;
   });
   const lines = prose2.split("\n");
@@ -37947,17 +37984,20 @@ ${FENCE_MARK}${firstWithText(lines2)}
     const demand = DEMAND_RE2.exec(demandText);
     if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
     const trace = TRACE_RE.exec(trimmed);
-    if (trace) put("trace", quoteAt(trimmed, trace.index, trace[0].length, "line"));
+    if (trace)
+      put(
+        "trace",
+        TRACEBACK_RE.test(trimmed) ? exceptionAfter(lines, i) : quoteAt(trimmed, trace.index, trace[0].length, "line")
+      );
     const namesError = /error|exception/i.test(withoutLinks);
     const quotedError = namesError ? ERROR_QUOTED_RE.exec(withoutLinks) : null;
     if (quotedError) put("trace", quoteAt(withoutLinks, quotedError.index, quotedError[0].length, "line"));
     else if (namesError && ERROR_INTRO_RE.test(withoutLinks) && !image) {
       const under = lines.slice(i + 1).find((l) => l.trim());
       const next2 = nextText(lines, i);
-      if (under && isFence(under) && /[\p{L}]{3}/u.test(under))
-        put("trace", `${withoutLinks} ${under.slice(1)}`);
+      if (under && isFence(under) && /[\p{L}]{3}/u.test(under)) put("trace", under.slice(1));
       else if (next2 && under?.trim() === next2 && !isHeading(next2) && !LIST_ITEM_RE.test(next2) && !EMPTY_ANSWER_RE.test(next2) && !IMAGE_RE3.test(next2) && OUTPUT_LINE_RE.test(next2))
-        put("trace", `${withoutLinks} ${next2}`);
+        put("trace", next2);
     }
     const version2 = VERSION_RE2.exec(withoutLinks);
     if (version2) put("versions", quoteAt(withoutLinks, version2.index, version2[0].length, "line"));
@@ -38200,34 +38240,11 @@ function claimedKind(r) {
   const bar = KIND_CLAIM_BAR[kind];
   return bar !== void 0 && kindConfidence >= bar ? kind : null;
 }
-var STEPS_SECTION_RE = /\b(?:steps|reproduc\w*|repro)\b/;
-function adviceKind(r) {
-  const claimed = claimedKind(r);
-  if (claimed) return claimed;
-  const k = r.reading.kind;
-  if ((k === "bug" || k === "feature" || k === "refactor") && r.structure.kind === k) return k;
-  return null;
-}
 function findGaps(r) {
   const s = r.structure;
   if (s.kind === "junk" || s.kind === "ping" || r.reading.kind === "junk" || r.reading.kind === "question")
     return [];
-  const found2 = new Set(r.reading.evidence.map((e) => e.type));
-  const gaps = [];
-  if (s.ownWords < 12) gaps.push("description");
-  const kind = adviceKind(r);
-  if (kind === "bug") {
-    const stepsAnswered = readSegments(r.description).answered.some((h) => STEPS_SECTION_RE.test(h));
-    if (!found2.has("steps") && !found2.has("code") && !stepsAnswered && !s.steps)
-      gaps.push("steps_to_reproduce");
-    if (!found2.has("versions")) gaps.push("versions");
-    if (!found2.has("expected_actual") && !s.expected) gaps.push("expected_actual");
-    if (!found2.has("trace") && !found2.has("code") && !found2.has("screenshot")) gaps.push("error_output");
-  }
-  if ((kind === "feature" || kind === "refactor") && !found2.has("acceptance") && !s.acceptance)
-    gaps.push("acceptance_criteria");
-  if (kind === "feature" && !found2.has("demand") && !s.demand) gaps.push("evidence_of_demand");
-  return gaps;
+  return s.ownWords < 12 && r.description.replace(/\s+/g, " ").trim().length < 80 ? ["description"] : [];
 }
 
 // src/core/offline/reasoning-clauses.ts
@@ -38323,10 +38340,64 @@ var WEAK_TERMS = /* @__PURE__ */ new Set([
   "faster",
   "languages",
   "example",
-  "examples"
+  "examples",
+  // Ambiguous in issues (issue 35's maintainer reading): "import cv2", "bitcoin" (the software, not a donation),
+  // "light mode" (the author switched theme), "sync" and "endpoint" (no integration), "password" (a login
+  // problem is no security work), "performance timeline" (a tool, not speed).
+  "team",
+  "pages",
+  "screens",
+  "buttons",
+  "plugins",
+  "extensions",
+  "import from",
+  "importing",
+  "exporting",
+  "bitcoin",
+  "btc",
+  "crypto",
+  "cryptocurrency",
+  "light mode",
+  "high contrast",
+  "sync",
+  "endpoint",
+  "middleware",
+  "sdk",
+  "webhook",
+  "webhooks",
+  "password",
+  "secret",
+  "secrets",
+  "leak",
+  "telemetry",
+  "permission",
+  "authentication",
+  "performance",
+  "cpu",
+  "scale",
+  "slow",
+  "slowness",
+  "paid",
+  "paying",
+  "subscribe"
 ]);
+var AMBIGUOUS_LENS = /* @__PURE__ */ new Set([
+  "production",
+  "cost",
+  "costs",
+  "expensive",
+  "license",
+  "licensing",
+  "paid",
+  "business",
+  "businesses",
+  "commercial",
+  "enterprise"
+]);
+var withoutCode = (text2) => text2.replace(/`[^`]*`/g, (m) => " ".repeat(m.length));
 var NOT_AREAS = /* @__PURE__ */ new Set(["bulk-generation", "hype", "fix-request", "defect", "removal", "documentation"]);
-function ownWord(sentence, term) {
+function ownWord(original, term) {
+  const sentence = withoutCode(original);
   const lower = sentence.toLowerCase();
   let from = 0;
   for (let guard = 0; guard < 20; guard++) {
@@ -38372,7 +38443,6 @@ function askFrame(r, text2) {
 function candidates(r, persona, sentences2, areas, text2, wordsOf) {
   const record3 = PERSONA_RECORDS[persona];
   const out = [];
-  const kind = claimedKind(r);
   let opening;
   if (persona === "product") {
     const found2 = r.reading.ask;
@@ -38402,6 +38472,7 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf) {
     const e = byType.get(type);
     if (!e) continue;
     const words2 = evidenceWords(e);
+    if (words2 && saysNothing(type, words2)) continue;
     if (words2 && standsIn(words2, text2))
       out.push({ key: norm(words2), say: `${label2}: ${q(words2)}`, own: true });
     else if (type === "screenshot") {
@@ -38412,14 +38483,13 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf) {
   if (opening) out.push(opening);
   const mine = areas.filter((a) => (a.weights[persona] ?? 0) >= 1).sort((a, b2) => (b2.weights[persona] ?? 0) - (a.weights[persona] ?? 0));
   for (const a of mine) {
-    const why = kind === "feature" ? a.why[persona] : void 0;
     out.push({
       key: norm(a.sentence.text),
-      say: `${record3.voice.area.replace("{area}", a.label)}: ${q(a.sentence.text)}${why ? `; it ${why}` : ""}`,
+      say: `${record3.voice.area.replace("{area}", a.label)}: ${q(a.sentence.text)}`,
       own: true
     });
   }
-  const lens = new Set(record3.voice.lens.words);
+  const lens = new Set(record3.voice.lens.words.filter((w) => !AMBIGUOUS_LENS.has(w)));
   const ranked = sentences2.map((s2, i) => ({ s: s2, i, n: wordsOf[i].filter((w) => lens.has(w)).length })).filter((x) => x.n > 0).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
   for (const { s: s2 } of ranked)
     out.push({ key: norm(s2.text), say: `${record3.voice.lens.say}: ${q(s2.text)}`, own: true });
@@ -38427,16 +38497,21 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf) {
   return out;
 }
 var PICK_ORDER = ["product", "revenue", "marketing", "ux", "architect"];
-var STEPS_SECTION_RE2 = /\b(?:steps|reproduc\w*|repro)\b/;
-function raiseClause(r, persona, answered) {
+var ANGLE = {
+  product: "weighed for how plannable it is",
+  revenue: "weighed for what it is worth in revenue",
+  marketing: "weighed for what could be announced",
+  ux: "weighed for what people see and do",
+  architect: "weighed for what it changes in the code"
+};
+function whatItDoes(r, subject) {
+  if (subject === "here") return "Its words are too few to quote";
   const kind = claimedKind(r);
-  if (!kind) return void 0;
-  const found2 = new Set(r.reading.evidence.map((e) => e.type));
-  if (answered.some((s) => STEPS_SECTION_RE2.test(s))) found2.add("steps");
-  const rule = PERSONA_RECORDS[persona].voice.raise.find(
-    (x) => x.kinds.includes(kind) && !x.unless.some((t) => found2.has(t))
-  );
-  return rule?.say;
+  if (kind === "bug") return `It reports a bug ${subject}`;
+  if (kind === "feature") return `It asks for a feature ${subject}`;
+  if (/[?？]\s*”$/.test(subject)) return `It asks ${subject}`;
+  if (PROBLEM_RE2.test(subject)) return `It reports a problem ${subject}`;
+  return `It is about ${subject.replace(/^in /, "")}`;
 }
 function subjectOf(r, text2, first) {
   const title = r.task.replace(/^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)+/, "").trim();
@@ -38455,19 +38530,18 @@ function nothingSentence(r, persona) {
 }
 function groundedSentences(r, estimate) {
   const text2 = checkable(`${r.task} ${r.description}`);
-  const { sentences: sentences2, answered } = readSegments(r.description);
+  const { sentences: sentences2 } = readSegments(r.description);
   const areas = sentences2.length && !r.analysis.stuffing ? areasIn(sentences2.slice(0, 40)) : [];
-  const wordsOf = sentences2.map((s) => s.text.toLowerCase().match(/[\p{L}]+/gu) ?? []);
+  const wordsOf = sentences2.map(
+    (s) => withoutCode(s.text).toLowerCase().match(/[\p{L}]+/gu) ?? []
+  );
   const used = /* @__PURE__ */ new Map();
   const out = {};
   for (const persona of PICK_ORDER) {
     const list = candidates(r, persona, sentences2, areas, text2, wordsOf);
     const pick2 = list.find((c) => !used.has(c.key)) ?? list.find((c) => c.own && (used.get(c.key) ?? 0) < 2);
-    const tail = [persona === "product" ? estimate : void 0, raiseClause(r, persona, answered)].filter(
-      (x) => !!x
-    );
-    const voice = PERSONA_RECORDS[persona].voice;
-    let said = pick2?.say ?? voice.nothing.replace("{subject}", subjectOf(r, text2, sentences2[0]?.text)).replace(/\.$/, "");
+    const tail = persona === "product" && estimate ? [estimate] : [];
+    let said = pick2?.say ?? `${whatItDoes(r, subjectOf(r, text2, sentences2[0]?.text))}, ${ANGLE[persona]}`;
     if (pick2) used.set(pick2.key, (used.get(pick2.key) ?? 0) + 1);
     if (tail.length) said += `; ${tail.join(", and ")}`;
     out[persona] = `${said}.`;
@@ -38582,7 +38656,8 @@ function personaVerdict(r, persona, c, lean, model, grounded) {
     sentences2.push("Claims of value without numbers behind them earn nothing.");
   if (s.outOfScope && persona === "product")
     sentences2.push("What its out-of-scope list names is not counted as part of the task.");
-  if ((a.nonLatinShare > 0.5 || a.foreignLatin) && persona === "ux")
+  const foreign = a.nonLatinShare > 0.5 && !a.englishProse || a.foreignLatin && a.nonLatinShare < 5e-3;
+  if (foreign && persona === "ux")
     sentences2.push(
       "Much of the text is in a language the offline judge reads only partly; its structure (steps, code, numbers, length) still counts."
     );
@@ -70480,11 +70555,6 @@ function needsHumanReasons(report) {
 function needsHuman(report) {
   return needsHumanReasons(report).length > 0;
 }
-function renderNeedsHuman(report) {
-  const reasons = needsHumanReasons(report);
-  if (reasons.length === 0) return void 0;
-  return `**Needs a human:** ${reasons.join("; and ")}.`;
-}
 
 // src/core/change/render-change.ts
 var count = (n) => n.toLocaleString("en");
@@ -70548,12 +70618,26 @@ function renderChange(report) {
   const change = report.reading?.change;
   return change ? `**Change:** ${renderChangeText(change)}` : void 0;
 }
+function kindNamed(kind, confidence) {
+  const bar = KIND_CLAIM_BAR[kind];
+  return bar !== void 0 && confidence >= bar;
+}
 function renderReading(report) {
   const r = report.reading;
   if (!r) return void 0;
-  const detail = [r.severity?.replace("_", " "), `${Math.round(r.kindConfidence * 100)}% sure`].filter(Boolean).join(", ");
-  const evidence = r.evidence.filter((e) => e.type !== "screenshot").slice(0, 3).map((e) => `${EVIDENCE_WORDS[e.type]}: “${escapeMarkdown(truncate(e.quote, 90))}”`);
-  return [`**Read as** ${KIND_WORDS[r.kind]} (${detail})`, ...evidence].join(" · ");
+  const evidence = r.evidence.filter((e) => e.type !== "screenshot" && !saysNothing(e.type, e.quote)).slice(0, 3).map((e) => `${EVIDENCE_WORDS[e.type]}: “${escapeMarkdown(truncate(e.quote, 90))}”`);
+  if (kindNamed(r.kind, r.kindConfidence))
+    return [
+      `**Read as** ${KIND_WORDS[r.kind]} (${Math.round(r.kindConfidence * 100)}% sure)`,
+      ...evidence
+    ].join(" · ");
+  return evidence.length ? `**Found:** ${evidence.join(" · ")}` : void 0;
+}
+function renderHumanLine(report) {
+  const reasons = needsHumanReasons(report).filter((x) => !x.startsWith("the reader is only"));
+  if (report.reading && report.reading.kindConfidence < NEEDS_HUMAN.kindConfidence)
+    reasons.push("the reader cannot tell what kind of task this is");
+  return reasons.length ? `**Needs a human:** ${reasons.join("; and ")}.` : void 0;
 }
 function renderReport(report, approval, options) {
   const { consensus: consensus2 } = report;
@@ -70569,7 +70653,7 @@ function renderReport(report, approval, options) {
   if (advice) lines.push(advice, "");
   const reading = renderReading(report);
   if (reading) lines.push(reading, "");
-  const human = renderNeedsHuman(report);
+  const human = renderHumanLine(report);
   if (human) lines.push(human, "");
   const compact = (options.style ?? "compact") === "compact";
   if (compact) {
