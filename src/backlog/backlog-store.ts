@@ -68,7 +68,8 @@ export class BacklogStore extends BackfillQueueStore {
     const row = {
       repository: repositoryKey(t.repository),
       number: t.number,
-      title: t.title,
+      // PostgreSQL's text cannot hold NUL, which an issue's text can carry: shown as a space, the task is kept.
+      title: t.title.replaceAll("\u0000", " "),
       url: t.url,
       state: "open",
       score: t.score,

@@ -76,13 +76,14 @@ export class SimilarStore {
   async index(repository: string, issues: readonly SimilarIssueInput[]): Promise<void> {
     if (issues.length === 0) return;
     const key = repositoryKey(repository);
+    // PostgreSQL's text refuses NUL, which GitHub's API can carry in a body: a NUL would lose the whole save.
     const rows = issues.map((i) => ({
       number: i.number,
-      title: i.title.slice(0, 1024),
+      title: withoutNul(i.title.slice(0, 1024)),
       url: i.url,
       state: i.state,
       stateReason: i.state === "closed" ? (i.stateReason ?? null) : null,
-      body: withoutPrompts(i.body.slice(0, MAX_BODY_CHARS)),
+      body: withoutNul(withoutPrompts(i.body.slice(0, MAX_BODY_CHARS))),
     }));
     for (let at = 0; at < rows.length; at += BATCH) {
       const values = rows
@@ -292,4 +293,9 @@ export class SimilarStore {
     while (this.cache.size > this.kept) this.cache.delete(this.cache.keys().next().value!);
     return loaded;
   }
+}
+
+/** The text without NUL characters (PostgreSQL's text type cannot hold them). */
+function withoutNul(text: string): string {
+  return text.includes("\u0000") ? text.replaceAll("\u0000", " ") : text;
 }

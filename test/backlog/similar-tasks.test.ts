@@ -85,7 +85,7 @@ afterAll(async () => {
   await server?.close();
   await database?.db
     .deleteFrom("backlog_tasks")
-    .where("repository", "in", ["acme/widgets", "acme/secret"])
+    .where("repository", "in", ["acme/widgets", "acme/secret", "acme/gadgets"])
     .execute();
   await database?.close();
 });
@@ -93,6 +93,20 @@ afterAll(async () => {
 const similar = (path: string) => server.inject({ method: "GET", url: `/api/repos/${path}` });
 
 describe("GET /api/repos/{owner}/{repo}/tasks/{number}/similar", () => {
+  it("keeps a task whose text carries a NUL (PostgreSQL's text cannot): the save and the index go on", async () => {
+    await store.noteRepository("acme/gadgets", { installationId: 1, private: false });
+    await save(
+      "acme/gadgets",
+      40,
+      "Importer stops at a NUL\u0000 byte",
+      "The file has a NUL\u0000 in row 3.",
+    );
+    const res = await similar("acme/gadgets/tasks/40/similar");
+    expect(res.statusCode).toBe(200);
+    const tasks = await server.inject({ method: "GET", url: "/api/repos/acme/gadgets/tasks?limit=100" });
+    expect((tasks.json() as { tasks: { number: number }[] }).tasks.map((t) => t.number)).toContain(40);
+  });
+
   it("finds a repeated issue first and flags it as a duplicate; an unrelated issue is not", async () => {
     const r = await similar("acme/widgets/tasks/5/similar");
     expect(r.statusCode).toBe(200);
