@@ -82,7 +82,7 @@ export interface PublishResult {
   check?: { id: number | undefined; conclusion: "success" | "neutral"; headSha: string };
 }
 
-/** A client for every output; the comment needs Octokit's `rest` and `paginate` besides `request`. */
+/** A client for every output; the comment needs Octokit's `rest` besides `request`. */
 export type PublishClient = GitHubRequest & Partial<IssueCommentsOctokit>;
 
 async function currentLabels(github: GitHubRequest, ref: IssueRef): Promise<string[]> {
@@ -110,7 +110,7 @@ function attempter(result: PublishResult) {
 }
 
 function upsertComment(github: PublishClient, ref: IssueRef, markdown: string): Promise<UpsertResult> {
-  if (!github.rest || !github.paginate) throw new Error("a comment needs an Octokit with rest and paginate");
+  if (!github.rest) throw new Error("a comment needs an Octokit with rest");
   return upsertReportComment(github as IssueCommentsOctokit, ref, markdown);
 }
 

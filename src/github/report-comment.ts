@@ -6,10 +6,15 @@ import { REPORT_MARKER } from "../core/render-comment.js";
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- Octokit's route types differ between Probot and @actions/github. */
 export interface IssueCommentsOctokit {
-  paginate: (route: any, params: any) => Promise<any[]>;
   rest: {
     issues: {
-      listComments: any;
+      listComments: (params: {
+        owner: string;
+        repo: string;
+        issue_number: number;
+        per_page: number;
+        page: number;
+      }) => Promise<{ data: any[] }>;
       createComment: (params: {
         owner: string;
         repo: string;
@@ -49,11 +54,20 @@ interface Comment {
   created_at?: string;
 }
 
+/** Pages of 100 comments read at most: the report is written early in an issue's life, within its first 3,000. */
+export const MAX_COMMENT_PAGES = 30;
+
+/**
+ * The issue's report comments, oldest first. Pages are asked for by number from the API the client was made for,
+ * not by following the `Link` header (which Octokit's paginate follows to any host, with the token).
+ */
 async function findReports(octokit: IssueCommentsOctokit, ref: IssueRef): Promise<Comment[]> {
-  const comments = (await octokit.paginate(octokit.rest.issues.listComments, {
-    ...ref,
-    per_page: 100,
-  })) as Comment[];
+  const comments: Comment[] = [];
+  for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
+    const { data } = await octokit.rest.issues.listComments({ ...ref, per_page: 100, page });
+    comments.push(...(data as Comment[]));
+    if (data.length < 100) break;
+  }
   return comments
     .filter((c) => typeof c.body === "string" && c.body.includes(REPORT_MARKER))
     .sort((a, b) => a.id - b.id);

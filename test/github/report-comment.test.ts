@@ -8,10 +8,12 @@ function issue(initial: { id: number; body: string }[] = [], onCreate?: () => vo
   let next = 100;
   const calls: string[] = [];
   const octokit: IssueCommentsOctokit = {
-    paginate: async () => comments.map((c) => ({ ...c })),
     rest: {
       issues: {
-        listComments: {},
+        listComments: async ({ per_page, page }) => {
+          calls.push(`list ${page}`);
+          return { data: comments.slice((page - 1) * per_page, page * per_page).map((c) => ({ ...c })) };
+        },
         createComment: async ({ body }) => {
           calls.push("create");
           onCreate?.();
@@ -47,7 +49,16 @@ describe("one report comment per issue", () => {
     expect((await upsertReportComment(gh.octokit, ref, report("7.0"))).action).toBe("updated");
     expect((await upsertReportComment(gh.octokit, ref, report("7.0"))).action).toBe("unchanged");
     expect(gh.comments.map((c) => c.body)).toEqual(["a person's comment", report("7.0")]);
-    expect(gh.calls).toEqual(["create", "update 100"]);
+    expect(gh.calls.filter((c) => !c.startsWith("list"))).toEqual(["create", "update 100"]);
+  });
+
+  it("finds the report on a later page by asking for pages by number, and stops at the last one", async () => {
+    const people = Array.from({ length: 230 }, (_, i) => ({ id: i + 1, body: `comment ${i + 1}` }));
+    const gh = issue([...people, { id: 500, body: report("6.4") }, { id: 501, body: "after" }]);
+    const result = await upsertReportComment(gh.octokit, ref, report("7.0"));
+    expect(result).toMatchObject({ action: "updated", commentId: 500 });
+    // 232 comments: pages 1, 2 and 3 (32 on the last), then no fourth request.
+    expect(gh.calls).toEqual(["list 1", "list 2", "list 3", "update 500"]);
   });
 
   it("after a race between two writers, the oldest report is kept and the copies are deleted", async () => {
