@@ -71721,11 +71721,14 @@ async function setProjectScore(github, url2, contentId, score, options = {}) {
 }
 
 // src/github/report-comment.ts
+var MAX_COMMENT_PAGES = 30;
 async function findReports(octokit, ref) {
-  const comments = await octokit.paginate(octokit.rest.issues.listComments, {
-    ...ref,
-    per_page: 100
-  });
+  const comments = [];
+  for (let page = 1; page <= MAX_COMMENT_PAGES; page++) {
+    const { data } = await octokit.rest.issues.listComments({ ...ref, per_page: 100, page });
+    comments.push(...data);
+    if (data.length < 100) break;
+  }
   return comments.filter((c) => typeof c.body === "string" && c.body.includes(REPORT_MARKER)).sort((a, b2) => a.id - b2.id);
 }
 async function upsertReportComment(octokit, ref, body) {
@@ -71844,7 +71847,7 @@ function attempter(result) {
   };
 }
 function upsertComment(github, ref, markdown) {
-  if (!github.rest || !github.paginate) throw new Error("a comment needs an Octokit with rest and paginate");
+  if (!github.rest) throw new Error("a comment needs an Octokit with rest");
   return upsertReportComment(github, ref, markdown);
 }
 async function publishReport(github, outputs, target, report, options) {
