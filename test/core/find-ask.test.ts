@@ -12,7 +12,7 @@ describe("findAsk", () => {
   it("takes the sentence under a 'Describe the bug' heading, not the heading or the prompt", () => {
     const d = [
       "### Describe the bug",
-      "<!-- A clear and concise description of what the bug is. -->",
+      "<!-- Say what went wrong, in a sentence or two. -->",
       "Saving a draft with an emoji in the title loses the whole draft. It happened twice today.",
       "",
       "### Steps to reproduce",
@@ -29,7 +29,7 @@ describe("findAsk", () => {
 
   it("skips a greeting and thanks before the request", () => {
     const d =
-      "Hi team!\n\nThanks for the great project, we use it every day.\n\nIt would be nice to export the report as CSV as well as PDF.";
+      "Hi team!\n\nThanks for this tool, our office uses it daily.\n\nIt would be nice to export the report as CSV as well as PDF.";
     expect(findAsk("CSV export", d)).toBe("It would be nice to export the report as CSV as well as PDF.");
   });
 
@@ -40,10 +40,10 @@ describe("findAsk", () => {
 
   it("never takes a checklist line or the tracker's boilerplate", () => {
     const d = [
-      "- [x] I searched existing issues and this is not a duplicate",
-      "- [x] I have read the contributing guidelines",
+      "- [x] I looked through the open reports first",
+      "- [x] My version is the newest one",
       "",
-      "I searched existing issues.",
+      "I looked through the open reports.",
       "",
       "Please add a setting to turn off the sound when a timer ends.",
     ].join("\n");
@@ -66,14 +66,15 @@ describe("findAsk", () => {
   });
 
   it("is null for a template with nothing filled in", () => {
+    // An invented template of the usual shape: headings, prompts and a placeholder, nothing of an author's own.
     const d = [
-      "**Is your feature request related to a problem? Please describe.**",
-      "A clear and concise description of what the problem is. Ex. I'm always frustrated when [...]",
+      "**Does your idea come from a problem? Please describe.**",
+      "A clear and concise account of the problem. For example: it annoys me when [...]",
       "",
-      "**Describe the solution you'd like**",
-      "A clear and concise description of what you want to happen.",
+      "**Describe what you would want**",
+      "A short description of what should happen.",
       "",
-      "**Additional context**",
+      "**Anything else**",
       "_No response_",
     ].join("\n");
     expect(findAsk("Feature", d)).toBeNull();
