@@ -4,7 +4,6 @@ import { z } from "zod";
 import { PERSONA_KEYS } from "../../core/contract.js";
 import { TaskScorerError } from "../../core/errors.js";
 import { ErrorBodySchema } from "../../core/score-report.schema.js";
-import { sendError } from "../http-errors.js";
 import { FixedWindowLimiter } from "../rate-limit.js";
 import { BacklogStore } from "../../backlog/backlog-store.js";
 import {
@@ -14,12 +13,12 @@ import {
   TaskListSchema,
   type BacklogTask,
 } from "../../backlog/task-list.schema.js";
+import { overLimit, readableRepository } from "./backlog-access.js";
 import { similarTasksRoute } from "./similar-tasks.js";
 import {
   CSV_PER_MINUTE,
   OWNER_RE,
   REPO_RE,
-  STORAGE_REQUIRED,
   TASKS_PER_MINUTE,
   type BacklogRouteOptions,
 } from "./backlog-route-options.js";
@@ -124,7 +123,6 @@ export function backlogTasksRoute(app: FastifyInstance, options: BacklogRouteOpt
       },
     },
     async (request, reply) => {
-      const { store, access } = options;
       const { owner, repo } = request.params;
       const name = `${owner}/${repo}`;
       const query = request.query;
@@ -132,41 +130,13 @@ export function backlogTasksRoute(app: FastifyInstance, options: BacklogRouteOpt
         query.format === "csv" ||
         (query.format === undefined && /\btext\/csv\b/i.test(request.headers.accept ?? ""));
       // Per client, before any work: a signed-in user by their GitHub id, anyone else by address.
-      const user = access?.userOf?.(request);
-      const wait = (csv ? limiters.csv : limiters.json).take(user ? `user:${user}` : `ip:${request.ip}`);
-      if (wait > 0) {
-        const who = user ? "by your GitHub account" : "from this address";
-        return sendError(
-          reply,
-          "rate_limited",
-          csv
-            ? `Too many CSV downloads ${who}: at most ${csvLimit} a minute. Try again in ${wait} s.`
-            : `Too many backlog requests ${who}: at most ${jsonLimit} a minute. Try again in ${wait} s.`,
-          { headers: { "retry-after": String(wait) } },
-        );
-      }
-      if (!store) throw new TaskScorerError("storage_required", STORAGE_REQUIRED);
-      const row = await store.repositoryWithCalibration(name);
-      const notFound = new TaskScorerError(
-        "not_found",
-        `task-scorer has no backlog for ${name}. Install the GitHub App on it, or ask a maintainer to comment \`/score backlog\` on one of its issues.`,
-      );
-      if (!row || row.private !== false) {
-        // Unknown repositories and private ones answer alike, so the answer discloses nothing.
-        const verdict = access ? await access.check(request, owner, repo) : "unauthenticated";
-        if (verdict === "unauthenticated")
-          throw new TaskScorerError(
-            "unauthorized",
-            // True of a private repository and of one the App never scored alike: the answer is the same.
-            access
-              ? `No backlog here: the App has not scored a public repository named ${name}. If it is private, sign in with GitHub to see it (/auth/github/login?return_to=/board/${name}).`
-              : `${name}'s backlog is private or unknown, and sign-in is not configured on this server (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET, SESSION_SECRET).`,
-          );
-        if (verdict === "not_found" || !row) throw notFound;
-        reply.header("cache-control", "private, no-store");
-      } else {
-        reply.header("cache-control", "no-cache");
-      }
+      if (
+        csv
+          ? overLimit(request, reply, options.access, limiters.csv, "CSV downloads", csvLimit)
+          : overLimit(request, reply, options.access, limiters.json, "backlog requests", jsonLimit)
+      )
+        return reply;
+      const { store, row } = await readableRepository(request, reply, options, owner, repo);
       reply.header("vary", "accept, cookie");
       const page = await store.listTasks(name, {
         ...query,

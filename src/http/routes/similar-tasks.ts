@@ -4,15 +4,9 @@ import { z } from "zod";
 import { TaskScorerError } from "../../core/errors.js";
 import { ErrorBodySchema } from "../../core/score-report.schema.js";
 import { SIMILAR_METHOD } from "../../core/similar/similar-index.js";
-import { sendError } from "../http-errors.js";
 import { FixedWindowLimiter } from "../rate-limit.js";
-import {
-  OWNER_RE,
-  REPO_RE,
-  STORAGE_REQUIRED,
-  TASKS_PER_MINUTE,
-  type BacklogRouteOptions,
-} from "./backlog-route-options.js";
+import { overLimit, readableRepository } from "./backlog-access.js";
+import { OWNER_RE, REPO_RE, TASKS_PER_MINUTE, type BacklogRouteOptions } from "./backlog-route-options.js";
 
 export const SimilarQuerySchema = z
   .object({
@@ -82,39 +76,10 @@ export function similarTasksRoute(app: FastifyInstance, options: BacklogRouteOpt
       },
     },
     async (request, reply) => {
-      const { store, access } = options;
       const { owner, repo, number } = request.params;
       const name = `${owner}/${repo}`;
-      const user = access?.userOf?.(request);
-      const wait = limiter.take(user ? `user:${user}` : `ip:${request.ip}`);
-      if (wait > 0)
-        return sendError(
-          reply,
-          "rate_limited",
-          `Too many backlog requests ${user ? "by your GitHub account" : "from this address"}: at most ${perMinute} a minute. Try again in ${wait} s.`,
-          { headers: { "retry-after": String(wait) } },
-        );
-      if (!store) throw new TaskScorerError("storage_required", STORAGE_REQUIRED);
-      const row = await store.repositoryWithCalibration(name);
-      const notFound = new TaskScorerError(
-        "not_found",
-        `task-scorer has no backlog for ${name}. Install the GitHub App on it, or ask a maintainer to comment \`/score backlog\` on one of its issues.`,
-      );
-      if (!row || row.private !== false) {
-        // Unknown repositories and private ones answer alike, as the tasks list does.
-        const verdict = access ? await access.check(request, owner, repo) : "unauthenticated";
-        if (verdict === "unauthenticated")
-          throw new TaskScorerError(
-            "unauthorized",
-            access
-              ? `No backlog here: the App has not scored a public repository named ${name}. If it is private, sign in with GitHub to see it (/auth/github/login?return_to=/board/${name}).`
-              : `${name}'s backlog is private or unknown, and sign-in is not configured on this server (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET, SESSION_SECRET).`,
-          );
-        if (verdict === "not_found" || !row) throw notFound;
-        reply.header("cache-control", "private, no-store");
-      } else {
-        reply.header("cache-control", "no-cache");
-      }
+      if (overLimit(request, reply, options.access, limiter, "backlog requests", perMinute)) return reply;
+      const { store } = await readableRepository(request, reply, options, owner, repo);
       reply.header("vary", "cookie");
       const similar = await store.similar.similarTo(name, number, request.query.limit);
       if (!similar)
