@@ -1,6 +1,6 @@
 import type { Probot } from "probot";
 import { REPORT_MARKER } from "../core/render-comment.js";
-import { RetryLaterError, type DeliveryHandler, type GiveUp } from "../fleet/delivery-queues.js";
+import { RetryLaterError, type DeliveryHandler, type GiveUp } from "../fleet/delivery-intake.js";
 import { upsertReportComment, type IssueCommentsOctokit } from "../github/report-comment.js";
 import { QueueFullError, type JobQueue } from "./job-queue.js";
 

@@ -6,7 +6,7 @@ import { sendError } from "../http/http-errors.js";
 import type { Logger } from "pino";
 import type { AppSettings } from "../config/app-env.schema.js";
 import { namedChildren } from "../config/create-logger.js";
-import type { DeliveryIntake } from "../fleet/delivery-queues.js";
+import type { DeliveryIntake } from "../fleet/delivery-intake.js";
 import { QueueFullError } from "./job-queue.js";
 import { payloadProblem } from "./webhook-payloads.schema.js";
 

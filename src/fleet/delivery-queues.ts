@@ -11,17 +11,6 @@ import {
   type GiveUp,
 } from "./delivery-intake.js";
 
-export {
-  cannotStore,
-  DEFAULT_MAX_ATTEMPTS,
-  DELIVERY_LEASE_MS,
-  message,
-  RetryLaterError,
-  type DeliveryHandler,
-  type DeliveryIntake,
-  type GiveUp,
-} from "./delivery-intake.js";
-
 /**
  * Instances with a database and no Redis: deliveries are written to the database before the 200 and handled
  * by the instance that took them, under a lease. Every minute (and at start) an instance picks up what a

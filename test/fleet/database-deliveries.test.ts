@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Logger } from "pino";
-import {
-  DatabaseDeliveries,
-  RetryLaterError,
-  type DeliveryHandler,
-} from "../../src/fleet/delivery-queues.js";
+import { RetryLaterError, type DeliveryHandler } from "../../src/fleet/delivery-intake.js";
+import { DatabaseDeliveries } from "../../src/fleet/delivery-queues.js";
 import { DeliveryStore, type Delivery } from "../../src/fleet/delivery-store.js";
 import { StorageError } from "../../src/storage/storage-error.js";
 import { openDatabase, type Database } from "../../src/storage/database.js";
