@@ -95,9 +95,12 @@ export function readReading(
   model: KindModel = KIND_MODEL,
   calibration?: RepositoryCalibration,
 ): Reading {
-  task = readable(task);
-  description = readable(description);
-  read ??= readStructures(task, description, analyzeTask(task, description));
+  // readTask passes the structure of text it has already made readable: only a direct call checks for noise.
+  if (!read) {
+    task = readable(task);
+    description = readable(description);
+    read = readStructures(task, description, analyzeTask(task, description));
+  }
   const s = read.structure;
   const probs = predictKind(model, task, description, calibration?.kind, read.base);
   let best = 0;
