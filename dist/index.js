@@ -38112,9 +38112,11 @@ function readStructures(task, description, analysis) {
   return { base, structure: withJunkFlags(base, junkFlags(analysis, task, description)) };
 }
 function readReading(task, description, read, model = KIND_MODEL, calibration) {
-  task = readable(task);
-  description = readable(description);
-  read ??= readStructures(task, description, analyzeTask(task, description));
+  if (!read) {
+    task = readable(task);
+    description = readable(description);
+    read = readStructures(task, description, analyzeTask(task, description));
+  }
   const s = read.structure;
   const probs = predictKind(model, task, description, calibration?.kind, read.base);
   let best = 0;
