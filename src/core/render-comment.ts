@@ -67,8 +67,9 @@ export function escapeMarkdown(text: string): string {
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
-    .replace(/@/g, "&#64;")
-    .replace(/([\\`*_{}[\]()#+!|~])/g, "\\$1");
+    .replace(/([\\`*_{}[\]()#+!|~])/g, "\\$1")
+    // Last, so the entity's "#" is not escaped into "&\#64;", which GitHub shows as it stands.
+    .replace(/@/g, "&#64;");
 }
 
 function truncate(text: string, max: number): string {

@@ -67,6 +67,9 @@ describe("renderReport", () => {
       /^\*\*Asks:\*\* “Please stop pinging .*octocat &lt;b&gt;every&lt;\/b&gt; time the build fails\.”$/,
     );
     expect(ask).not.toContain("@");
+    // GitHub shows "&#64;" as "@" (without the ping); an escaped "&\\#64;" would show those five characters.
+    expect(ask).toContain("pinging &#64;octocat");
+    expect(ask).not.toContain("\\#64");
   });
 
   it("says what would raise the score from what the task leaves out, and nothing when it lacks nothing", () => {
