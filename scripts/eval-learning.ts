@@ -9,8 +9,8 @@
  * scripts/eval/learning-through-app.ts), then a repository the shipped model never saw (a base model fitted on
  * the other four repositories, then learning on the repository's own training issues).
  */
-import { learnCalibration } from "../src/learning/fit-calibration.js";
-import { macroF1, predictKinds } from "../src/learning/fit-calibration.js";
+import { learnCalibration, predictKinds } from "../src/learning/fit-calibration.js";
+import { macroF1 } from "../src/learning/learning-steps.js";
 import type { ModelKind } from "../src/core/offline/kind-model.js";
 import { loadNlbse } from "./eval/nlbse.js";
 import { chooseLearning } from "./eval/learning-cv.js";

@@ -7,7 +7,7 @@
  * The features themselves (kind-model.ts) were chosen the same way; the figures are in docs/judge.md.
  */
 import { KIND_CLASSES, predictKind, type ModelKind } from "../../src/core/offline/kind-model.js";
-import { macroF1 } from "../../src/learning/fit-calibration.js";
+import { macroF1 } from "../../src/learning/learning-steps.js";
 import { fitKind, KIND_FIT, type KindExample, type KindFitOptions } from "./fit-kind.js";
 import { kindExamples } from "./kind-data.js";
 import { rng } from "./metrics.js";

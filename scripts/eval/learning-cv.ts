@@ -4,14 +4,9 @@
  * repository is simulated with a base model fitted on the other four (leave-one-repository-out); its own 300
  * training issues are split into five folds: the adjustment learns from four, the fifth is scored.
  */
-import {
-  fitKindAdjustment,
-  LEARNING,
-  learnKind,
-  macroF1,
-  predictKinds,
-  type LearningOptions,
-} from "../../src/learning/fit-calibration.js";
+import { fitKindAdjustment, learnKind, predictKinds } from "../../src/learning/fit-calibration.js";
+import { LEARNING, type LearningOptions } from "../../src/learning/learning-options.js";
+import { macroF1 } from "../../src/learning/learning-steps.js";
 import type { KindModel, ModelKind } from "../../src/core/offline/kind-model.js";
 import { fitKind } from "./fit-kind.js";
 import { rng } from "./metrics.js";

@@ -15,7 +15,8 @@
 import pino from "pino";
 import type { Service } from "../../src/compose-service.js";
 import { KIND_CLASSES, type ModelKind } from "../../src/core/offline/kind-model.js";
-import { LEARNING, learnKind, predictKinds } from "../../src/learning/fit-calibration.js";
+import { learnKind, predictKinds } from "../../src/learning/fit-calibration.js";
+import { LEARNING } from "../../src/learning/learning-options.js";
 import { kindOfLabels } from "../../src/learning/label-kinds.js";
 import { deliver, startService, installationCreated } from "../../test/helpers/app-harness.js";
 import { startFakeGitHub, type FakeGitHub, type FakeIssue } from "../../test/helpers/fake-github.js";

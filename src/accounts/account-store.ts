@@ -8,8 +8,6 @@ import { chargeTask, type ChargeInput, type ChargeOutcome } from "./charge-task.
 import { newId } from "./record-ids.js";
 import { toAccount, type Account } from "./account.js";
 
-export type { Account } from "./account.js";
-
 export interface KeyRecord {
   id: string;
   accountId: string;

@@ -1,6 +1,7 @@
 import { nextPeriodStart, periodOf, PLANS, type Plan, type PlanId } from "../core/plans.js";
 import type { ScoreReport } from "../core/score-report.schema.js";
-import type { Account, AccountStore } from "./account-store.js";
+import type { Account } from "./account.js";
+import type { AccountStore } from "./account-store.js";
 
 export type ChargeOutcome = "charged" | "duplicate" | "over_allowance";
 

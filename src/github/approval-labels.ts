@@ -1,9 +1,6 @@
 import type { IssueRef } from "./report-comment.js";
 import { httpStatus, type LabelsOctokit } from "./github-request.js";
 
-// The label calls live beside the request client (github-request.ts), which builds them from `request`.
-export type { LabelsOctokit } from "./github-request.js";
-
 export interface ApprovalLabels {
   approved?: string | undefined;
   rejected?: string | undefined;

@@ -4,7 +4,8 @@
  */
 import { READING_KINDS } from "../core/reading.schema.js";
 import type { ScoreReport } from "../core/score-report.schema.js";
-import { ensureLabel, type LabelsOctokit } from "./approval-labels.js";
+import { ensureLabel } from "./approval-labels.js";
+import type { LabelsOctokit } from "./github-request.js";
 import type { IssueRef } from "./report-comment.js";
 
 export type ReadingKind = (typeof READING_KINDS)[number];

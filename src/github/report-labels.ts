@@ -1,6 +1,7 @@
 import { needsHuman } from "../core/needs-human.js";
 import type { ScoreReport } from "../core/score-report.schema.js";
-import { applyApprovalLabels, applyFlagLabel, type LabelsOctokit } from "./approval-labels.js";
+import { applyApprovalLabels, applyFlagLabel } from "./approval-labels.js";
+import type { LabelsOctokit } from "./github-request.js";
 import type { GitHubRequest } from "./github-request.js";
 import { applyKindLabel, type ReadingKind } from "./kind-labels.js";
 import type { IssueRef } from "./report-comment.js";

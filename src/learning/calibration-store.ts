@@ -4,7 +4,7 @@ import { KIND_MODEL } from "../core/offline/kind-model.data.js";
 import { adjustmentFor } from "../core/offline/kind-model.js";
 import { repositoryKey } from "../backlog/backfill-queue-store.js";
 import type { Db } from "../storage/tables.js";
-import type { LearningResult } from "./fit-calibration.js";
+import type { LearningResult } from "./learning-options.js";
 import type { KindLabelNames } from "../github/kind-labels.js";
 
 /** How long an instance trusts its cached calibration before asking the database for the version again. */

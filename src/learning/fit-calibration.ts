@@ -54,11 +54,6 @@ import {
   type Steps,
 } from "./learning-steps.js";
 
-// The rest of learning, for the callers that import it from here.
-export * from "./learning-options.js";
-export { auc, macroF1, SLICE_MS } from "./learning-steps.js";
-export { fitAcceptanceAdjustment, learnAcceptance } from "./fit-acceptance.js";
-
 interface Prepared {
   f: Map<number, number>;
   x: [number, number][];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { applyApprovalLabels, type LabelsOctokit } from "../../src/github/approval-labels.js";
+import { applyApprovalLabels } from "../../src/github/approval-labels.js";
+import type { LabelsOctokit } from "../../src/github/github-request.js";
 
 const httpError = (status: number) => Object.assign(new Error(`HTTP ${status}`), { status });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { learnCalibration, LEARNING, type ClosedIssue } from "../../src/learning/fit-calibration.js";
+import { learnCalibration } from "../../src/learning/fit-calibration.js";
+import { LEARNING, type ClosedIssue } from "../../src/learning/learning-options.js";
 import { readReading } from "../../src/core/offline/read-reading.js";
 import { scoreTask } from "../../src/core/score-task.js";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";

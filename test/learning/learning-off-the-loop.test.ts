@@ -3,12 +3,8 @@ import pino from "pino";
 import { learnFromClosedIssues } from "../../src/app/learning-app.js";
 import type { ListedIssue } from "../../src/backlog/paced-github.js";
 import type { CalibrationStore } from "../../src/learning/calibration-store.js";
-import {
-  learnCalibration,
-  learnCalibrationSliced,
-  type ClosedIssue,
-  type LearningResult,
-} from "../../src/learning/fit-calibration.js";
+import { learnCalibration, learnCalibrationSliced } from "../../src/learning/fit-calibration.js";
+import type { ClosedIssue, LearningResult } from "../../src/learning/learning-options.js";
 
 /**
  * Learning must not hold the server's thread (issue 33, security item 3): 1,000 closed issues with 65,000
