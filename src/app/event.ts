@@ -23,6 +23,8 @@ export interface EventItem {
   /** A pull request's head commit, and the one before a `synchronize`. */
   headSha: string | undefined;
   before: string | undefined;
+  /** A pull request's `changed_files`, when the event carries it (to tell a file list GitHub cut). */
+  changedFiles?: number | undefined;
 }
 
 /** Parsed once per payload (a job reads it several times; the payload object is the event's own). */
@@ -64,7 +66,13 @@ function readItem(context: Context): EventItem | undefined {
       const payload = PullRequestPayloadSchema.parse(context.payload);
       const pr = payload.pull_request;
       const subject = base(pr, { isPullRequest: true, draft: pr.draft });
-      return { subject, ...details(pr), headSha: pr.head?.sha, before: payload.before };
+      return {
+        subject,
+        ...details(pr),
+        headSha: pr.head?.sha,
+        before: payload.before,
+        changedFiles: pr.changed_files,
+      };
     }
     case "issue_comment": {
       const { issue } = IssueCommentPayloadSchema.parse(context.payload);

@@ -17,8 +17,9 @@ import { askedAnything, authorize, scoreCommanded, type Asked } from "./job/auth
 import { decide, type Decision } from "./job/decide.js";
 import { charge, meter, release } from "./job/meter.js";
 import { saveToBacklog } from "./job/persist.js";
+import { lastVerdictsOf } from "./job/last-verdicts.js";
+import { readPullChange } from "./job/read-change.js";
 import {
-  checkRunMoved,
   publishAllowanceNote,
   publishScored,
   publishScoringFailed,
@@ -111,20 +112,24 @@ async function scoreAndPublish(
     if (decision.why.length > 0) log.info({ reasons: decision.why }, "not scored");
     return [];
   }
-  if (decision.pushOnly && outputs.check && subject.isPullRequest && (await checkRunMoved(run))) return [];
-
   const account = subject.ref.owner;
   const metered = await meter(deps.metering, account, decision.pushOnly);
   if (!metered.allowed) return publishAllowanceNote(run, outputs);
 
+  // Listed after the allowance is checked (up to 30 requests), before the deadline's clock for the score.
+  const change = await readPullChange(run, signal);
+  const textKey = `${subjectKey(subject.ref)} ${hashText(subject.title, subject.body)}`;
+  // New commits change the change, not the text: the text's last verdicts here answer again (last-verdicts.ts).
+  const scorer = lastVerdictsOf(deps.queue).scorer(deps.scorer, textKey, decision.pushOnly);
   let outcome: ScoreOutcome;
   try {
     outcome = await scoreText(
-      { ...deps, calibrations: deps.backlog?.calibrations },
+      { ...deps, scorer, calibrations: deps.backlog?.calibrations },
       config,
       run.repository,
       subject,
       { signal, timeoutMs: reportDeadlineForJob(deps.queue.jobTimeoutMs) - (Date.now() - started) },
+      change,
     );
   } catch (error) {
     await release(deps.metering, metered);

@@ -28,11 +28,14 @@ export function skipReason(config: RepoConfig, trigger: Trigger, subject: Subjec
       if (config.trigger !== "label" || trigger.label !== config["trigger-label"])
         return `label ${trigger.label} does not ask for a score`;
       break;
-    case "head-pushed":
-      if (!resolveOutputs(config).check) return "no check output";
+    case "head-pushed": {
+      const outputs = resolveOutputs(config);
+      if (!outputs.comment && !outputs.check) return "nothing follows new commits (no comment, no check)";
+      if (config.triggers["pull-requests"].length === 0) return "pull request triggers disabled";
       if (config.trigger === "command") return "trigger mode command";
       if (config.trigger === "label" && !hasTriggerLabel) return "trigger label absent";
       break;
+    }
     case "label-removed":
       if (!config["skip-labels"].includes(trigger.label)) return `label ${trigger.label} is not a skip label`;
       if (config.trigger === "command") return "trigger mode command";

@@ -26,7 +26,7 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
         deliveryId: context.id,
         contentHash: hashText(subject.title, subject.body),
         // A person asked, or a label changed: the text may be the same, the answer may not. New commits:
-        // the text is the same, but the new head commit has no check run yet.
+        // the text is the same, but the change is not (and the new head commit has no check run yet).
         force:
           trigger.kind === "command" ||
           trigger.kind === "label-added" ||
@@ -90,7 +90,7 @@ export function taskScorerApp(deps: AppDeps): ApplicationFunction {
       },
     );
 
-    // New commits: the check run (when `output` has `check`) moves to the new head commit.
+    // New commits: the change is read again; the report comment and the check run follow it.
     app.on("pull_request.synchronize", async (context) => {
       if (fromBot(context)) return;
       enqueue(context, { kind: "head-pushed" }, subjectOf(context));

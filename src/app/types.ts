@@ -48,7 +48,7 @@ export type Trigger =
   | { kind: "pull-requests"; action: "opened" | "reopened" | "ready_for_review" | "edited" }
   | { kind: "label-added"; label: string }
   | { kind: "label-removed"; label: string }
-  /** New commits on a pull request: only its check run follows them (the text, and so the report, is unchanged). */
+  /** New commits on a pull request: its change is read again; the report comment and the check run follow it. */
   | { kind: "head-pushed" }
   | { kind: "command"; command: Command; commenter: string; commentId: number };
 

@@ -41,6 +41,8 @@ export const PullRequestPayloadSchema = z.looseObject({
   pull_request: issue.extend({
     draft: z.boolean().optional(),
     head: z.looseObject({ sha: z.string().optional() }).optional(),
+    /** How many files the change has (GitHub lists at most 3,000); an odd value is read as unknown. */
+    changed_files: z.number().int().min(0).optional().catch(undefined),
   }),
   label: label.optional(),
   /** `synchronize`: the previous head commit. */

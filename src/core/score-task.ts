@@ -16,7 +16,7 @@ import { calibrationUsed, type RepositoryCalibration } from "./offline/calibrati
 import { readReading } from "./offline/read-reading.js";
 import { isoTimestamp } from "./iso-timestamp.js";
 import { shared } from "./shared-json.js";
-import { readChange } from "./change/read-change.js";
+import { diffSource, readChangeSource, type ChangeSource } from "./change/pull-change.js";
 import type { Reading } from "./reading.schema.js";
 
 export interface ScoreTaskDeps {
@@ -26,6 +26,12 @@ export interface ScoreTaskDeps {
   policy?: ApprovalPolicy;
   /** What was learned from the task's repository's own closed issues, if anything (see ScoreOptions). */
   calibration?: RepositoryCalibration | undefined;
+  /**
+   * A pull request's change as the App or the Action listed it from GitHub (a `diff` in the input wins). It is
+   * read after the scorer, never passed to it: the scorer's caches key on the text alone, so new commits get a
+   * fresh reading of the change beside the text's cached verdicts.
+   */
+  change?: ChangeSource | undefined;
 }
 
 export interface ScoreOutcome {
@@ -114,13 +120,12 @@ function orderedOnce(raw: readonly PersonaVerdict[], scorerName: string): Person
 }
 
 /**
- * The reading with `change` when a diff came with the task (REST `diff`, the CLI's `--diff`). The text's
- * reading is shared between reports (reading-memo), so the change goes on a copy; without a diff it is the
- * shared reading itself. Phase 2 of issue 31 (the App and the Action) reads GitHub's file list with
- * readChangeFromFiles and will pass the result here instead of a diff.
+ * The reading with `change` when the task came with one: a diff (REST `diff`, the CLI's `--diff`) or the files
+ * the App or the Action listed from GitHub. The text's reading is shared between reports (reading-memo), so the
+ * change goes on a copy; without a change it is the shared reading itself.
  */
-function withChange(reading: Reading, diff: string | undefined): Reading {
-  return diff === undefined ? reading : { ...reading, change: readChange(diff) };
+function withChange(reading: Reading, source: ChangeSource | undefined): Reading {
+  return source === undefined ? reading : { ...reading, change: readChangeSource(source).reading };
 }
 
 export function buildReport(
@@ -129,7 +134,9 @@ export function buildReport(
   now: Date,
   policy: ApprovalPolicy = DEFAULT_APPROVAL_POLICY,
   calibration?: RepositoryCalibration,
+  change?: ChangeSource,
 ): BuiltReport {
+  const source = input.diff !== undefined ? diffSource(input.diff) : change;
   const scores = verdicts.map((v) => v.score);
   const stats = computeStats(scores);
   const report: ScoreReport = {
@@ -142,7 +149,7 @@ export function buildReport(
       calibrationUsed(calibration)
         ? readReading(input.task, input.description, undefined, undefined, calibration)
         : readingOf(input.task, input.description),
-      input.diff,
+      source,
     ),
   };
   return new BuiltReport(report, scores, policy);
@@ -172,7 +179,7 @@ export async function scoreTask(
   const verdicts = orderedOnce(raw, deps.scorer.name);
   const now = (deps.clock ?? (() => new Date()))();
   return new Outcome(
-    buildReport(input, verdicts, now, deps.policy, deps.calibration),
+    buildReport(input, verdicts, now, deps.policy, deps.calibration, deps.change),
     verdicts,
     deps.scorer.name,
   );

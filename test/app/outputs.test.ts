@@ -270,24 +270,27 @@ describe("output in .github/task-scorer.yml", () => {
     expect(github.comments).toHaveLength(0);
   });
 
-  it("check: new commits on the pull request get the check run too; nothing else is written again", async () => {
-    github.configFiles.set(REPO, "output: [comment, check]\n");
+  it("check: new commits on the pull request get the check run too; the comment follows the change, the labels are not written again", async () => {
+    github.configFiles.set(REPO, "output: [comment, check, labels]\n");
     service = await start();
     const pr = (action: string, sha: string) => pullRequestEvent(43, action, sha);
     await deliver(service, "pull_request", pr("opened", headShaOf(43)));
     await settle();
     expect(github.comments).toHaveLength(1);
+    const labelWrites = () => writes().filter((r) => r.path.includes("/labels"));
+    const labelled = labelWrites().length;
     const pushed = "0123456789abcdef0123456789abcdef01234567";
     await deliver(service, "pull_request", pr("synchronize", pushed));
     await settle();
     expect((github.checkRuns as any[]).map((r) => r.head_sha)).toEqual([headShaOf(43), pushed]);
     expect((github.checkRuns[1] as any).output.title).toBe((github.checkRuns[0] as any).output.title);
-    // The comment was not written again (no edit, no second comment).
+    // One comment, edited in place (the change is read again); no label written again.
     expect(github.comments).toHaveLength(1);
-    expect(writes().filter((r) => r.method === "PATCH")).toEqual([]);
+    expect(writes().filter((r) => r.method === "PATCH")).toHaveLength(1);
+    expect(labelWrites()).toHaveLength(labelled);
   });
 
-  it("check: new commits move the check run as it was, without scoring again (a model's next verdict may differ)", async () => {
+  it("check: new commits keep the text's verdicts (a model's next verdict may differ); the check and the comment agree", async () => {
     github.configFiles.set(REPO, "output: [comment, check]\n");
     // A scorer whose verdict changes with every call, as a model's can.
     let calls = 0;
@@ -316,28 +319,37 @@ describe("output in .github/task-scorer.yml", () => {
     await settle();
     const runs = github.checkRuns as any[];
     expect(runs.map((r) => r.head_sha)).toEqual([headShaOf(45), pushed]);
-    expect(runs[1].output).toEqual(runs[0].output);
+    expect(runs[1].output.title).toBe(runs[0].output.title);
     expect(runs[1].conclusion).toBe(runs[0].conclusion);
     expect(runs[0].output.title).toMatch(/^Task score 8 \/ 10/);
     expect(calls).toBe(1);
-    // The comment says what the check says: it was not written again either.
     expect(github.comments).toHaveLength(1);
+    expect(github.comments[0]!.body).toContain("call 1");
 
-    // A previous head without the report's check run (check enabled since): scored, and the check written.
-    const later = "fedcba9876543210fedcba9876543210fedcba98";
+    // The text edited: scored again, and both follow.
     await deliver(
       service,
       "pull_request",
-      pr("synchronize", later, "0000000000000000000000000000000000000000"),
+      payload("pull_request", "opened", (p) => {
+        p.action = "edited";
+        inRepo(p);
+        p.pull_request.number = 45;
+        p.pull_request.title = "Add CSV and JSON export to the reports page";
+        p.pull_request.body = "Users copy tables by hand.";
+        p.pull_request.draft = false;
+        p.pull_request.head.sha = pushed;
+        p.changes = { title: { from: "Add CSV export to the reports page" } };
+        p.sender.type = "User";
+      }),
     );
     await settle();
     expect(calls).toBe(2);
-    expect(runs.map((r) => r.head_sha)).toEqual([headShaOf(45), pushed, later]);
-    expect(runs[2].output.title).toMatch(/^Task score 3 \/ 10/);
+    expect(runs.at(-1).output.title).toMatch(/^Task score 3 \/ 10/);
+    expect(github.comments[0]!.body).toContain("call 2");
   });
 
-  it("check: without `check` in output, new commits write nothing", async () => {
-    github.configFiles.set(REPO, "output: [comment]\n");
+  it("check: without `comment` or `check` in output, new commits write nothing", async () => {
+    github.configFiles.set(REPO, "output: [labels]\n");
     service = await start();
     await deliver(
       service,

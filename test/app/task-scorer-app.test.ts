@@ -201,13 +201,18 @@ describe("GitHub App: new issues get one report comment", () => {
 });
 
 describe("GitHub App: pull requests", () => {
-  it("pull_request.opened posts the report on the PR", async () => {
+  it("pull_request.opened posts the report on the PR, with the change GitHub lists", async () => {
     const body = payload("pull_request", "opened");
     mockConfig();
+    github()
+      .get(`/repos/${OWNER}/${REPO}/pulls/${body.pull_request.number}/files`)
+      .query({ per_page: "100", page: "1" })
+      .reply(200, [{ filename: "README.md", status: "modified", additions: 1, deletions: 1, patch: "@@" }]);
     const posted = expectNewComment(body.pull_request.number);
     await deliver(service, "pull_request", body);
     await settle();
     expect(posted().startsWith(REPORT_MARKER)).toBe(true);
+    expect(posted()).toContain("**Change:** +1 −1 in 1 file · no test files · size XS");
   });
 
   it("skips draft pull requests by default", async () => {

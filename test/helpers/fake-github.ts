@@ -91,6 +91,11 @@ export class FakeGitHub {
   /** Projects v2 boards by "organization:login:number" or "user:login:number" (see addProject); GraphQL calls made. */
   readonly projects = new Map<string, FakeProject>();
   readonly graphqlCalls: { query: string; variables: Record<string, unknown> }[] = [];
+  /**
+   * Each pull request's files, as `GET /repos/{o}/{r}/pulls/{n}/files` lists them (pages of `per_page`, at most
+   * 100, and never past GitHub's 3,000), by "owner/repo#number"; a pull request without any gets 404.
+   */
+  readonly pullFiles = new Map<string, Record<string, unknown>[]>();
   /** Check runs created (POST /repos/{o}/{r}/check-runs), with the repository. */
   readonly checkRuns: (Record<string, unknown> & { repository: string })[] = [];
   /** Delay every response by this many ms (benchmarks). */
@@ -147,6 +152,7 @@ export class FakeGitHub {
     this.projects.clear();
     this.graphqlCalls.length = 0;
     this.checkRuns.length = 0;
+    this.pullFiles.clear();
     this.repoIssues.clear();
     this.privateRepos.clear();
     this.roles.clear();
@@ -420,6 +426,15 @@ export class FakeGitHub {
       return;
     }
 
+    // A pull request's files, page by page (GitHub lists at most 3,000).
+    if (method === "GET" && rest[0] === "pulls" && rest[2] === "files" && rest.length === 3) {
+      const files = this.pullFiles.get(`${repoKey}#${rest[1]}`);
+      if (!files) return send(404, { message: "Not Found" });
+      const perPage = Math.min(100, Number(url.searchParams.get("per_page") ?? 30));
+      const page = Number(url.searchParams.get("page") ?? 1);
+      const listed = files.slice(0, 3000);
+      return send(200, listed.slice((page - 1) * perPage, page * perPage));
+    }
     // A pull request (its head commit, for check runs) and check runs.
     if (method === "GET" && rest[0] === "pulls" && rest.length === 2) {
       const pr = issues?.find((i) => i.number === Number(rest[1]) && i.pull_request);

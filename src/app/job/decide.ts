@@ -1,7 +1,8 @@
 /**
  * Step 3, decide (pure): whether this job scores under the repository's config (skip rules, trigger mode), and
- * what it writes. New commits on a pull request move only its check run: the text, and so the report, are the
- * ones already published (and already counted), so nothing else is written or charged.
+ * what it writes. New commits on a pull request change its change, not its text: the report comment (its Change
+ * line) and the check run follow them, with the text's verdicts kept (last-verdicts.ts); the labels and the board,
+ * which follow the text's score, are not written again, and nothing is charged (the task was counted once).
  */
 import type { RepoConfig } from "../../repo-config/repo-config.schema.js";
 import { NO_OUTPUTS, resolveOutputs, type ResolvedOutputs } from "../../repo-config/resolve-outputs.js";
@@ -13,7 +14,7 @@ export interface Decision {
   score: boolean;
   /** Per reason, why it does not score (undefined where it does), for the log. */
   why: (string | undefined)[];
-  /** Only new commits: the check run moves, nothing else is written or charged. */
+  /** Only new commits: the comment and the check run follow the change; nothing else is written or charged. */
   pushOnly: boolean;
   outputs: ResolvedOutputs;
 }
@@ -26,6 +27,6 @@ export function decide(config: RepoConfig, reasons: readonly Trigger[], subject:
     score: why.some((r) => r === undefined),
     why,
     pushOnly,
-    outputs: pushOnly ? { ...NO_OUTPUTS, check: resolved.check } : resolved,
+    outputs: pushOnly ? { ...NO_OUTPUTS, comment: resolved.comment, check: resolved.check } : resolved,
   };
 }

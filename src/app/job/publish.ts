@@ -1,12 +1,11 @@
 /**
- * Step 7, publish: the report (or the note in its place) through the one publisher, the check run moved to new
- * commits, and the configuration's problems told to the maintainer who asked with `/score`.
+ * Step 7, publish: the report (or the note in its place) through the one publisher, and the configuration's
+ * problems told to the maintainer who asked with `/score`.
  */
 import type { Context } from "probot";
 import { escapeMarkdown, REPORT_MARKER, renderReport } from "../../core/render-comment.js";
 import type { ScoreOutcome } from "../../core/score-task.js";
 import type { TaskScorerError } from "../../core/errors.js";
-import { copyScoreCheckRun } from "../../github/check-run.js";
 import { apiBaseUrl } from "../../github/github-request.js";
 import type { PublishClient } from "../../github/publish-report.js";
 import type { ConfigDiagnostic, RepoConfig } from "../../repo-config/repo-config.schema.js";
@@ -103,27 +102,6 @@ export async function publishScoringFailed(
     "",
     `<sub>${HINT}</sub>`,
   ]);
-}
-
-/**
- * New commits on a pull request: its report's check run on the previous head is written again on the new head,
- * as it was (see copyScoreCheckRun). False when there is nothing to copy or copying failed: the job then scores
- * and writes the check run as on any event (and a failure there is told to maintainers as usual).
- */
-export async function checkRunMoved(run: JobRun): Promise<boolean> {
-  const headSha = run.item?.headSha;
-  const before = run.item?.before;
-  if (!before || !headSha) return false;
-  const { owner, repo } = run.subject.ref;
-  try {
-    const moved = await copyScoreCheckRun(client(run), { owner, repo, headSha }, before);
-    if (moved)
-      run.log.info({ checkRun: moved.id, conclusion: moved.conclusion }, "check run moved to the new head");
-    return !!moved;
-  } catch (error) {
-    run.log.warn({ err: error }, "check run: the previous head's could not be copied; scoring again");
-    return false;
-  }
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Step 5, score: the subject's text, clipped to the API's limits, scored by the core under the repository's
- * approval thresholds and what was learned from its closed issues. The job and the backfill both score here.
+ * approval thresholds and what was learned from its closed issues, with a pull request's change beside it. The job and the backfill both score here.
  */
 import type { ApprovalPolicy } from "../../core/approval.js";
+import type { ChangeSource } from "../../core/change/pull-change.js";
 import { scoreTask, type ScoreOutcome } from "../../core/score-task.js";
 import type { Scorer } from "../../core/scorer.js";
 import { DESCRIPTION_MAX_CHARS, ScoreRequestSchema, TASK_MAX_CHARS } from "../../core/task-request.schema.js";
@@ -25,6 +26,8 @@ export async function scoreText(
   repository: string,
   text: { title: string; body: string },
   limits: { signal?: AbortSignal; timeoutMs: number },
+  /** A pull request's change as listed from GitHub (read-change.ts); read beside the text, not scored. */
+  change?: ChangeSource,
 ): Promise<ScoreOutcome> {
   const input = ScoreRequestSchema.parse({
     task: clip(text.title, TASK_MAX_CHARS),
@@ -36,6 +39,7 @@ export async function scoreText(
       scorer: deps.scorer,
       policy: config ? repoApprovalPolicy(config, deps.policy) : deps.policy,
       calibration: await deps.calibrations?.get(repository),
+      change,
       ...(deps.clock ? { clock: deps.clock } : {}),
     },
     limits,

@@ -37,6 +37,10 @@ export const ChangeSchema = z
       description:
         "True where GitHub's file list was cut (it lists at most 3,000 files); false for a `diff`.",
     }),
+    totalsOnly: z.literal(true).optional().meta({
+      description:
+        "Present (true) only where the files could not be listed (the Action's token may not read them) and the figures are the pull request's own totals: `files`, `additions` and `deletions` are exact; `tests`, `docs` and `generated` read 0 and `dependencies` is empty because no file was seen, and `size` counts every line.",
+    }),
   })
   .meta({ id: "Change" });
 

@@ -10,6 +10,9 @@ const files = (n: number) => `${count(n)} ${n === 1 ? "file" : "files"}`;
  * a file list GitHub cut says so.
  */
 export function renderChangeText(change: ChangeReading): string {
+  // Only the pull request's totals: nothing is said about tests or generated files, which no one listed.
+  if (change.totalsOnly)
+    return `+${count(change.additions)} −${count(change.deletions)} in ${files(change.files)} · size ${change.size} · files not listed (the pull request's totals)`;
   const parts = [
     `+${count(change.additions)} −${count(change.deletions)} in ${files(change.files)}`,
     change.tests.files > 0 ? `tests: ${files(change.tests.files)}` : "no test files",

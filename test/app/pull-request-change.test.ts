@@ -1,0 +1,160 @@
+import { describe, expect, it } from "@jest/globals";
+import { PERSONA_IDS } from "../../src/core/personas.js";
+import { REPORT_MARKER } from "../../src/core/render-comment.js";
+import { appWithStandIn, deliver, payload } from "../helpers/app-harness.js";
+import { headShaOf } from "../helpers/fake-github.js";
+
+/**
+ * A pull request read from its change (issue 31, phase 2), end to end: the App against the stand-in GitHub on
+ * loopback lists the files page by page, and the one report comment states the change, edited in place when new
+ * commits change it.
+ */
+const { github, start } = appWithStandIn();
+
+const REPO = "acme/widgets";
+const KEY = (n: number) => `${REPO}#${n}`;
+
+function pullRequest(number: number, action: string, patch: (p: any) => void = () => {}) {
+  return payload("pull_request", action, (p) => {
+    p.repository.owner.login = "acme";
+    p.repository.name = "widgets";
+    p.repository.full_name = REPO;
+    p.pull_request.number = number;
+    p.pull_request.title = "Add CSV export to the reports page";
+    p.pull_request.body = "Users copy tables by hand. Adds an Export CSV button.\n\nFixes #12";
+    p.pull_request.draft = false;
+    p.pull_request.head.sha = headShaOf(number);
+    delete p.pull_request.changed_files;
+    p.sender.type = "User";
+    patch(p);
+  });
+}
+
+/** `n` source files of `lines` added lines each, as GitHub lists them. */
+function files(n: number, lines = 2, prefix = "src/file") {
+  return Array.from({ length: n }, (_, i) => ({
+    filename: `${prefix}${i}.ts`,
+    status: "modified",
+    additions: lines,
+    deletions: 1,
+    changes: lines + 1,
+    patch: "@@ -1 +1 @@\n-a\n+b",
+  }));
+}
+
+const fileRequests = (n: number) =>
+  github.requests.filter((r) => r.method === "GET" && r.path === `/repos/${REPO}/pulls/${n}/files`);
+
+describe("the App reads a pull request's change", () => {
+  it("lists 250 files in three pages of 100 and states the change in the one comment", async () => {
+    github.pullFiles.set(KEY(7), [...files(248), ...files(2, 10, "test/file")]);
+    const service = await start();
+    await deliver(service, "pull_request", pullRequest(7, "opened"));
+    await service.queue!.drain();
+
+    expect(fileRequests(7)).toHaveLength(3);
+    const comments = github.commentsOn(KEY(7));
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toContain(REPORT_MARKER);
+    // 248 × 2 + 2 × 10 added, one removed in each file.
+    expect(comments[0]!.body).toContain("**Change:** +516 −250 in 250 files · tests: 2 files · size L");
+  });
+
+  it("new commits re-read the change and edit the same comment, the text's verdicts kept", async () => {
+    let calls = 0;
+    const service = await start(
+      {},
+      {
+        description: "varying",
+        scorer: {
+          name: "varying",
+          // A model's verdict may change from call to call: a push must not ask again.
+          score: async () => {
+            calls++;
+            return PERSONA_IDS.map((persona) => ({
+              persona,
+              score: calls === 1 ? 8 : 3,
+              reasoning: `call ${calls}`,
+            }));
+          },
+        },
+      },
+    );
+    github.pullFiles.set(KEY(8), files(3));
+    await deliver(service, "pull_request", pullRequest(8, "opened"));
+    await service.queue!.drain();
+    const [first] = github.commentsOn(KEY(8));
+    expect(first!.body).toContain("+6 −3 in 3 files");
+
+    github.pullFiles.set(KEY(8), files(5, 40));
+    const pushed = "0123456789abcdef0123456789abcdef01234567";
+    await deliver(
+      service,
+      "pull_request",
+      pullRequest(8, "synchronize", (p) => {
+        p.pull_request.head.sha = pushed;
+        p.before = headShaOf(8);
+      }),
+    );
+    await service.queue!.drain();
+
+    const after = github.commentsOn(KEY(8));
+    expect(after).toHaveLength(1);
+    expect(after[0]!.id).toBe(first!.id);
+    expect(after[0]!.body).toContain("+200 −5 in 5 files");
+    expect(after[0]!.body).not.toContain("+6 −3 in 3 files");
+    const edits = github.requests.filter(
+      (r) => r.method === "PATCH" && r.path.endsWith(`/comments/${first!.id}`),
+    );
+    expect(edits).toHaveLength(1);
+    expect(calls).toBe(1);
+    expect(after[0]!.body).toContain("call 1");
+    expect(fileRequests(8)).toHaveLength(2);
+  });
+
+  it("a file list GitHub cut at 3,000 says so", async () => {
+    github.pullFiles.set(KEY(9), files(3500, 1));
+    const service = await start();
+    await deliver(
+      service,
+      "pull_request",
+      pullRequest(9, "opened", (p) => (p.pull_request.changed_files = 3500)),
+    );
+    await service.queue!.drain();
+    expect(fileRequests(9)).toHaveLength(30);
+    expect(github.commentsOn(KEY(9))[0]!.body).toContain("in 3,000 files");
+    expect(github.commentsOn(KEY(9))[0]!.body).toContain("GitHub listed the first 3,000 files only");
+  });
+
+  it("a listing GitHub refuses costs the report nothing, and it says nothing of a change", async () => {
+    github.failWith("GET", /\/pulls\/10\/files$/, 403);
+    const service = await start();
+    await deliver(service, "pull_request", pullRequest(10, "opened"));
+    await service.queue!.drain();
+    expect(fileRequests(10)).toHaveLength(1);
+    const [comment] = github.commentsOn(KEY(10));
+    expect(comment!.body).toContain("### Task score");
+    expect(comment!.body).not.toContain("Change:");
+    expect(comment!.body).not.toMatch(/in \d+ files?/);
+  });
+
+  it("an issue lists no files", async () => {
+    const service = await start();
+    await deliver(
+      service,
+      "issues",
+      payload("issues", "opened", (p) => {
+        p.repository.owner.login = "acme";
+        p.repository.name = "widgets";
+        p.repository.full_name = REPO;
+        p.issue.number = 11;
+        p.issue.title = "Crash when saving";
+        p.issue.body = "It crashes.";
+        p.issue.labels = [];
+      }),
+    );
+    await service.queue!.drain();
+    expect(github.commentsOn(KEY(11))).toHaveLength(1);
+    expect(github.requests.filter((r) => r.path.includes("/pulls/"))).toEqual([]);
+  });
+});
