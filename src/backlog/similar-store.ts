@@ -179,7 +179,8 @@ export class SimilarStore {
         : options.earlierOnly
           ? (key: number) => key < self
           : (key: number) => key !== self;
-    return loaded.index.query(features, limit, accept).map((h) => {
+    // A text without a number is the newest issue: filed after every one the index holds.
+    return loaded.index.query(features, limit, accept, self ?? Number.MAX_SAFE_INTEGER).map((h) => {
       const meta = loaded.issues.get(h.key)!;
       return {
         number: h.key,
@@ -201,7 +202,7 @@ export class SimilarStore {
       let of = loaded.duplicates.get(n);
       if (of === undefined) {
         const features = loaded.index.featuresOf(n);
-        const first = features ? loaded.index.query(features, 1, (key) => key < n)[0] : undefined;
+        const first = features ? loaded.index.query(features, 1, (key) => key < n, n)[0] : undefined;
         of = first?.duplicate ? first.key : null;
         loaded.duplicates.set(n, of);
       }

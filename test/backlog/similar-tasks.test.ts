@@ -161,9 +161,11 @@ describe("GET /api/repos/{owner}/{repo}/tasks/{number}/similar", () => {
       3,
       { earlierOnly: true },
     );
-    // Issues 1 and 5 are the same text: either comes first, flagged.
+    // Issues 1 and 5 are the same text (a duplicate and its original): either comes first, claimed; the second
+    // is never claimed.
     expect([1, 5]).toContain(seam![0]!.number);
-    expect(seam![0]!.duplicate).toBe(false); // two near-equal candidates: no margin, no claim
+    expect(seam![0]!.duplicate).toBe(true);
+    expect(seam![1]!.duplicate).toBe(false);
     expect(seam![0]!.stateReason).toBeNull();
   });
 

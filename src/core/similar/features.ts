@@ -3,7 +3,10 @@
  * n-grams of them. Template prompts (HTML comments), fenced code, links' targets and bare URLs are left out (the
  * same regular expressions as every other reader of the text, src/core/offline/prose.ts). Pure: no I/O.
  */
-import { FENCE_RE, MD_LINK_RE, URL_RE, withoutPrompts } from "../offline/prose.js";
+import { MD_LINK_RE, URL_RE, withoutPrompts } from "../offline/prose.js";
+
+/** A fenced block (only when `dropCode`: the shipped method keeps code). */
+const FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 
 export interface FeatureOptions {
   /** How many times a title's word counts (the body's count once). */
@@ -34,10 +37,17 @@ export const DEFAULT_FEATURES: FeatureOptions = {
   ngramSource: "title",
 };
 
-/** Term counts of one issue, by space: words, and character n-grams. */
+/** Term counts of one issue, by space: words, and character n-grams (and what the re-ranker compares, rerank.ts). */
 export interface IssueFeatures {
   words: Map<string, number>;
   chars: Map<string, number>;
+  /** The title's tokens alone, as written (lower case; no stop words left out, no stemming). */
+  title: Map<string, number>;
+  /**
+   * Code the author pasted or named: identifiers (camelCase, snake_case, dotted names and stack frames' methods),
+   * exception and error class names, and error messages (digits and hex as 0), as terms.
+   */
+  code: Map<string, number>;
 }
 
 /** At most this much of a body is read (a pasted log of megabytes says no more than its first 32 KiB). */
@@ -117,10 +127,54 @@ export function issueFeatures(
   const wordCounts = new Map<string, number>();
   for (const w of titleWords) wordCounts.set(w, (wordCounts.get(w) ?? 0) + o.titleWeight);
   for (const w of bodyWords) wordCounts.set(w, (wordCounts.get(w) ?? 0) + 1);
+  // The title's tokens as written (lower case, one-character ones too: "CentOS 7" and "CentOS 8" differ).
+  const titleCounts = new Map<string, number>();
+  for (const m of title.slice(0, MAX_TITLE_CHARS).matchAll(VERSION_OR_WORD_RE)) {
+    const t = m[0].toLowerCase();
+    titleCounts.set(t, (titleCounts.get(t) ?? 0) + 1);
+  }
   const chars = new Map<string, number>();
   if (o.ngrams.length > 0) {
     addGrams(chars, titleWords, o.ngrams, o.ngramSource === "title" ? 1 : o.titleWeight);
     if (o.ngramSource === "all") addGrams(chars, bodyWords, o.ngrams, 1);
   }
-  return { words: wordCounts, chars };
+  return {
+    words: wordCounts,
+    chars,
+    title: titleCounts,
+    code: codeTerms(`${title}\n${authorText(body, false)}`),
+  };
+}
+
+/** Identifiers: dotted names (a.b.C, File.java), camelCase and PascalCase with an inner capital, snake_case. */
+const IDENT_RE =
+  /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z$]*[a-z][A-Z][\w$]*|[A-Z]{2,}[a-z][\w$]*|[A-Za-z]\w*_\w+/g;
+/** An error message: what follows an exception's or error's name and a colon, to the end of its line. */
+const ERROR_LINE_RE = /\b(?:[A-Z]\w*(?:Exception|Error)|ERROR|FATAL|error|fatal)\s*:\s*([^\n]{8,200})/g;
+
+/** The code terms of a text: identifiers (and each dotted name's last two parts) and error messages. */
+export function codeTerms(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const add = (t: string) => out.set(t, (out.get(t) ?? 0) + 1);
+  const sample = text.slice(0, MAX_BODY_CHARS);
+  for (const m of sample.matchAll(IDENT_RE)) {
+    const raw = m[0].replace(/\.+$/, "");
+    if (raw.length < 4 || raw.length > 160) continue;
+    const id = raw.toLowerCase();
+    add(id);
+    const parts = id.split(".");
+    // A stack frame's class and method (org.apache.x.FileSystem.get → filesystem.get): the same frame
+    // whatever package prefix or line number a paste shows.
+    if (parts.length > 2) add(parts.slice(-2).join("."));
+  }
+  for (const m of sample.matchAll(ERROR_LINE_RE)) {
+    const message = m[1]!
+      .toLowerCase()
+      .replace(/0x[0-9a-f]+|\d+/g, "0")
+      .replace(/\s+/g, " ")
+      .trim()
+      .slice(0, 100);
+    if (message.length >= 8) add(`!${message}`);
+  }
+  return out;
 }

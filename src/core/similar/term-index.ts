@@ -53,6 +53,10 @@ export class TermIndex {
     return this.slotOf.has(key);
   }
 
+  keys(): number[] {
+    return [...this.slotOf.keys()];
+  }
+
   /** Add (or replace) a document's term counts. */
   set(key: number, counts: ReadonlyMap<string, number>): void {
     this.delete(key);
@@ -156,6 +160,56 @@ export class TermIndex {
       norms[slot] = Math.sqrt(s);
     });
     return (this.norms = norms);
+  }
+
+  /** TF-IDF cosine of the query with each of some documents (0 for one not indexed): the re-ranker's few. */
+  cosines(query: ReadonlyMap<string, number>, keys: readonly number[]): number[] {
+    const norms = this.ensureNorms();
+    const weights = new Map<number, number>();
+    let self = 0;
+    for (const [term, qtf] of query) {
+      const id = this.ids.get(term);
+      const idf = this.idf(id ?? -1);
+      const w = (1 + Math.log(qtf)) * idf;
+      self += w * w;
+      if (id !== undefined && this.df[id]! > 0) weights.set(id, w * idf);
+    }
+    return keys.map((key) => {
+      const slot = this.slotOf.get(key);
+      const doc = slot === undefined ? undefined : this.docs[slot];
+      if (!doc || self === 0) return 0;
+      let dot = 0;
+      for (let i = 0; i < doc.terms.length; i++) {
+        const wq = weights.get(doc.terms[i]!);
+        if (wq !== undefined) dot += wq * (1 + Math.log(doc.tfs[i]!));
+      }
+      return Math.min(1, dot / (Math.sqrt(self) * (norms[slot!] || 1)));
+    });
+  }
+
+  /**
+   * How many of the query's terms a document shares that are rare here: in at most `share` of the documents
+   * (and at most `atLeast` documents whatever the size), per document.
+   */
+  sharedRare(
+    query: ReadonlyMap<string, number>,
+    keys: readonly number[],
+    share: number,
+    atLeast: number,
+  ): number[] {
+    const maxDf = Math.max(atLeast, share * this.slotOf.size);
+    const rare = new Set<number>();
+    for (const term of query.keys()) {
+      const id = this.ids.get(term);
+      if (id !== undefined && this.df[id]! > 0 && this.df[id]! <= maxDf) rare.add(id);
+    }
+    return keys.map((key) => {
+      const slot = this.slotOf.get(key);
+      const doc = slot === undefined ? undefined : this.docs[slot];
+      let n = 0;
+      if (doc) for (const id of doc.terms) if (rare.has(id)) n++;
+      return n;
+    });
   }
 
   /**

@@ -28,11 +28,12 @@ export const SimilarTasksSchema = z
         title: z.string(),
         url: z.string(),
         state: z.enum(["open", "closed"]),
-        similarity: z
-          .number()
-          .meta({ description: "In [0, 1]: 1 is the same words in the same proportions." }),
+        similarity: z.number().meta({
+          description:
+            "In [0, 1]: how likely the two are one issue, by the re-ranker over the words, the titles, rare words, code and error messages shared, and how far apart they were filed (docs/similar-issues.md).",
+        }),
         duplicate: z.boolean().meta({
-          description: `Likely the same issue: the first result only, at a similarity of ${SIMILAR_METHOD.duplicateAt} or more and ${SIMILAR_METHOD.duplicateMargin} ahead of the second (the threshold and its measured precision: docs/similar-issues.md).`,
+          description: `Likely the same issue: the first result only, at a similarity of ${SIMILAR_METHOD.duplicateAt} or more${SIMILAR_METHOD.duplicateMargin > 0 ? ` and ${SIMILAR_METHOD.duplicateMargin} ahead of the second` : ""}, and never two titles of a series ("… in module A" / "… in module B"). The threshold and its measured precision: docs/similar-issues.md.`,
         }),
       }),
     ),
