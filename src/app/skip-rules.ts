@@ -30,7 +30,8 @@ export function skipReason(config: RepoConfig, trigger: Trigger, subject: Subjec
       break;
     case "head-pushed": {
       const outputs = resolveOutputs(config);
-      if (!outputs.comment && !outputs.check) return "nothing follows new commits (no comment, no check)";
+      if (!outputs.comment && !outputs.check && !outputs.sizeLabels)
+        return "nothing follows new commits (no comment, check or size label)";
       if (config.triggers["pull-requests"].length === 0) return "pull request triggers disabled";
       if (config.trigger === "command") return "trigger mode command";
       if (config.trigger === "label" && !hasTriggerLabel) return "trigger label absent";

@@ -131,7 +131,7 @@ export async function publishComment(
 
 /**
  * Write what `outputs` asks for on one issue or pull request, in the order comment, labels, board, check run
- * (the check run only on a pull request). See the header for what is returned and what is thrown.
+ * (the check run and the size label only on a pull request). See the header for what is returned and what is thrown.
  */
 export async function publishReport(
   github: PublishClient,
@@ -147,12 +147,14 @@ export async function publishReport(
     if (comment) result.comment = comment;
   }
 
-  if (outputs.approvalLabels || outputs.needsHumanLabel || outputs.kindLabels) {
+  // A size label only where the change was read: a pull request whose files could not be listed keeps its label.
+  const sizeLabels = target.isPullRequest && report.reading.change ? outputs.sizeLabels : undefined;
+  if (outputs.approvalLabels || outputs.needsHumanLabel || outputs.kindLabels || sizeLabels) {
     const labels = await attempt("labels", async () =>
       writeReportLabels(
         labelsClient(github),
         target.ref,
-        outputs,
+        { ...outputs, sizeLabels },
         report,
         target.labels ?? (await currentLabels(github, target.ref)),
         options.kindLabelNames,

@@ -4,6 +4,7 @@ import { applyApprovalLabels, applyFlagLabel } from "./approval-labels.js";
 import type { LabelsOctokit } from "./github-request.js";
 import type { GitHubRequest } from "./github-request.js";
 import { applyKindLabel, type ReadingKind } from "./kind-labels.js";
+import { applySizeLabel, type SizeLabelNames } from "./size-labels.js";
 import type { IssueRef } from "./report-comment.js";
 
 /** Which of a report's labels to write (the App's and the Action's resolved outputs). */
@@ -11,6 +12,8 @@ export interface ReportLabelOutputs {
   approvalLabels: { approved?: string | undefined; rejected?: string | undefined } | undefined;
   needsHumanLabel: string | undefined;
   kindLabels: boolean;
+  /** A pull request's size label (`size-labels`), written where the report read its change. */
+  sizeLabels?: SizeLabelNames | undefined;
 }
 
 export interface ReportLabelsWritten {
@@ -20,7 +23,7 @@ export interface ReportLabelsWritten {
 
 /**
  * The labels a report writes, the same for the App and the Action: the verdict's label, `needs-human` while the
- * report needs a person, and the kind's label (names from `kindNames`). `current` is the issue's labels now.
+ * report needs a person, the kind's label (names from `kindNames`), and a pull request's size label. `current` is the issue's labels now.
  * GitHub's errors are thrown: each adapter says in its own way what it could not write.
  */
 export async function writeReportLabels(
@@ -51,6 +54,12 @@ export async function writeReportLabels(
   if (outputs.kindLabels) {
     const r = await applyKindLabel(labels, ref, await kindNames(), report, current);
     if (r.action === "added") written.added.push(r.label);
+  }
+  const size = report.reading.change?.size;
+  if (outputs.sizeLabels && size) {
+    const r = await applySizeLabel(labels, ref, outputs.sizeLabels, size, current);
+    written.added.push(...r.added);
+    written.removed.push(...r.removed);
   }
   return written;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApprovalPolicySchema, type ApprovalPolicy } from "../core/approval.js";
+import { SIZE_BANDS, type SizeBand } from "../core/change/size-bands.js";
 import { READING_KINDS } from "../core/reading.schema.js";
 import { MAX_TITLE_PATTERN_CHARS, PatternTooComplexError, compileTitlePattern } from "./title-pattern.js";
 
@@ -73,6 +74,28 @@ const outputList = z
 /** A Projects v2 board: https://HOST/orgs/ORG/projects/N or https://HOST/users/USER/projects/N (GHE hosts too). */
 export const PROJECT_URL =
   /^https?:\/\/[^/\s]+\/(orgs|users)\/([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/projects\/(\d{1,9})(?:\/[^\s]*)?$/;
+
+/** `size-labels: true`: the label of each size band a pull request's change falls in. */
+export const DEFAULT_SIZE_LABELS: Readonly<Record<SizeBand, string>> = {
+  XS: "size/XS",
+  S: "size/S",
+  M: "size/M",
+  L: "size/L",
+  XL: "size/XL",
+};
+
+/** `size-labels`: true, false, or the names by band (unnamed bands keep their default); five different names. */
+const sizeLabels = z
+  .union(
+    [yamlBoolean, z.object(Object.fromEntries(SIZE_BANDS.map((b) => [b, labelName.optional()]))).strict()],
+    { error: "expected true/false, or a mapping of XS, S, M, L and XL to label names" },
+  )
+  .transform((v): Readonly<Record<SizeBand, string>> | false =>
+    v === false ? false : v === true ? DEFAULT_SIZE_LABELS : { ...DEFAULT_SIZE_LABELS, ...(v as object) },
+  )
+  .refine((v) => v === false || new Set(Object.values(v)).size === SIZE_BANDS.length, {
+    message: "each size band needs a label of its own",
+  });
 
 export const TRIGGER_MODES = ["always", "label", "command"] as const;
 export type TriggerMode = (typeof TRIGGER_MODES)[number];
@@ -181,6 +204,11 @@ export const RepoConfigSchema = z
       .default({})
       .describe(
         "With `output: [labels]`: the repository's label for each kind the reader finds (bug, feature, question, docs, refactor, chore, junk); null: never label that kind. Defaults: bug, enhancement, question.",
+      ),
+    "size-labels": sizeLabels
+      .default(false)
+      .describe(
+        "Pull requests: exactly one size label from the change's size band (by lines changed outside generated files), moved when new commits change the band. true: size/XS, size/S, size/M, size/L, size/XL; or a mapping naming some of them, e.g. { XS: tiny, XL: huge }. Off by default; written whatever `output` lists.",
       ),
     project: z
       .string()

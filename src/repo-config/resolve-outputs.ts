@@ -1,3 +1,4 @@
+import type { SizeBand } from "../core/change/size-bands.js";
 import type { Output, RepoConfig } from "./repo-config.schema.js";
 
 /** What one scored issue or pull request writes on GitHub, from `output`, `comment` and `labels`. */
@@ -13,6 +14,8 @@ export interface ResolvedOutputs {
   project: string | undefined;
   /** A check run on pull requests. */
   check: boolean;
+  /** A pull request's size label, by band (`size-labels`), when it is written. */
+  sizeLabels?: Readonly<Record<SizeBand, string>> | undefined;
 }
 
 export const DEFAULT_NEEDS_HUMAN_LABEL = "needs-human";
@@ -25,6 +28,8 @@ export const DEFAULT_NEEDS_HUMAN_LABEL = "needs-human";
  */
 export function resolveOutputs(config: RepoConfig): ResolvedOutputs {
   const named = config.labels;
+  // Its own opt-in, whatever `output` lists (a pull request's size is not one of the report's outputs).
+  const sizeLabels = config["size-labels"] || undefined;
   const approval =
     named.approved || named.rejected
       ? { approved: named.approved ?? undefined, rejected: named.rejected ?? undefined }
@@ -37,6 +42,7 @@ export function resolveOutputs(config: RepoConfig): ResolvedOutputs {
       kindLabels: false,
       project: undefined,
       check: false,
+      sizeLabels,
     };
   const has = (o: Output) => config.output!.includes(o);
   const labels = has("labels");
@@ -52,6 +58,7 @@ export function resolveOutputs(config: RepoConfig): ResolvedOutputs {
     kindLabels: labels,
     project: has("project") ? (config.project ?? undefined) : undefined,
     check: has("check"),
+    sizeLabels,
   };
 }
 

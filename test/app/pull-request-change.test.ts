@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { PERSONA_IDS } from "../../src/core/personas.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
+import { parseRepoConfig } from "../../src/repo-config/repo-config.schema.js";
 import { appWithStandIn, deliver, payload } from "../helpers/app-harness.js";
 import { headShaOf } from "../helpers/fake-github.js";
 
@@ -25,6 +26,8 @@ function pullRequest(number: number, action: string, patch: (p: any) => void = (
     p.pull_request.draft = false;
     p.pull_request.head.sha = headShaOf(number);
     delete p.pull_request.changed_files;
+    // As GitHub sends it: the labels the pull request carries when the event is made.
+    p.pull_request.labels = (github.issueLabels.get(KEY(number)) ?? []).map((name) => ({ name }));
     p.sender.type = "User";
     patch(p);
   });
@@ -156,5 +159,79 @@ describe("the App reads a pull request's change", () => {
     await service.queue!.drain();
     expect(github.commentsOn(KEY(11))).toHaveLength(1);
     expect(github.requests.filter((r) => r.path.includes("/pulls/"))).toEqual([]);
+  });
+});
+
+describe("size labels (`size-labels` in .github/task-scorer.yml)", () => {
+  const labels = (n: number) => github.issueLabels.get(KEY(n)) ?? [];
+
+  it("writes exactly one size label, and new commits replace it", async () => {
+    github.configFiles.set(REPO, "size-labels: true\n");
+    github.issueLabels.set(KEY(20), ["size/XL", "keep-me"]);
+    github.pullFiles.set(KEY(20), files(3));
+    const service = await start();
+    await deliver(service, "pull_request", pullRequest(20, "opened"));
+    await service.queue!.drain();
+    // 3 × (2 + 1) = 9 lines: S. The stale size/XL goes; a label people set stays.
+    expect(labels(20).sort()).toEqual(["keep-me", "size/S"]);
+    expect(github.repoLabels.get(REPO)?.get("size/S")).toMatchObject({ name: "size/S" });
+
+    github.pullFiles.set(KEY(20), files(5, 40));
+    await deliver(
+      service,
+      "pull_request",
+      pullRequest(20, "synchronize", (p) => {
+        p.pull_request.head.sha = "0123456789abcdef0123456789abcdef01234567";
+        p.before = headShaOf(20);
+      }),
+    );
+    await service.queue!.drain();
+    // 5 × 41 = 205 lines: M.
+    expect(labels(20).sort()).toEqual(["keep-me", "size/M"]);
+    expect(github.commentsOn(KEY(20))).toHaveLength(1);
+  });
+
+  it("takes the repository's names, and writes none where the change could not be read", async () => {
+    github.configFiles.set(REPO, "size-labels:\n  S: small\n  M: medium\n");
+    github.pullFiles.set(KEY(21), files(3));
+    const service = await start();
+    await deliver(service, "pull_request", pullRequest(21, "opened"));
+    await service.queue!.drain();
+    expect(labels(21)).toEqual(["small"]);
+
+    github.issueLabels.set(KEY(22), ["medium"]);
+    github.failWith("GET", /\/pulls\/22\/files$/, 404);
+    await deliver(service, "pull_request", pullRequest(22, "opened"));
+    await service.queue!.drain();
+    expect(labels(22)).toEqual(["medium"]);
+  });
+
+  it("off by default; an issue never gets one", async () => {
+    github.pullFiles.set(KEY(23), files(3));
+    const service = await start();
+    await deliver(service, "pull_request", pullRequest(23, "opened"));
+    await service.queue!.drain();
+    expect(labels(23)).toEqual([]);
+  });
+
+  it("reads true, a mapping, and refuses two bands with one name", () => {
+    expect(parseRepoConfig({}).config["size-labels"]).toBe(false);
+    expect(parseRepoConfig({ "size-labels": "yes" }).config["size-labels"]).toEqual({
+      XS: "size/XS",
+      S: "size/S",
+      M: "size/M",
+      L: "size/L",
+      XL: "size/XL",
+    });
+    expect(parseRepoConfig({ "size-labels": { XL: "huge" } }).config["size-labels"]).toMatchObject({
+      XS: "size/XS",
+      XL: "huge",
+    });
+    const same = parseRepoConfig({ "size-labels": { XS: "small", S: "small" } });
+    expect(same.config["size-labels"]).toBe(false);
+    expect(same.diagnostics[0]?.message).toContain("each size band needs a label of its own");
+    const typo = parseRepoConfig({ "size-labels": { XXL: "giant" } });
+    expect(typo.config["size-labels"]).toBe(false);
+    expect(typo.diagnostics).toHaveLength(1);
   });
 });

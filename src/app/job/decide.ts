@@ -1,7 +1,7 @@
 /**
  * Step 3, decide (pure): whether this job scores under the repository's config (skip rules, trigger mode), and
  * what it writes. New commits on a pull request change its change, not its text: the report comment (its Change
- * line) and the check run follow them, with the text's verdicts kept (last-verdicts.ts); the labels and the board,
+ * line), the check run and the size label follow them, with the text's verdicts kept (last-verdicts.ts); the labels and the board,
  * which follow the text's score, are not written again, and nothing is charged (the task was counted once).
  */
 import type { RepoConfig } from "../../repo-config/repo-config.schema.js";
@@ -14,7 +14,7 @@ export interface Decision {
   score: boolean;
   /** Per reason, why it does not score (undefined where it does), for the log. */
   why: (string | undefined)[];
-  /** Only new commits: the comment and the check run follow the change; nothing else is written or charged. */
+  /** Only new commits: the comment, the check run and the size label follow the change; nothing else is charged. */
   pushOnly: boolean;
   outputs: ResolvedOutputs;
 }
@@ -27,6 +27,8 @@ export function decide(config: RepoConfig, reasons: readonly Trigger[], subject:
     score: why.some((r) => r === undefined),
     why,
     pushOnly,
-    outputs: pushOnly ? { ...NO_OUTPUTS, comment: resolved.comment, check: resolved.check } : resolved,
+    outputs: pushOnly
+      ? { ...NO_OUTPUTS, comment: resolved.comment, check: resolved.check, sizeLabels: resolved.sizeLabels }
+      : resolved,
   };
 }
