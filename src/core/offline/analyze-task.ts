@@ -1,6 +1,6 @@
 import { language } from "./language.js";
 import { stripInjections } from "./strip-injections.js";
-import { FENCE_RE, HTML_COMMENT_RE, URL_RE } from "./prose.js";
+import { HTML_COMMENT_RE, replaceFences, URL_RE } from "./prose.js";
 import languages from "./words/languages.json" with { type: "json" };
 import negation from "./words/negation.json" with { type: "json" };
 import {
@@ -392,14 +392,12 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
   let prose = descInj.text;
   if (prose.includes("<!--")) prose = prose.replace(HTML_COMMENT_RE, " ");
   let hasStackTrace = EXCEPTION_RE.test(prose);
-  if (prose.includes("```") || prose.includes("~~~")) {
-    prose = prose.replace(FENCE_RE, (block) => {
-      STACK_LINE_RE.lastIndex = 0;
-      if (!hasStackTrace && STACK_LINE_RE.test(block)) hasStackTrace = true;
-      STACK_LINE_RE.lastIndex = 0;
-      return "\n";
-    });
-  }
+  prose = replaceFences(prose, (block) => {
+    STACK_LINE_RE.lastIndex = 0;
+    if (!hasStackTrace && STACK_LINE_RE.test(block)) hasStackTrace = true;
+    STACK_LINE_RE.lastIndex = 0;
+    return "\n";
+  });
   prose = prose.replace(STACK_LINE_RE, () => {
     hasStackTrace = true;
     return "\n";

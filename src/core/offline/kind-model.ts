@@ -6,7 +6,7 @@
  * deterministic: the weights are data (kind-model.data.ts), the features a fixed hash.
  */
 import { kindAdjustmentLogits, type KindAdjustment } from "./calibration.js";
-import { HTML_COMMENT_RE } from "./prose.js";
+import { HTML_COMMENT_RE, replaceFences } from "./prose.js";
 import { readStructure, type TaskStructure } from "./read-structure.js";
 
 export const KIND_CLASSES = ["bug", "feature", "question"] as const;
@@ -43,9 +43,7 @@ const OPENING_WORDS = 25;
  * presence says something, their content is noise), numbers collapse.
  */
 export function ownText(description: string): string {
-  return description
-    .replace(HTML_COMMENT_RE, " ")
-    .replace(/```[\s\S]*?(?:```|$)/g, " zzcode ")
+  return replaceFences(description.replace(HTML_COMMENT_RE, " "), () => " zzcode ")
     .replace(/https?:\/\/\S+/g, " zzlink ")
     .replace(/\d+/g, "0")
     .slice(0, BODY_CHARS)

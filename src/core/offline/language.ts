@@ -3,7 +3,7 @@
  * template comments are full of short words that are some language's commonest ("e", "com"), and once read 64
  * of 1,500 English reports as Portuguese. Words English shares ("no", "do", "OS") are not in the other lists.
  */
-import { FENCE_RE, HTML_COMMENT_RE, URL_RE } from "./prose.js";
+import { HTML_COMMENT_RE, replaceFences, URL_RE } from "./prose.js";
 import languages from "./words/languages.json" with { type: "json" };
 
 /** Inline code, bare domains ("google.com") and "e.g.": short words that are not the author's language. */
@@ -12,9 +12,7 @@ const NOT_WORDS_RE =
 
 /** The author's prose: what is left without code, links and template comments. */
 function prose(text: string): string {
-  return text
-    .replace(HTML_COMMENT_RE, " ")
-    .replace(FENCE_RE, " ")
+  return replaceFences(text.replace(HTML_COMMENT_RE, " "), () => " ")
     .replace(URL_RE, " ")
     .replace(NOT_WORDS_RE, " ");
 }

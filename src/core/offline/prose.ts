@@ -3,7 +3,81 @@
  * analysis, the kind model, the evidence finders): template prompts in HTML comments, fenced code, links.
  */
 export const HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
+/** Fenced code as one pattern: only the similar-issues index's tokeniser still uses it (to move to replaceFences). */
 export const FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
+
+/** An opening fence: three or more backticks or tildes at a line's start, and its info string. */
+const FENCE_OPEN_RE = /^[ \t]*(`{3,}|~{3,})([^\r\n]*)\r?$/;
+
+/** A fence opened by a line: its character and length, or null ("```js```" on one line is inline code). */
+export function fenceOpening(line: string): { char: string; length: number } | null {
+  const m = FENCE_OPEN_RE.exec(line);
+  if (!m) return null;
+  const run = m[1]!;
+  // A backtick fence's info string holds no backtick (CommonMark): "```code```" is a code span.
+  if (run[0] === "`" && m[2]!.includes("`")) return null;
+  return { char: run[0]!, length: run.length };
+}
+
+/**
+ * Whether a line closes the fence opened: the same character, at least as many, and nothing after them. A line
+ * such as "```shell" inside a block is the block's content (CommonMark): a stray fence in an issue no longer turns
+ * the rest of it inside out, with the logs read as prose and the prose as code.
+ */
+export function closesFence(line: string, open: { char: string; length: number }): boolean {
+  let i = 0;
+  while (i < line.length && (line[i] === " " || line[i] === "\t")) i++;
+  let run = 0;
+  while (line[i + run] === open.char) run++;
+  // Authors often close a block at the end of its last line ("  })```"); the old readers did too, and reading
+  // the rest of the issue as code would lose its prose. GitHub would not, but the author meant to close it.
+  if (run === 0 && open.char === "`")
+    return /[^`]`{3,}[ \t\r]*$/.test(line) && !line.trimStart().startsWith("`");
+  if (run < open.length) return false;
+  // Windows line ends ("\r") count as the space they are.
+  for (let k = i + run; k < line.length; k++) if (!" \t\r".includes(line[k]!)) return false;
+  return true;
+}
+
+/**
+ * Every fenced code block replaced by what `replace` returns for it (its whole text, and its body between the
+ * fences), read line by line as CommonMark reads fences: an unclosed block runs to the end. Linear in the text.
+ * Every reader of the text takes its code blocks from here, so they agree on what is code.
+ */
+export function replaceFences(text: string, replace: (block: string, body: string) => string): string {
+  if (!text.includes("```") && !text.includes("~~~")) return text;
+  let out = "";
+  let kept = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const nl = text.indexOf("\n", i);
+    const lineEnd = nl < 0 ? n : nl;
+    const open = fenceOpening(text.slice(i, lineEnd));
+    if (!open) {
+      i = lineEnd + 1;
+      continue;
+    }
+    const bodyStart = Math.min(lineEnd + 1, n);
+    let j = bodyStart;
+    let close = n;
+    let closeEnd = n;
+    while (j < n) {
+      const e = text.indexOf("\n", j);
+      const le = e < 0 ? n : e;
+      if (closesFence(text.slice(j, le), open)) {
+        close = j;
+        closeEnd = le;
+        break;
+      }
+      j = le + 1;
+    }
+    out += text.slice(kept, i) + replace(text.slice(i, closeEnd), text.slice(bodyStart, close));
+    kept = closeEnd;
+    i = closeEnd + 1;
+  }
+  return out + text.slice(kept);
+}
 export const URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
 /** A markdown link, its text captured; bounded and never across a "[", so "![![![…" cannot backtrack. */
 export const MD_LINK_RE = /\[([^\][\n]{0,500})\]\([^)\n]{0,2000}\)/g;

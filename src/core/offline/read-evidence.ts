@@ -4,7 +4,7 @@
  * description (template prompts in HTML comments removed) and returns the first quote it finds.
  */
 import { EVIDENCE_TYPES, type EvidenceType } from "../contract.js";
-import { HTML_COMMENT_RE, MD_LINK_RE } from "./prose.js";
+import { HTML_COMMENT_RE, MD_LINK_RE, replaceFences } from "./prose.js";
 import { POLICY_RE } from "./segments.js";
 
 export { EVIDENCE_TYPES, type EvidenceType } from "../contract.js";
@@ -77,7 +77,7 @@ const ERROR_INTRO_RE =
 const OUTPUT_LINE_RE =
   /^[`"“_*>]|\b(?:error|exception|fail\w*|invalid|cannot|can't|unable|not found|denied|refused|undefined|null)\b/i;
 const VERSION_RE =
-  /\b(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
+  /\b(?<!\d\.)(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
 /** A heading or label that asks for a version ("### TensorFlow version"): the line under it holds one. */
 const VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
 const BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
@@ -102,7 +102,6 @@ const EXPECTED_SAID_RE =
 /** An embedded picture: markdown, or an <img> whose source is an address (not an XSS payload quoted in prose). */
 const IMAGE_RE =
   /!\[([^\][]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^>]{0,500}>/i;
-const FENCE_RE = /(```|~~~)[^\n]{0,200}\n([\s\S]*?)(?:\1|$)/g;
 /** Triple backticks opened and closed on one line are inline code, not a block. */
 const INLINE_FENCE_RE = /```([^`\n]+)```/g;
 /** A line that reads as code: statements, calls, declarations, markup, or a shell command. */
@@ -218,7 +217,8 @@ export function readEvidence(title: string, description: string): Evidence[] {
   const firstWithText = (lines: readonly string[]) => lines.find((l) => /[\p{L}\p{N}]/u.test(l)) ?? "";
 
   // Code blocks: a stack trace or error output, code, or neither (a log, a link, prose in a fence).
-  const prose = text.replace(FENCE_RE, (_block, _fence, body: string) => {
+  let blockVersion: string | undefined;
+  const prose = replaceFences(text, (_block, body) => {
     const lines = body.split("\n");
     const at = lines.findIndex((l) => TRACE_RE.test(l));
     // A Python trace's own line is its exception ("AttributeError: …"), wherever the paste starts.
@@ -229,7 +229,10 @@ export function readEvidence(title: string, description: string): Evidence[] {
     if (looksLikeCode(lines.filter((l) => !TRACE_RE.test(l))))
       put("code", firstWithText(lines.filter((l) => CODE_LINE_RE.test(l))));
     const version = lines.map((l) => VERSION_RE.exec(l.replace(EXAMPLE_RE, " "))).find(Boolean);
-    if (version && /\b(?:version|use|using|installed|with)\b/i.test(body)) put("versions", version[0]);
+    // A version in a block is kept for the end: a version the author states in prose ("TensorFlow version
+    // 2.13.0") says more than one a pasted log happens to print.
+    if (version && !blockVersion && /\b(?:version|use|using|installed|with)\b/i.test(body))
+      blockVersion = version[0];
     // The block's line an announcement of an error points at: the one that names the failure, else its first.
     const failing = lines.find((l) =>
       /\b(?:error|fail\w*|exception|fatal|denied|invalid|refused|panic\w*)\b/i.test(l),
@@ -369,6 +372,7 @@ export function readEvidence(title: string, description: string): Evidence[] {
   if (actualShown && expectedSentence) put("expected_actual", expectedSentence);
   // Code pasted without a fence: several lines that read as code.
   if (unfenced.length >= 3) put("code", unfenced[0]!);
+  if (blockVersion) put("versions", blockVersion);
   // A version in the title ("Crash on Android 14") is the author's evidence too.
   if (!found.has("versions")) {
     const v = VERSION_RE.exec(title);

@@ -6,7 +6,7 @@
  *
  * Every pattern here is linear: anchored alternations of literal words, no nested unbounded repeats.
  */
-import { FENCE_RE, HTML_COMMENT_RE, URL_RE } from "./prose.js";
+import { HTML_COMMENT_RE, replaceFences, URL_RE } from "./prose.js";
 
 export type TaskKind = "bug" | "feature" | "refactor" | "docs" | "chore" | "question" | "ping" | "junk";
 export type Severity = "data_loss" | "security" | "crash" | "wrong_result" | "cosmetic";
@@ -345,14 +345,12 @@ function readBody(description: string): BodyReading {
   // The author's code and logs are the author's text too (for promptShare).
   let codeChars = 0;
   if (text.includes("<!--")) text = text.replace(HTML_COMMENT_RE, "\n");
-  if (text.includes("```") || text.includes("~~~")) {
-    text = text.replace(FENCE_RE, (block) => {
-      code = true;
-      codeChars += block.length;
-      // A line of its own that stands for the block: it answers a heading above it ("## Logs").
-      return `\n${CODE_MARK}\n`;
-    });
-  }
+  text = replaceFences(text, (block) => {
+    code = true;
+    codeChars += block.length;
+    // A line of its own that stands for the block: it answers a heading above it ("## Logs").
+    return `\n${CODE_MARK}\n`;
+  });
   let screenshot = false;
   if (text.includes("![") || text.includes("<img")) {
     text = text.replace(IMAGE_RE, () => {

@@ -7,7 +7,7 @@ import type { Reading } from "../reading.schema.js";
 import { analyzeTask, conceptsIn, type ConceptHit, type TaskAnalysis } from "./analyze-task.js";
 import { calibrationUsed, type RepositoryCalibration } from "./calibration.js";
 import { featureVector } from "./judge-model.js";
-import { HTML_COMMENT_RE, MD_LINK_RE } from "./prose.js";
+import { HTML_COMMENT_RE, MD_LINK_RE, replaceFences } from "./prose.js";
 import { readReading, readStructures } from "./read-reading.js";
 import type { TaskStructure } from "./read-structure.js";
 import { rememberReading } from "./reading-memo.js";
@@ -39,9 +39,7 @@ const THEMES = new Set([
 
 /** The author's first sentence, outside code, quotes, links and template prompts (at most 200 characters). */
 function firstSentence(description: string): string {
-  const text = description
-    .replace(HTML_COMMENT_RE, " ")
-    .replace(/```[\s\S]*?(?:```|$)/g, " ")
+  const text = replaceFences(description.replace(HTML_COMMENT_RE, " "), () => " ")
     .replace(/^[ \t]*(?:>|#).*$/gm, " ")
     .replace(MD_LINK_RE, " ")
     .replace(/https?:\/\/\S+/g, " ")

@@ -20,6 +20,7 @@ import { PERSONA_RECORDS } from "../persona-records.js";
 import { PERSONAS, type PersonaId } from "../personas.js";
 import { conceptsIn } from "./analyze-task.js";
 import { QUOTE_SHOWN, saysNothing, type Evidence, type EvidenceType } from "./read-evidence.js";
+import { askCue } from "./find-ask.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
 import { isTemplate, readSegments, type AuthorSentence } from "./segments.js";
 
@@ -236,15 +237,20 @@ const SECTION_NOT_ASK_RE =
 const PROBLEM_RE =
   /\b(?:fail\w*|crash\w*|errors?|exceptions?|broken|breaks?|bugs?|wrong|incorrect\w*|unexpected\w*|invalid|missing|no longer|not (?:work\w*|shown|showing|displayed|saved|loading|found|possible|supported)|(?:does|do|did|is|are|was|were|can|could|will|would)(?:n['’]?t| not) \w+|can['’]?t|cannot|unable to|stopped|hangs?|freez\w*|leak\w*|slow\w*|throws?|panic\w*)\b/i;
 
-/** How the Product Manager introduces the author's ask: by the kind where it is sure, else by what it does. */
-function askFrame(r: TaskReading, text: string): string {
+/**
+ * How the Product Manager introduces the sentence it quotes: by what the sentence itself does (asks, reports a
+ * problem), and by the kind only where the reader is sure of it and the sentence does what that kind does; a
+ * sentence that is not the ask (the opening, quoted where no ask was found) is only "the author writes".
+ */
+function askFrame(r: TaskReading, text: string, isAsk: boolean): string {
   const tagged = TAGGED_WORDS[r.reading.kind];
   if (tagged && r.structure.kind === r.reading.kind) return `The title reads as ${tagged}; the author writes`;
+  if (!isAsk) return "The author writes";
   const kind = claimedKind(r);
-  if (kind === "bug") return "It reports a bug";
-  if (kind === "feature") return "It asks for a feature";
-  if (/[?？]\s*$/.test(text)) return "It asks";
-  if (PROBLEM_RE.test(text)) return "It reports a problem";
+  const cue = askCue(text);
+  if (cue === "problem") return kind === "bug" ? "It reports a bug" : "It reports a problem";
+  if (cue === "question") return "It asks";
+  if (cue === "request") return kind === "feature" ? "It asks for a feature" : "The author asks";
   return "The author writes";
 }
 
@@ -268,7 +274,11 @@ function candidates(
       ask ?? (sentences.find((s) => !SECTION_NOT_ASK_RE.test(s.section)) ?? sentences[0])?.text
     )?.replace(/\s*\($/, "");
     if (sentence && !/https?:\/\/|\]\(/.test(sentence) && standsIn(sentence, text)) {
-      const c = { key: norm(sentence), say: `${askFrame(r, sentence)}: ${q(sentence, 200)}`, own: true };
+      const c = {
+        key: norm(sentence),
+        say: `${askFrame(r, sentence, !!ask)}: ${q(sentence, 200)}`,
+        own: true,
+      };
       if (ask) out.push(c);
       else opening = c;
     }

@@ -9,7 +9,7 @@
  * Linear: one pass over at most MAX_CHARS characters, patterns anchored and bounded.
  */
 import { AUTOMATED_HEADING_RE } from "./find-ask.js";
-import { POLICY_RE, TRACKER_NOTICE_RE } from "./prose.js";
+import { closesFence, fenceOpening, POLICY_RE, TRACKER_NOTICE_RE } from "./prose.js";
 import { TEMPLATE_BOILERPLATE } from "./signals.js";
 import { HEADING_RE, LABEL_RE, PLACEHOLDER_RE } from "./read-structure.js";
 
@@ -31,7 +31,6 @@ const SENTENCE_CHARS = 600;
 /** A quote holds at most this many characters; longer sentences are cut at a word and end with "…". */
 export const SENTENCE_SHOWN = 160;
 
-const FENCE_LINE_RE = /^\s{0,3}(?:```|~~~)/;
 const COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
 const QUOTE_LINE_RE = /^\s*>/;
 const TABLE_RE = /^\s*\|/;
@@ -55,6 +54,9 @@ const PROMPT_RE =
 const FIELD_RE = /\((?:e\.g\.|ex\.|for example)|^[^.!?]{0,60}:\s*$/i;
 /** A token of prose: letters, with at most a joining mark or a closing punctuation. */
 const PROSE_TOKEN_RE = /^[("“'‘]?[\p{L}][\p{L}'’-]*[)"”'’]?[.,;:!?]?$/u;
+
+/** The author speaking: "I", "my", "we", "our" and their contractions. */
+const FIRST_PERSON_RE = /\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b/i;
 
 /** Prose, not code or output pasted without a fence: most of its tokens are words. */
 function prosy(sentence: string): boolean {
@@ -80,6 +82,8 @@ function plain(text: string): string {
       .replace(/^\s*…\s*|\s*…\s*$/g, "");
     // What is left around a link is often only its introduction ("Here is the link -"): too little to quote.
     if (t !== before && words(t) < 6) return "";
+    // Two links or more taken out leave a sentence of gaps ("this is going to change with … who link at …").
+    if ((t.match(/…/g)?.length ?? 0) >= 2) return "";
   }
   return t.replace(/\s+/g, " ").trim();
 }
@@ -130,8 +134,9 @@ export function readSegments(description: string): Segments {
   let paragraph: string[] = [];
   let paragraphChars = 0;
   let paragraphIsItem = false;
-  let inFence = false;
+  let fence: { char: string; length: number } | null = null;
   let previousBlank = true;
+  let trackerSeen = false;
   const answered: string[] = [];
   let open = "";
   const answer = () => {
@@ -147,7 +152,13 @@ export function readSegments(description: string): Segments {
     paragraphChars = 0;
     // A paragraph of the tracker's notice ("… are likely to be closed. We want to make sure you …") is the
     // tracker's throughout, not only in the sentence that gives it away.
-    if (TRACKER_NOTICE_RE.test(joined)) return;
+    if (TRACKER_NOTICE_RE.test(joined)) {
+      trackerSeen = true;
+      return;
+    }
+    // After the tracker's notice, its template goes on in its own voice ("There are many online forums …"):
+    // only a paragraph in the author's first person is the author's.
+    if (trackerSeen && !FIRST_PERSON_RE.test(joined)) return;
     for (const raw of sentencesOf(joined)) {
       if (out.length >= MAX_SENTENCES) return;
       const s = plain(raw);
@@ -158,13 +169,17 @@ export function readSegments(description: string): Segments {
   };
   for (const line of text.split("\n")) {
     if (out.length >= MAX_SENTENCES) break;
-    if (FENCE_LINE_RE.test(line)) {
+    if (fence) {
+      if (closesFence(line, fence)) fence = null;
+      continue;
+    }
+    const opening = fenceOpening(line);
+    if (opening) {
       flush();
-      inFence = !inFence;
+      fence = opening;
       answer();
       continue;
     }
-    if (inFence) continue;
     // A paragraph past what is read: its further lines are not classified.
     if (paragraphChars > PARAGRAPH_CHARS && line.trim()) continue;
     const blank = line.trim() === "";
@@ -214,6 +229,7 @@ export function readSegments(description: string): Segments {
     }
     if (isTemplate(content.trim())) {
       flush();
+      if (TRACKER_NOTICE_RE.test(content)) trackerSeen = true;
       continue;
     }
     // A paragraph past what is read takes no more lines.
