@@ -1,17 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import type { Service } from "../../src/compose-service.js";
 import { BacklogStore } from "../../src/backlog/backlog-store.js";
 import { BackfillRunner } from "../../src/backlog/backfill-runner.js";
-import { startFakeGitHub, type FakeGitHub, type FakeIssue } from "../helpers/fake-github.js";
+import type { FakeIssue } from "../helpers/fake-github.js";
 import {
+  appWithStandIn,
   deliver,
   INSTALLATION_ID,
   payload,
-  startService,
   installationCreated,
 } from "../helpers/app-harness.js";
+import { backlogApi } from "../helpers/backlog-api.js";
 import { REPLY_MARKER } from "../../src/app/commands/command.js";
-import { freshDatabase } from "../helpers/postgres.js";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -23,29 +23,12 @@ import type { AddressInfo } from "node:net";
  * DATABASE_URL (a fresh database per test) in `backfill-postgres.test.ts`.
  */
 export function backfillSuite(engine: "pglite" | "postgres"): void {
-  let github: FakeGitHub;
-  let service: Service | undefined;
-  let database: { url: string; drop: () => Promise<void> } | undefined;
-  beforeAll(async () => {
-    github = await startFakeGitHub();
-  });
-  afterAll(async () => github.close());
-  afterEach(async () => {
-    await service?.close();
-    service = undefined;
-    await database?.drop();
-    database = undefined;
-    github.reset();
-  });
-
-  const start = async () => {
-    if (engine === "postgres") database = await freshDatabase();
-    return startService({
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-      ...(database ? { DATABASE_URL: database.url } : { DATA_DIR: "memory://" }),
-    });
-  };
+  const app = appWithStandIn({ storage: engine });
+  const { github } = app;
+  /** The service the test started (closed after it, its database dropped, by the harness). */
+  let service: Service;
+  const start = async () => (service = await app.start());
+  const { tasks, untilDone } = backlogApi(() => app.service, "acme/widgets");
 
   /** Made-up issues of three shapes, and some pull requests, which the backlog must leave out. */
   function backlog(n: number, pulls = 0): FakeIssue[] {
@@ -76,20 +59,6 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
       );
     }
     return out;
-  }
-
-  async function tasks(query = "", repo = "acme/widgets") {
-    const r = await service!.server.inject({ method: "GET", url: `/api/repos/${repo}/tasks${query}` });
-    return r;
-  }
-
-  async function untilDone(repo = "acme/widgets") {
-    for (let i = 0; i < 400; i++) {
-      const r = await tasks("", repo);
-      if (r.statusCode === 200 && r.json().backfill.state === "done") return r.json();
-      await new Promise((res) => setTimeout(res, 25));
-    }
-    throw new Error(`the backfill of ${repo} did not finish: ${(await tasks("", repo)).body}`);
   }
 
   const writes = () => github.requests.filter((r) => r.method !== "GET");

@@ -1,11 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import type { FastifyRequest } from "fastify";
 import type { Service } from "../../src/compose-service.js";
 import { buildServer } from "../../src/http/build-server.js";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
-import { startFakeGitHub, type FakeGitHub, type FakeIssue } from "../helpers/fake-github.js";
-import { deliver, payload, startService, installationCreated } from "../helpers/app-harness.js";
+import type { FakeIssue } from "../helpers/fake-github.js";
+import { appWithStandIn, deliver, payload, installationCreated } from "../helpers/app-harness.js";
+import { backlogApi } from "../helpers/backlog-api.js";
 
 /**
  * Issue 33, the backlog's edges as a security review met them, through the App and the tasks API with a
@@ -13,19 +14,12 @@ import { deliver, payload, startService, installationCreated } from "../helpers/
  * saying so) hides its board at once; renamed, transferred or deleted, its backlog follows; the tasks API
  * and its CSV are rate-limited per client; a crafted cursor is a 400, not a 500.
  */
-let github: FakeGitHub;
-let service: Service | undefined;
-beforeAll(async () => {
-  github = await startFakeGitHub();
-});
-afterAll(async () => github.close());
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-  github.reset();
-});
-
-const start = () => startService({ GHE_HOST: github.host, GHE_PROTOCOL: "http", DATA_DIR: "memory://" });
+const app = appWithStandIn({ storage: "pglite" });
+const { github } = app;
+/** The service the test started (closed after it by the harness). */
+let service: Service;
+const start = () => app.start();
+const { tasks, untilDone } = backlogApi(() => app.service, "acme/widgets");
 
 function backlog(n: number): FakeIssue[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -33,19 +27,6 @@ function backlog(n: number): FakeIssue[] {
     title: i % 2 ? `Add CSV export for report ${i + 1}` : `Crash when saving file ${i + 1}`,
     body: i % 2 ? "Twelve customers asked for it." : "Steps:\n1. Save\n\nActual: TypeError.",
   }));
-}
-
-function tasks(query = "", repo = "acme/widgets") {
-  return service!.server.inject({ method: "GET", url: `/api/repos/${repo}/tasks${query}` });
-}
-
-async function untilDone(repo = "acme/widgets") {
-  for (let i = 0; i < 400; i++) {
-    const r = await tasks("", repo);
-    if (r.statusCode === 200 && r.json().backfill.state === "done") return r.json();
-    await new Promise((res) => setTimeout(res, 25));
-  }
-  throw new Error(`the backfill of ${repo} did not finish: ${(await tasks("", repo)).body}`);
 }
 
 describe("the repository's visibility and name follow GitHub (issue 33)", () => {
@@ -105,7 +86,7 @@ describe("the repository's visibility and name follow GitHub (issue 33)", () => 
 
     // A new issue of the now private repository is stored, and shown to no one anonymous.
     await deliver(service!, "issues", issueEvent(90, "NEWSECRET launch plan crashes", true));
-    await service!.queue!.drain();
+    await service.queue!.drain();
     const search = await tasks("?q=NEWSECRET", "acme/pub");
     expect(search.statusCode).toBe(401);
     expect(search.body).not.toContain("NEWSECRET");
@@ -167,7 +148,7 @@ describe("the repository's visibility and name follow GitHub (issue 33)", () => 
     await deliver(service!, "repository", repositoryEvent("deleted", "Other-Org/final"));
     const gone = await tasks("", "other-org/final");
     expect(gone.statusCode).toBe(401);
-    expect(await service!.backlogStore!.repository("other-org/final")).toBeUndefined();
+    expect(await service.backlogStore!.repository("other-org/final")).toBeUndefined();
   });
 });
 
@@ -182,7 +163,7 @@ describe("per-client rate limits (issue 33)", () => {
     );
     await untilDone();
     const csvFrom = (remoteAddress: string) =>
-      service!.server.inject({
+      service.server.inject({
         method: "GET",
         url: "/api/repos/acme/widgets/tasks?format=csv",
         remoteAddress,

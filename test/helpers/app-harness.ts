@@ -141,38 +141,71 @@ jestHooks?.afterEach(() => {
 });
 
 /**
- * The App in this process against the stand-in GitHub, for one test file: the stand-in starts before the file's
- * tests and stops after them; `start()` starts the service with GHE_HOST pointing at it; after each test, the
- * services started in it are closed and (unless `keepGitHub`) the stand-in is emptied.
+ * The stand-in GitHub for one test file, the one set-up of it: started before the file's tests (or the
+ * describe block's, when called inside one), stopped after them, and emptied after each test unless `keep`.
  */
-export function appWithStandIn(options: { keepGitHub?: boolean } = {}): {
+export function standInGitHub(options: { keep?: boolean } = {}): FakeGitHub {
+  if (!jestHooks) throw new Error("standInGitHub is for jest test files");
+  const github = new FakeGitHub();
+  jestHooks.beforeAll(async () => {
+    await github.start();
+  });
+  jestHooks.afterAll(() => github.close());
+  if (!options.keep) jestHooks.afterEach(() => github.reset());
+  return github;
+}
+
+/** Where a service started by `appWithStandIn` keeps its data: nowhere, PGlite in memory, or a fresh PostgreSQL. */
+export type TestStorage = "none" | "pglite" | "postgres";
+
+/**
+ * The App in this process against the stand-in GitHub, for one test file (or describe block): the stand-in
+ * starts before the tests and stops after them; `start()` starts the service with GHE_HOST pointing at it and
+ * the storage asked for (`postgres`: a database of its own in DATABASE_URL's server, per start); after each
+ * test, the services started in it are closed, their databases dropped and (unless `keepGitHub`) the stand-in
+ * emptied. `service` is the one the test started last.
+ */
+export function appWithStandIn(options: { keepGitHub?: boolean; storage?: TestStorage } = {}): {
   github: FakeGitHub;
   /** The settings that point the App at the stand-in, with these added. */
   env: (extra?: Record<string, string>) => Record<string, string>;
   start: (extra?: Record<string, string>, scorer?: CreatedScorer, logger?: pino.Logger) => Promise<Service>;
+  /** The service this test started last (start() first). */
+  readonly service: Service;
 } {
-  const github = new FakeGitHub();
+  if (!jestHooks) throw new Error("appWithStandIn is for jest test files");
   const started: Service[] = [];
+  const databases: { drop: () => Promise<void> }[] = [];
+  // Registered before the stand-in's own hooks: the services close before the stand-in is emptied.
+  jestHooks.afterEach(async () => {
+    await Promise.all(started.splice(0).map((s) => s.close()));
+    await Promise.all(databases.splice(0).map((d) => d.drop()));
+  });
+  const github = standInGitHub({ keep: options.keepGitHub ?? false });
   const env = (extra: Record<string, string> = {}) => ({
     GHE_HOST: github.host,
     GHE_PROTOCOL: "http",
     ...extra,
   });
-  if (!jestHooks) throw new Error("appWithStandIn is for jest test files");
-  jestHooks.beforeAll(async () => {
-    await github.start();
-  });
-  jestHooks.afterAll(() => github.close());
-  jestHooks.afterEach(async () => {
-    await Promise.all(started.splice(0).map((s) => s.close()));
-    if (!options.keepGitHub) github.reset();
-  });
+  const storageEnv = async (): Promise<Record<string, string>> => {
+    if (options.storage === "pglite") return { DATA_DIR: "memory://" };
+    if (options.storage !== "postgres") return {};
+    const { freshDatabase } = await import("./postgres.js");
+    const database = await freshDatabase();
+    databases.push(database);
+    return { DATABASE_URL: database.url };
+  };
   return {
     github,
     env,
     start: async (extra, scorer, logger) => {
-      const service = await startService(env(extra), scorer, logger);
+      const service = await startService(env({ ...(await storageEnv()), ...extra }), scorer, logger);
       started.push(service);
+      return service;
+    },
+    get service() {
+      const service = started.at(-1);
+      if (!service) throw new Error("no service started in this test: call start() first");
       return service;
     },
   };

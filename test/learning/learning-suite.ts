@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import type { Service } from "../../src/compose-service.js";
 import { REPLY_MARKER } from "../../src/app/commands/command.js";
-import { startFakeGitHub, type FakeGitHub, type FakeIssue } from "../helpers/fake-github.js";
-import { deliver, payload, startService, installationCreated } from "../helpers/app-harness.js";
-import { freshDatabase } from "../helpers/postgres.js";
+import type { FakeIssue } from "../helpers/fake-github.js";
+import { appWithStandIn, deliver, payload, installationCreated } from "../helpers/app-harness.js";
+import { backlogApi } from "../helpers/backlog-api.js";
 import type { Db } from "../../src/storage/tables.js";
 import { KIND_MODEL } from "../../src/core/offline/kind-model.data.js";
 import { kindModelId } from "../../src/core/offline/kind-model.js";
@@ -16,29 +16,15 @@ import { kindModelId } from "../../src/core/offline/kind-model.js";
  * embedded PGlite and on the real PostgreSQL of DATABASE_URL.
  */
 export function learningSuite(engine: "pglite" | "postgres"): void {
-  let github: FakeGitHub;
-  let service: Service | undefined;
-  let database: { url: string; drop: () => Promise<void> } | undefined;
-  beforeAll(async () => {
-    github = await startFakeGitHub();
-  });
-  afterAll(async () => github.close());
-  afterEach(async () => {
-    await service?.close();
-    service = undefined;
-    await database?.drop();
-    database = undefined;
-    github.reset();
-  });
-
-  const start = async () => {
-    if (engine === "postgres") database = await freshDatabase();
-    return startService({
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-      ...(database ? { DATABASE_URL: database.url } : { DATA_DIR: "memory://" }),
-    });
-  };
+  const app = appWithStandIn({ storage: engine });
+  const { github } = app;
+  /** The service the test started (closed after it, its database dropped, by the harness). */
+  let service: Service;
+  const start = async () => (service = await app.start());
+  const api = backlogApi(() => app.service, "acme/gizmo");
+  /** Done, every issue listed, and (when given) learned from `closedIssues` closed issues. */
+  const untilDone = (repo = "acme/gizmo", closedIssues?: number) =>
+    api.untilDone(repo, { query: "?limit=500", closedIssues, tries: 600 });
 
   /**
    * A project whose own words the shipped model cannot know: "gizmo" reports in three shapes that read alike
@@ -86,22 +72,6 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
     return out;
   }
 
-  async function tasks(query = "", repo = "acme/gizmo") {
-    return service!.server.inject({ method: "GET", url: `/api/repos/${repo}/tasks${query}` });
-  }
-  async function untilDone(repo = "acme/gizmo", closedIssues?: number) {
-    for (let i = 0; i < 600; i++) {
-      const r = await tasks("?limit=500", repo);
-      if (
-        r.statusCode === 200 &&
-        r.json().backfill.state === "done" &&
-        (closedIssues === undefined || r.json().calibration.closedIssues === closedIssues)
-      )
-        return r.json();
-      await new Promise((res) => setTimeout(res, 25));
-    }
-    throw new Error(`the backfill of ${repo} did not finish: ${(await tasks("", repo)).body}`);
-  }
   const kindsOf = (list: { tasks: { number: number; kind: string }[] }) =>
     new Map(list.tasks.map((t) => [t.number, t.kind]));
   const truth = (n: number) => KINDS[n % 3]!;
