@@ -13,6 +13,7 @@ import { runLlmBench } from "./llm-bench.js";
 import { runPgliteMemoryBench } from "./pglite-memory-bench.js";
 import { runRestBench } from "./rest-bench.js";
 import { runScorerBench } from "./scorer-bench.js";
+import { runSimilarBench } from "./similar-bench.js";
 import { runWebhookBench } from "./webhook-bench.js";
 
 const smoke = process.argv.includes("--smoke");
@@ -28,6 +29,7 @@ const PARTS = [
   "backlog",
   "learning",
   "action",
+  "similar",
 ] as const;
 const onlyArg = process.argv.find((a, i) => a.startsWith("--only=") || process.argv[i - 1] === "--only");
 const only =
@@ -191,6 +193,19 @@ if (want("action")) {
   add(action, { "action.run_ms_median": atMost(1000, "< 1 s") });
   if (action["action.runs_with_all_outputs"] !== action["action.runs"])
     rows.push(["action.outputs", "MISSING", ""]);
+}
+
+if (want("similar")) {
+  // Similar issues (issue 32): one query at 10,000 issues within 20 ms at the 99th percentile, in memory and
+  // through the store on each engine (the index is in memory with either; the engine only serves the first read).
+  const similar = await runSimilarBench({ smoke });
+  const p99 = atMost(20, "<= 20 ms");
+  add(similar, {
+    "similar.query_10000.p99_ms": p99,
+    "similar.query_10000.cpu_p99_ms": p99,
+    "similar.pglite.query_10000.p99_ms": p99,
+    "similar.postgres.query_10000.p99_ms": p99,
+  });
 }
 
 const width = Math.max(...rows.map((r) => r[0].length));

@@ -147,13 +147,20 @@ export class SimilarIndex {
   /** Words and title n-grams alone, best first: what the re-ranker starts from. */
   firstStage(features: IssueFeatures, limit: number, accept?: (key: number) => boolean): Hit[] {
     const w = this.method.charWeight;
-    const combined = this.words.scores(features.words, accept);
-    if (w > 0) {
-      for (const [key, s] of combined) combined.set(key, (1 - w) * s);
-      for (const [key, s] of this.chars.scores(features.chars, accept))
-        combined.set(key, (combined.get(key) ?? 0) + w * s);
+    // The words' and the n-grams' indexes see the same sets and deletes in the same order: the same slots.
+    const acc = new Float64Array(this.words.slots);
+    const touched: number[] = [];
+    this.words.accumulate(features.words, acc, 1 - w, touched);
+    if (w > 0) this.chars.accumulate(features.chars, acc, w, touched);
+    const hits: Hit[] = [];
+    for (const slot of touched) {
+      const score = Math.min(1, acc[slot]!);
+      const key = this.words.keyAt(slot)!;
+      if (hits.length === limit && !better(score, key, hits[limit - 1]!)) continue;
+      if (accept && !accept(key)) continue;
+      insert(hits, { key, score }, limit);
     }
-    return top(combined, limit);
+    return hits;
   }
 
   /** The first stage's hits ordered again by the re-ranker, its scores in their place. */
@@ -227,20 +234,13 @@ export function isSeries(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, 
   return shared >= 3 && only(a, b) === 1 && only(b, a) === 1;
 }
 
-/** The `limit` highest of a score map, best first, ties by key. */
-export function top(scores: ReadonlyMap<number, number>, limit: number): Hit[] {
-  const hits: Hit[] = [];
-  for (const [key, score] of scores) {
-    if (hits.length === limit && !better(score, key, hits[limit - 1]!)) continue;
-    let i = hits.length;
-    if (hits.length === limit) {
-      hits.pop();
-      i--;
-    }
-    while (i > 0 && better(score, key, hits[i - 1]!)) i--;
-    hits.splice(i, 0, { key, score });
-  }
-  return hits;
+/** Puts a hit in its place in a list kept best first and at most `limit` long. */
+function insert(hits: Hit[], hit: Hit, limit: number): void {
+  if (limit <= 0 || (hits.length === limit && !better(hit.score, hit.key, hits[limit - 1]!))) return;
+  if (hits.length === limit) hits.pop();
+  let i = hits.length;
+  while (i > 0 && better(hit.score, hit.key, hits[i - 1]!)) i--;
+  hits.splice(i, 0, hit);
 }
 
 const better = (score: number, key: number, than: Hit) =>

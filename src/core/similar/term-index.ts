@@ -22,7 +22,8 @@ interface Doc {
 
 interface Postings {
   slots: number[];
-  tfs: number[];
+  /** Per posting: 1 + log tf (TF-IDF), or tf (BM25). */
+  vals: number[];
 }
 
 /** A document's score against the query, in [0, 1] (1: the same terms in the same proportions). */
@@ -40,7 +41,7 @@ export class TermIndex {
   private readonly slotOf = new Map<number, number>();
   private totalLength = 0;
   private dead = 0;
-  /** Cosine norms under the current document frequencies; recomputed after a change, when next queried. */
+  /** Per-slot factors under the current document frequencies (ensureNorms); recomputed after a change. */
   private norms: Float64Array | undefined;
 
   constructor(private readonly weighting: Weighting = TFIDF) {}
@@ -72,12 +73,12 @@ export class TermIndex {
         this.ids.set(term, id);
         this.names.push(term);
         this.df.push(0);
-        this.postings.push({ slots: [], tfs: [] });
+        this.postings.push({ slots: [], vals: [] });
       }
       this.df[id]!++;
       const p = this.postings[id]!;
       p.slots.push(slot);
-      p.tfs.push(tf);
+      p.vals.push(this.weighting.scheme === "bm25" ? tf : 1 + Math.log(tf));
       terms[i] = id;
       tfs[i++] = tf;
       length += tf;
@@ -125,10 +126,10 @@ export class TermIndex {
         const to = renumber[p.slots[i]!]!;
         if (to < 0) continue;
         p.slots[j] = to;
-        p.tfs[j++] = p.tfs[i]!;
+        p.vals[j++] = p.vals[i]!;
       }
       p.slots.length = j;
-      p.tfs.length = j;
+      p.vals.length = j;
     }
     this.docs.length = 0;
     this.docs.push(...live);
@@ -145,26 +146,37 @@ export class TermIndex {
       : Math.log((n + 1) / (df + 1)) + 1;
   }
 
+  /**
+   * Per slot, what a posting's value is scaled by: 1 / the document's cosine norm (TF-IDF), or BM25's
+   * k1 × (1 − b + b × length / average length); 0 for a deleted document's slot.
+   */
   private ensureNorms(): Float64Array {
     if (this.norms) return this.norms;
+    const factors = new Float64Array(this.docs.length);
+    const { k1, b } = this.weighting;
+    const avgdl = this.totalLength / this.slotOf.size || 1;
     const idf = new Float64Array(this.df.length);
     for (let id = 0; id < idf.length; id++) idf[id] = this.idf(id);
-    const norms = new Float64Array(this.docs.length);
     this.docs.forEach((d, slot) => {
       if (!d) return;
+      if (this.weighting.scheme === "bm25") {
+        factors[slot] = k1 * (1 - b + (b * d.length) / avgdl);
+        return;
+      }
       let s = 0;
       for (let i = 0; i < d.terms.length; i++) {
         const w = (1 + Math.log(d.tfs[i]!)) * idf[d.terms[i]!]!;
         s += w * w;
       }
-      norms[slot] = Math.sqrt(s);
+      factors[slot] = s > 0 ? 1 / Math.sqrt(s) : 1;
     });
-    return (this.norms = norms);
+    return (this.norms = factors);
   }
 
   /** TF-IDF cosine of the query with each of some documents (0 for one not indexed): the re-ranker's few. */
   cosines(query: ReadonlyMap<string, number>, keys: readonly number[]): number[] {
-    const norms = this.ensureNorms();
+    if (this.weighting.scheme !== "tfidf") throw new Error("cosines: a TF-IDF index only");
+    const inverseNorms = this.ensureNorms();
     const weights = new Map<number, number>();
     let self = 0;
     for (const [term, qtf] of query) {
@@ -183,7 +195,7 @@ export class TermIndex {
         const wq = weights.get(doc.terms[i]!);
         if (wq !== undefined) dot += wq * (1 + Math.log(doc.tfs[i]!));
       }
-      return Math.min(1, dot / (Math.sqrt(self) * (norms[slot!] || 1)));
+      return Math.min(1, (dot * inverseNorms[slot!]!) / Math.sqrt(self));
     });
   }
 
@@ -212,53 +224,58 @@ export class TermIndex {
     });
   }
 
+  /** Slots are positions of documents; the same sequence of set and delete gives two indexes the same slots. */
+  get slots(): number {
+    return this.docs.length;
+  }
+
+  /** The key in a slot (undefined: a deleted document's). */
+  keyAt(slot: number): number | undefined {
+    return this.docs[slot]?.key;
+  }
+
   /**
-   * Every document sharing a term with the query, scored in [0, 1]: TF-IDF cosine, or BM25 divided by the
-   * query's own BM25 score (what a document holding exactly the query's terms would get, near 1).
-   * `accept` filters by key (the query's own issue, or later ones in the benchmark).
+   * Adds `weight` times each document's score against the query to `into[slot]` (and each slot first touched to
+   * `touched`): TF-IDF cosine in [0, 1], or BM25 divided by the query's own BM25 score (what a document holding
+   * exactly the query's terms would get, near 1). One pass over the query's postings; no per-document map.
    */
-  scores(query: ReadonlyMap<string, number>, accept?: (key: number) => boolean): Map<number, number> {
-    const out = new Map<number, number>();
-    if (this.slotOf.size === 0 || query.size === 0) return out;
-    const acc = new Float64Array(this.docs.length);
-    const touched: number[] = [];
+  accumulate(
+    query: ReadonlyMap<string, number>,
+    into: Float64Array,
+    weight: number,
+    touched: number[],
+  ): void {
+    if (this.slotOf.size === 0 || query.size === 0 || weight === 0) return;
     const bm25 = this.weighting.scheme === "bm25";
     const { k1, b } = this.weighting;
     const avgdl = this.totalLength / this.slotOf.size || 1;
-    const norms = bm25 ? undefined : this.ensureNorms();
+    const factor = this.ensureNorms();
     let qLength = 0;
     for (const tf of query.values()) qLength += tf;
     let self = 0;
     for (const [term, qtf] of query) {
-      const id = this.ids.get(term);
-      const idf = id === undefined ? this.idf(-1) : this.idf(id);
-      if (bm25) {
-        self += idf * qtf * ((qtf * (k1 + 1)) / (qtf + k1 * (1 - b + (b * qLength) / avgdl)));
-      } else {
-        const w = (1 + Math.log(qtf)) * idf;
-        self += w * w;
-      }
-      if (id === undefined || this.df[id] === 0) continue;
-      const p = this.postings[id]!;
-      const wq = bm25 ? idf * qtf : (1 + Math.log(qtf)) * idf * idf;
-      for (let i = 0; i < p.slots.length; i++) {
-        const slot = p.slots[i]!;
-        const doc = this.docs[slot];
-        if (!doc) continue;
-        const tf = p.tfs[i]!;
-        const w = bm25 ? (tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * doc.length) / avgdl)) : 1 + Math.log(tf);
-        if (acc[slot] === 0) touched.push(slot);
-        acc[slot]! += wq * w;
-      }
+      const idf = this.idf(this.ids.get(term) ?? -1);
+      if (bm25) self += idf * qtf * ((qtf * (k1 + 1)) / (qtf + k1 * (1 - b + (b * qLength) / avgdl)));
+      else self += ((1 + Math.log(qtf)) * idf) ** 2;
     }
     const qNorm = bm25 ? self : Math.sqrt(self);
-    if (qNorm === 0) return out;
-    for (const slot of touched) {
-      const key = this.docs[slot]!.key;
-      if (accept && !accept(key)) continue;
-      const s = bm25 ? acc[slot]! / qNorm : acc[slot]! / (qNorm * (norms![slot] || 1));
-      out.set(key, Math.min(1, s));
+    if (qNorm === 0) return;
+    for (const [term, qtf] of query) {
+      const id = this.ids.get(term);
+      if (id === undefined || this.df[id] === 0) continue;
+      const idf = this.idf(id);
+      const p = this.postings[id]!;
+      const c = (weight * (bm25 ? idf * qtf : (1 + Math.log(qtf)) * idf * idf)) / qNorm;
+      const { slots, vals } = p;
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
+        const f = factor[slot]!;
+        if (f === 0) continue; // a deleted document's slot
+        const v = vals[i]!;
+        const add = bm25 ? (c * v * (k1 + 1)) / (v + f) : c * v * f;
+        if (into[slot] === 0) touched.push(slot);
+        into[slot]! += add;
+      }
     }
-    return out;
   }
 }
