@@ -16,6 +16,7 @@ import { calibrationUsed, type RepositoryCalibration } from "./offline/calibrati
 import { readReading } from "./offline/read-reading.js";
 import { isoTimestamp } from "./iso-timestamp.js";
 import { shared } from "./shared-json.js";
+import { changeStatements, type ChangeStatements } from "./change/change-statements.js";
 import { diffSource, readChangeSource, type ChangeSource } from "./change/pull-change.js";
 import type { Reading } from "./reading.schema.js";
 
@@ -124,8 +125,24 @@ function orderedOnce(raw: readonly PersonaVerdict[], scorerName: string): Person
  * the App or the Action listed from GitHub. The text's reading is shared between reports (reading-memo), so the
  * change goes on a copy; without a change it is the shared reading itself.
  */
-function withChange(reading: Reading, source: ChangeSource | undefined): Reading {
-  return source === undefined ? reading : { ...reading, change: readChangeSource(source).reading };
+function withChange(reading: Reading, change: Reading["change"]): Reading {
+  return change === undefined ? reading : { ...reading, change };
+}
+
+/**
+ * Each persona's reasoning with its one sentence about the change, where it has one (change-statements.ts):
+ * after the scorer's own words, so any scorer's reasoning reads the same change the same way. A new array: the
+ * verdicts' shared one is left as it is.
+ */
+function withStatements(
+  scores: ScoreReport["expertScores"],
+  statements: ChangeStatements,
+): ScoreReport["expertScores"] {
+  return scores.map((e, i) => {
+    const sentence = statements[PERSONAS[i]!.id];
+    if (!sentence) return e;
+    return { ...e, reasoning: e.reasoning.trim() === "" ? sentence : `${e.reasoning.trimEnd()} ${sentence}` };
+  });
 }
 
 export function buildReport(
@@ -137,19 +154,23 @@ export function buildReport(
   change?: ChangeSource,
 ): BuiltReport {
   const source = input.diff !== undefined ? diffSource(input.diff) : change;
+  const read = source === undefined ? undefined : readChangeSource(source);
+  const expertScores = expertScoresOf(verdicts);
   const scores = verdicts.map((v) => v.score);
   const stats = computeStats(scores);
   const report: ScoreReport = {
     task: input.task,
     description: input.description,
     consensus: { ...stats, approved: isApproved(stats, scores, policy), timestamp: isoTimestamp(now) },
-    expertScores: expertScoresOf(verdicts),
+    expertScores: read
+      ? withStatements(expertScores, changeStatements(read, input.description))
+      : expertScores,
     // The same reader under every scorer: it costs microseconds and needs no model.
     reading: withChange(
       calibrationUsed(calibration)
         ? readReading(input.task, input.description, undefined, undefined, calibration)
         : readingOf(input.task, input.description),
-      source,
+      read?.reading,
     ),
   };
   return new BuiltReport(report, scores, policy);

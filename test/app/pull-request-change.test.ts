@@ -61,6 +61,11 @@ describe("the App reads a pull request's change", () => {
     expect(comments[0]!.body).toContain(REPORT_MARKER);
     // 248 × 2 + 2 × 10 added, one removed in each file.
     expect(comments[0]!.body).toContain("**Change:** +516 −250 in 250 files · tests: 2 files · size L");
+    // The personas read it too: the architect the files, the product manager the issue it closes.
+    expect(comments[0]!.body).toContain(
+      "no file is new \\(766 lines change 250 existing files\\); 2 of the 250 files are tests.",
+    );
+    expect(comments[0]!.body).toContain("Its description says it closes \\#12.");
   });
 
   it("new commits re-read the change and edit the same comment, the text's verdicts kept", async () => {

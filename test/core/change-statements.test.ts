@@ -1,0 +1,129 @@
+import { describe, expect, it } from "@jest/globals";
+import { changeStatements, userFacingKind } from "../../src/core/change/change-statements.js";
+import { readChangeSource } from "../../src/core/change/pull-change.js";
+import { fromGitHub, type GitHubPullFile } from "../../src/core/change/read-change.js";
+import { PERSONAS } from "../../src/core/personas.js";
+import { scoreTask } from "../../src/core/score-task.js";
+import type { PersonaVerdict } from "../../src/core/scorer.js";
+
+const file = (filename: string, additions: number, deletions = 0, status = "modified"): GitHubPullFile => ({
+  filename,
+  status,
+  additions,
+  deletions,
+  patch: "@@",
+});
+
+function statements(files: GitHubPullFile[], description = "", truncated = false) {
+  return changeStatements(
+    readChangeSource({ kind: "files", files: files.map(fromGitHub), truncated }),
+    description,
+  );
+}
+
+describe("changeStatements", () => {
+  it("gives the architect new lines against edits, the generated share, tests and the manifests touched", () => {
+    const said = statements([
+      file("src/export.ts", 120, 0, "added"),
+      file("src/report.ts", 30, 7),
+      file("src/export.test.ts", 40, 0, "added"),
+      file("package.json", 1, 0),
+      file("package-lock.json", 300, 20),
+    ]);
+    expect(said.architect).toBe(
+      "In the change, 160 lines are in 2 new files and 38 lines change 2 existing files outside generated or vendored files; " +
+        "1 generated or vendored file holds 62% of the lines; 1 of the 5 files is a test; it touches package.json and package-lock.json.",
+    );
+    expect(said.ux).toBeUndefined();
+    expect(said.product).toBeUndefined();
+  });
+
+  it("says when every file is new, when none is, and when no file is a test", () => {
+    expect(statements([file("gen/a.go", 10, 0, "added")]).architect).toBe(
+      "In the change, every file is new (10 lines in 1 file); none of the 1 file is a test.",
+    );
+    expect(statements([file("a.go", 3, 1), file("b.go", 1, 1)]).architect).toBe(
+      "In the change, no file is new (6 lines change 2 existing files); none of the 2 files is a test.",
+    );
+  });
+
+  it("scopes what it says to the files GitHub listed when the list was cut", () => {
+    expect(statements([file("a.go", 1, 0)], "", true).architect).toMatch(
+      /^Among the first 1 file GitHub listed, /,
+    );
+  });
+
+  it("names no file whose name could carry markup", () => {
+    const said = statements([file("x/<b>evil</b>.csproj", 1), file("a.go", 1)]);
+    expect(said.architect).toContain("it touches 1 dependency manifest or lockfile.");
+    expect(said.architect).not.toContain("<");
+  });
+
+  it("gives the UX designer the user-facing files, only when there are some", () => {
+    const said = statements([
+      file("web/templates/report.html", 10),
+      file("web/styles/report.scss", 5),
+      file("web/components/Export.tsx", 30, 0, "added"),
+      file("web/components/Export.test.tsx", 30, 0, "added"),
+      file("dist/app.min.css", 900),
+      file("docs/guide.html", 3),
+    ]);
+    expect(said.ux).toBe("It changes what users see: 1 template, 1 stylesheet and 1 UI component.");
+    expect(statements([file("src/server.ts", 10)]).ux).toBeUndefined();
+    expect(userFacingKind("src/Button.stories.tsx")).toBeUndefined();
+  });
+
+  it("gives the product manager the issues it closes", () => {
+    expect(statements([file("a.go", 1)], "Fixes #12 and closes acme/api#3").product).toBe(
+      "Its description says it closes #12 and acme/api#3.",
+    );
+  });
+
+  it("from the pull request's totals only, says nothing about files", () => {
+    const said = changeStatements(
+      readChangeSource({ kind: "totals", additions: 5, deletions: 1, files: 2 }),
+      "Fixes #4",
+    );
+    expect(said).toEqual({ product: "Its description says it closes #4." });
+  });
+});
+
+describe("the statements in a report", () => {
+  const verdicts: PersonaVerdict[] = PERSONAS.map((p) => ({
+    persona: p.id,
+    score: 6,
+    reasoning: `${p.expert} reasons.`,
+  }));
+  const scorer = { name: "fixed", score: async () => verdicts };
+
+  it("each persona's reasoning gets at most one, never another's, and the others none", async () => {
+    const diff = [
+      "diff --git a/web/templates/a.html b/web/templates/a.html",
+      "--- a/web/templates/a.html",
+      "+++ b/web/templates/a.html",
+      "@@ -1 +1 @@",
+      "-old",
+      "+new",
+      "",
+    ].join("\n");
+    const { report } = await scoreTask(
+      { task: "Fix the header", description: "Fixes #12", diff },
+      { scorer },
+    );
+    const [revenue, architect, ux, product, marketing] = report.expertScores.map((e) => e.reasoning);
+    expect(revenue).toBe("Revenue Expert reasons.");
+    expect(marketing).toBe("Marketing Strategist reasons.");
+    expect(architect).toBe(
+      "Technical Architect reasons. In the change, no file is new (2 lines change 1 existing file); none of the 1 file is a test.",
+    );
+    expect(ux).toBe("UX Designer reasons. It changes what users see: 1 template.");
+    expect(product).toBe("Product Manager reasons. Its description says it closes #12.");
+    // The scorer's verdicts are left as they were (they are shared between reports).
+    expect(verdicts[1]!.reasoning).toBe("Technical Architect reasons.");
+    const { report: plain } = await scoreTask(
+      { task: "Fix the header", description: "Fixes #12" },
+      { scorer },
+    );
+    expect(plain.expertScores.map((e) => e.reasoning)).toEqual(verdicts.map((v) => v.reasoning));
+  });
+});
