@@ -9,6 +9,7 @@ import {
   JunkTermsFileSchema,
   LanguagesFileSchema,
   NegationFileSchema,
+  ReasoningTermsFileSchema,
 } from "../../src/core/offline/words/word-lists.schema.js";
 import { PERSONA_RECORDS } from "../../src/core/persona-records.js";
 import { PERSONAS } from "../../src/core/personas.js";
@@ -19,6 +20,7 @@ const FILES: [string, z.ZodType][] = [
   ["junk-terms.json", JunkTermsFileSchema],
   ["negation.json", NegationFileSchema],
   ["languages.json", LanguagesFileSchema],
+  ["reasoning-terms.json", ReasoningTermsFileSchema],
 ];
 const read = (name: string): unknown =>
   JSON.parse(readFileSync(new URL(`../../src/core/offline/words/${name}`, import.meta.url), "utf8"));

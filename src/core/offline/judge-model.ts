@@ -1,6 +1,6 @@
 import type { Reading } from "../reading.schema.js";
 import type { TaskAnalysis } from "./analyze-task.js";
-import { isSevere, type TaskStructure } from "./read-structure.js";
+import { isSevere, type TaskStructure } from "./task-structure.js";
 
 /**
  * The judge's numbers: a logistic model over structural features, giving the chance that maintainers

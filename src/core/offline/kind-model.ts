@@ -7,7 +7,8 @@
  */
 import { kindAdjustmentLogits, type KindAdjustment } from "./calibration.js";
 import { HTML_COMMENT_RE, replaceFences } from "./prose.js";
-import { readStructure, type TaskStructure } from "./read-structure.js";
+import { readStructure } from "./read-structure.js";
+import type { TaskStructure } from "./task-structure.js";
 
 export const KIND_CLASSES = ["bug", "feature", "question"] as const;
 export type ModelKind = (typeof KIND_CLASSES)[number];

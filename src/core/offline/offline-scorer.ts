@@ -7,7 +7,7 @@ import { logit, sigmoid, type JudgeModel } from "./judge-model.js";
 import { JUNK_SENTENCE, KIND_LEANING, type Shape } from "./persona-rules.js";
 import { drivers } from "./reasoning-clauses.js";
 import { groundedSentences, nothingSentence } from "./reasoning.js";
-import type { TaskStructure } from "./read-structure.js";
+import type { TaskStructure } from "./task-structure.js";
 import { adjustJudgeModel, type RepositoryCalibration } from "./calibration.js";
 import { readTask, type TaskReading } from "./read-task.js";
 

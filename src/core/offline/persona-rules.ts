@@ -1,6 +1,6 @@
 import { PERSONA_RECORDS } from "../persona-records.js";
 import { PERSONAS, type PersonaId } from "../personas.js";
-import type { TaskKind, Severity } from "./read-structure.js";
+import type { TaskKind, Severity } from "./task-structure.js";
 
 /**
  * How each persona leans, as data. The fitted model sets the consensus (the average); these leanings only

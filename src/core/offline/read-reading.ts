@@ -6,7 +6,8 @@ import { KIND_MODEL } from "./kind-model.data.js";
 import { adjustmentFor, KIND_CLASSES, predictKind, type KindModel } from "./kind-model.js";
 import { language } from "./language.js";
 import { readEvidence } from "./read-evidence.js";
-import { readStructure, withJunkFlags, type TaskStructure } from "./read-structure.js";
+import { readStructure, withJunkFlags } from "./read-structure.js";
+import type { TaskStructure } from "./task-structure.js";
 import { SOFT_SPAM_TERMS } from "./signals.js";
 import { readable } from "./unreadable-text.js";
 

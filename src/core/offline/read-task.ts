@@ -9,7 +9,7 @@ import { calibrationUsed, type RepositoryCalibration } from "./calibration.js";
 import { featureVector } from "./judge-model.js";
 import { HTML_COMMENT_RE, MD_LINK_RE, replaceFences } from "./prose.js";
 import { readReading, readStructures } from "./read-reading.js";
-import type { TaskStructure } from "./read-structure.js";
+import type { TaskStructure } from "./task-structure.js";
 import { rememberReading } from "./reading-memo.js";
 import { readable } from "./unreadable-text.js";
 

@@ -5,7 +5,7 @@
  */
 import { contributions, FEATURES, type JudgeModel } from "./judge-model.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
-import { isSevere } from "./read-structure.js";
+import { isSevere } from "./task-structure.js";
 
 /** The structural features that moved the consensus most, in words, for the product persona's summary. */
 const FEATURE_WORDS: Record<string, [up: string, down: string]> = {

@@ -17,6 +17,7 @@
  * The words are data: each persona's record (persona-records.ts: quotes, voice, areas).
  */
 import { PERSONA_RECORDS } from "../persona-records.js";
+import reasoningTerms from "./words/reasoning-terms.json" with { type: "json" };
 import { PERSONAS, type PersonaId } from "../personas.js";
 import { conceptsIn } from "./analyze-task.js";
 import { QUOTE_SHOWN, saysNothing, type Evidence, type EvidenceType } from "./read-evidence.js";
@@ -75,96 +76,11 @@ function evidenceWords(e: Evidence): string | null {
 // Areas named in the author's sentences
 
 /**
- * Terms too common in issues to name an area on their own ("comment on this issue" is no collaboration feature,
- * "an extension for vscode" no integration, "NextAuth" no security work): an area needs another of its terms.
+ * Terms too common in issues to name an area on their own, and lens words that name no stake on their own: data,
+ * with the reasons, in `words/reasoning-terms.json`.
  */
-const WEAK_TERMS = new Set([
-  "comment",
-  "comments",
-  "mention",
-  "mentions",
-  "invite",
-  "page",
-  "screen",
-  "button",
-  "search",
-  "filter",
-  "sort",
-  "workflow",
-  "teams",
-  "tracking",
-  "metrics",
-  "api",
-  "apis",
-  "extension",
-  "plugin",
-  "test",
-  "tests",
-  "testing",
-  "auth",
-  "cache",
-  "faster",
-  "languages",
-  "example",
-  "examples",
-  // Ambiguous in issues (issue 35's maintainer reading): "import cv2", "bitcoin" (the software, not a donation),
-  // "light mode" (the author switched theme), "sync" and "endpoint" (no integration), "password" (a login
-  // problem is no security work), "performance timeline" (a tool, not speed).
-  "team",
-  "pages",
-  "screens",
-  "buttons",
-  "plugins",
-  "extensions",
-  "import from",
-  "importing",
-  "exporting",
-  "bitcoin",
-  "btc",
-  "crypto",
-  "cryptocurrency",
-  "light mode",
-  "high contrast",
-  "sync",
-  "endpoint",
-  "middleware",
-  "sdk",
-  "webhook",
-  "webhooks",
-  "password",
-  "secret",
-  "secrets",
-  "leak",
-  "telemetry",
-  "permission",
-  "authentication",
-  "performance",
-  "cpu",
-  "scale",
-  "slow",
-  "slowness",
-  "paid",
-  "paying",
-  "subscribe",
-]);
-
-/**
- * Lens words that name no stake on their own ("a jetson production module", "the production build", "it costs
- * a second"): a persona's lens sentence is not built on them.
- */
-const AMBIGUOUS_LENS = new Set([
-  "production",
-  "cost",
-  "costs",
-  "expensive",
-  "license",
-  "licensing",
-  "paid",
-  "business",
-  "businesses",
-  "commercial",
-  "enterprise",
-]);
+const WEAK_TERMS = new Set(reasoningTerms.weakTerms);
+const AMBIGUOUS_LENS = new Set(reasoningTerms.ambiguousLens);
 
 /** A sentence without its inline code: a term in code (`import cv2`) is never the author's word for an area. */
 const withoutCode = (text: string) => text.replace(/`[^`]*`/g, (m) => " ".repeat(m.length));

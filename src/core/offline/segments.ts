@@ -11,7 +11,7 @@
 import { AUTOMATED_HEADING_RE } from "./find-ask.js";
 import { closesFence, fenceOpening, POLICY_RE, TRACKER_NOTICE_RE } from "./prose.js";
 import { TEMPLATE_BOILERPLATE } from "./signals.js";
-import { HEADING_RE, LABEL_RE, PLACEHOLDER_RE } from "./read-structure.js";
+import { HEADING_RE, LABEL_RE, PLACEHOLDER_RE } from "./structure-patterns.js";
 
 export interface AuthorSentence {
   text: string;

@@ -74,3 +74,14 @@ export const LanguagesFileSchema = z
     englishFunctionWords: uniqueList(Term),
   })
   .strict();
+
+export const ReasoningTermsFileSchema = z
+  .object({
+    /** Why these lists exist, for the person editing them. */
+    _about: z.string().min(1),
+    /** Too common in issues to name an area on their own: an area needs another of its terms. */
+    weakTerms: uniqueList(Term),
+    /** Lens words that name no stake on their own. */
+    ambiguousLens: uniqueList(Term),
+  })
+  .strict();
