@@ -18,6 +18,7 @@ import { type IssueCommentsOctokit, type IssueRef, type UpsertResult } from "../
 import { ActionError, failureMessage, githubError } from "./errors.js";
 import { parseInputs, type ActionInputs, type InputName } from "./inputs.schema.js";
 import { readEventItem, resolveTask, type EventContext, type EventItem } from "./read-event.js";
+import { readPullRequestChange } from "./read-change.js";
 
 /** The slice of `@actions/core` the Action uses (the real module satisfies it). */
 export interface ActionCore {
@@ -232,9 +233,12 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     core.info(
       `Scoring ${task.source === "event" && item ? `${item.kind === "issue" ? "issue" : "pull request"} #${item.number}` : "the `task` input"} with the ${description} scorer.`,
     );
+    // A pull request's change: its files with the workflow's token, or the event's totals (read-change.ts).
+    const change = await readPullRequestChange(deps, inputs.githubToken, item, deps.context.payload);
     const { report, approval } = await scoreTask(task.input, {
       scorer,
       policy: inputs.policy,
+      change,
       ...(deps.clock ? { clock: deps.clock } : {}),
     });
     result.report = report;
