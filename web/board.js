@@ -8,7 +8,7 @@ const form = document.getElementById("filters");
 const tbody = document.querySelector("#tasks tbody");
 const more = document.getElementById("more");
 const errorBox = document.getElementById("error");
-const FIELDS = ["q", "kind", "approved", "sort", "needsHuman"];
+const FIELDS = ["q", "kind", "approved", "sort", "needsHuman", "duplicates"];
 // The personas and the kinds' names, as the server defines them (src/core/contract.ts), put into the page.
 const contract = JSON.parse(document.getElementById("repository").dataset.contract);
 const PERSONAS = contract.personas.map((p) => [p.key, p.icon, p.name]);
@@ -74,6 +74,15 @@ function row(task, rank) {
   issue.append(link);
   // The author's own sentence stating the request or problem (the report's reading.ask), as every surface shows it.
   if (task.ask) issue.append(el("div", "ask", `Asks: “${task.ask}”`));
+  // Likely a repeat of an earlier issue of the same repository (duplicateOf): a link to that one.
+  if (task.duplicateOf) {
+    const dup = el("div", "dup", "Possibly the same as ");
+    const earlier = el("a", "", `#${task.duplicateOf}`);
+    earlier.href = safeUrl(task.url.replace(/\/\d+$/, `/${task.duplicateOf}`));
+    earlier.rel = "noopener noreferrer";
+    dup.append(earlier);
+    issue.append(dup);
+  }
   tr.append(issue);
   tr.append(el("td", "num score", task.score.toFixed(1)));
   const personas = el("td", "personas");

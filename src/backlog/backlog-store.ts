@@ -255,6 +255,18 @@ export class BacklogStore extends BackfillQueueStore {
       const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       q = q.where(sql<boolean>`title ILIKE ${pattern}`);
     }
+    if (query.duplicates !== undefined) {
+      // duplicateOf is the similar-issues index's (in memory), not a column: every matching task's, memoised.
+      const all = await q.select("number").execute();
+      const of = await this.similar.duplicatesOf(
+        repository,
+        all.map((r) => r.number),
+      );
+      const duplicates = [...of].filter(([, earlier]) => earlier !== null).map(([n]) => n);
+      if (query.duplicates)
+        q = duplicates.length > 0 ? q.where("number", "in", duplicates) : q.where(sql<boolean>`false`);
+      else if (duplicates.length > 0) q = q.where("number", "not in", duplicates);
+    }
     // The board's columns only: the stored report (kilobytes a row) is not read for a list. The total
     // comes with the page (a window count: one statement, one scan; PGlite answers one at a time).
     const rows = await q

@@ -51,7 +51,10 @@ interface Loaded {
   /** The newest `indexed_at` read, and when the table was last asked. */
   seen: Date | undefined;
   checkedAt: number;
-  /** duplicateOf per issue, until the index changes. */
+  /**
+   * duplicateOf per issue, until an issue numbered at or before it changes (only earlier issues are candidates;
+   * the drift of word frequencies a later issue brings is left until then).
+   */
   duplicates: Map<number, number | null>;
 }
 
@@ -129,7 +132,7 @@ export class SimilarStore {
     if (loaded) {
       loaded.index.delete(number);
       loaded.issues.delete(number);
-      loaded.duplicates.clear();
+      forgetFrom(loaded.duplicates, number);
     }
   }
 
@@ -194,13 +197,18 @@ export class SimilarStore {
     });
   }
 
-  /** For each issue, the earlier issue it is likely a duplicate of, or null (memoised until the index changes). */
+  /**
+   * For each issue, the earlier issue it is likely a duplicate of, or null (memoised). A long list is worked
+   * through a slice at a time, letting other requests in between (a first pass over 10,000 issues is seconds).
+   */
   async duplicatesOf(repository: string, numbers: readonly number[]): Promise<Map<number, number | null>> {
     const loaded = await this.load(repository);
     const out = new Map<number, number | null>();
+    let sinceYield = 0;
     for (const n of numbers) {
       let of = loaded.duplicates.get(n);
       if (of === undefined) {
+        if (++sinceYield % 32 === 0) await new Promise((resolve) => setImmediate(resolve));
         const features = loaded.index.featuresOf(n);
         const first = features ? loaded.index.query(features, 1, (key) => key < n, n)[0] : undefined;
         of = first?.duplicate ? first.key : null;
@@ -229,7 +237,7 @@ export class SimilarStore {
       state: r.state === "closed" ? "closed" : "open",
       stateReason: r.stateReason,
     });
-    loaded.duplicates.clear();
+    forgetFrom(loaded.duplicates, r.number);
   }
 
   private async read(key: string, since: Date | undefined) {
@@ -294,6 +302,11 @@ export class SimilarStore {
     while (this.cache.size > this.kept) this.cache.delete(this.cache.keys().next().value!);
     return loaded;
   }
+}
+
+/** An issue changed: the memoised claims of it and of every later issue (it may be their candidate) go. */
+function forgetFrom(duplicates: Map<number, number | null>, number: number): void {
+  for (const n of duplicates.keys()) if (n >= number) duplicates.delete(n);
 }
 
 /** The text without NUL characters (PostgreSQL's text type cannot hold them). */

@@ -25,6 +25,10 @@ export const TaskListQuerySchema = z
     kind: z.enum(TASK_KINDS, { error: `expected one of ${TASK_KINDS.join(", ")}` }).optional(),
     approved: booleanParam.optional(),
     needsHuman: booleanParam.optional(),
+    duplicates: booleanParam.optional().meta({
+      description:
+        "true: only tasks that are likely duplicates of an earlier issue (`duplicateOf` set); false: only the others. The first such request for a large repository works out every task's `duplicateOf` (seconds at 10,000 issues); later ones reuse it.",
+    }),
     q: z.string().max(200, "at most 200 characters").optional(),
     sort: z
       .enum(TASK_SORTS, { error: `expected one of ${TASK_SORTS.join(", ")}` })

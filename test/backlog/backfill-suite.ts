@@ -162,7 +162,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
       expect(csv.headers["content-disposition"]).toContain('filename="acme-widgets-tasks.csv"');
       const lines = csv.body.trim().split("\r\n");
       expect(lines[0]).toBe(
-        "rank,number,title,url,score,approved,needs_human,kind,revenue,architect,ux,product,marketing,scored_at,created_at,ask",
+        "rank,number,title,url,score,approved,needs_human,kind,revenue,architect,ux,product,marketing,scored_at,created_at,ask,duplicate_of",
       );
       expect(lines).toHaveLength(bugs.total + 1);
       const viaAccept = await service.server.inject({

@@ -136,6 +136,35 @@ describe("GET /api/repos/{owner}/{repo}/tasks/{number}/similar", () => {
     expect(of).toEqual({ 1: null, 2: null, 3: null, 4: null, 5: 1, 6: null });
   });
 
+  it("filters the list by duplicates, with the other filters, and the CSV carries duplicate_of", async () => {
+    const numbers = async (query: string) =>
+      (
+        (await similar(`acme/widgets/tasks?sort=number&${query}`)).json() as { tasks: { number: number }[] }
+      ).tasks.map((t) => t.number);
+    expect(await numbers("duplicates=true")).toEqual([5]);
+    expect(await numbers("duplicates=false")).toEqual([1, 2, 3, 4, 6]);
+    expect(await numbers("duplicates=true&q=dark")).toEqual([]);
+    const total = (await similar("acme/widgets/tasks?duplicates=true")).json().total;
+    expect(total).toBe(1);
+    expect((await similar("acme/widgets/tasks?duplicates=maybe")).statusCode).toBe(400);
+
+    const csv = await similar("acme/widgets/tasks?format=csv&sort=number");
+    expect(csv.statusCode).toBe(200);
+    const [header, ...rows] = csv.body.trim().split("\r\n");
+    expect(header!.split(",").at(-1)).toBe("duplicate_of");
+    const last = rows.map((r) => [Number(r.split(",")[1]), r.split(",").at(-1)]);
+    expect(last).toEqual([
+      [1, ""],
+      [2, ""],
+      [3, ""],
+      [4, ""],
+      [5, "1"],
+      [6, ""],
+    ]);
+    const only = await similar("acme/widgets/tasks?format=csv&duplicates=true");
+    expect(only.body.trim().split("\r\n")).toHaveLength(2);
+  });
+
   it("finds closed issues learning read, with their state, and follows a closed task", async () => {
     await store.similar.index("acme/widgets", [
       {

@@ -330,10 +330,58 @@ describeInChromium("the backlog board in a browser", () => {
 
     const csv = await page.request.get(`${base}/api/repos/acme/widgets/tasks?q=issue+35&format=csv`);
     const lines = (await csv.text()).trim().split("\r\n");
-    expect(lines[0]).toMatch(/,created_at,ask$/);
-    expect(lines[1]).toMatch(/^1,900,.*,"Why does <img src=x onerror=""alert\(1\)""> break the export\?"$/);
-    expect(lines[2]).toMatch(/^2,901,.*,$/);
-    expect(lines[3]).toMatch(/^3,902,.*,'=1\+1 is what the total shows$/);
+    expect(lines[0]).toMatch(/,created_at,ask,duplicate_of$/);
+    expect(lines[1]).toMatch(
+      /^1,900,.*,"Why does <img src=x onerror=""alert\(1\)""> break the export\?",\d*$/,
+    );
+    expect(lines[2]).toMatch(/^2,901,.*,,\d*$/);
+    expect(lines[3]).toMatch(/^3,902,.*,'=1\+1 is what the total shows,\d*$/);
+  });
+
+  it("links a likely duplicate to the earlier issue, and filters to duplicates from the keyboard (issue 32)", async () => {
+    // Made-up text, saved as the App saves a scored issue (the report echoes what it scored): 951 repeats 950.
+    const text = {
+      title: "Sync stops when the laptop sleeps (issue 32)",
+      description:
+        "After the laptop wakes, the sync icon spins forever and SyncWorker.resume throws QueueClosedError: queue 12 closed.",
+    };
+    for (const number of [950, 951])
+      await service.backlogStore!.saveTask({
+        repository: "acme/widgets",
+        number,
+        title: text.title,
+        url: `https://github.com/acme/widgets/issues/${number}`,
+        score: 9.8,
+        approved: true,
+        needsHuman: false,
+        kind: "bug",
+        personas: { revenue: 9, architect: 10, ux: 10, product: 10, marketing: 10 },
+        report: { task: text.title, description: text.description },
+        contentHash: `dup-${number}`,
+      });
+    await page.goto(`${base}/board/acme/widgets?q=issue+32`);
+    const row = (n: number) => page.locator(`#tasks tbody tr[data-number="${n}"]`);
+    await row(951).waitFor();
+    expect(await row(950).locator("td .dup").count()).toBe(0);
+    expect(await row(951).locator("td .dup").textContent()).toBe("Possibly the same as #950");
+    expect(await row(951).locator("td .dup a").getAttribute("href")).toBe(
+      "https://github.com/acme/widgets/issues/950",
+    );
+
+    await page.locator("#duplicates").focus();
+    await page.keyboard.press("Space");
+    await poll(
+      () => page.url(),
+      (v) => expect(v).toBe(`${base}/board/acme/widgets?q=issue+32&duplicates=true`),
+    );
+    await poll(
+      async () =>
+        page.locator("#tasks tbody tr").evaluateAll((rs) => rs.map((r) => r.getAttribute("data-number"))),
+      (v) => expect(v).toEqual(["951"]),
+    );
+    expect(await page.locator("#csv").getAttribute("href")).toBe(
+      "/api/repos/acme/widgets/tasks?q=issue+32&duplicates=true&format=csv",
+    );
   });
 
   it("fetched nothing from elsewhere and broke no rule of its CSP", () => {

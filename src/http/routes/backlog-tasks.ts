@@ -48,6 +48,7 @@ const CSV_COLUMNS = [
   "scored_at",
   "created_at",
   "ask",
+  "duplicate_of",
 ] as const;
 
 /**
@@ -77,6 +78,7 @@ export function tasksCsv(tasks: readonly BacklogTask[], offset = 0): string {
         t.scoredAt,
         t.createdAt,
         t.ask ?? undefined,
+        t.duplicateOf ?? undefined,
       ]
         .map(csvCell)
         .join(","),
