@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Service } from "../../src/compose-service.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { DeliveryStore } from "../../src/fleet/delivery-store.js";
 import { openDatabase } from "../../src/storage/database.js";
@@ -14,17 +13,13 @@ import { appWithStandIn, deliver as deliverTo, expectFailedJobs, payload } from 
  */
 const app = appWithStandIn({ keepGitHub: true });
 const github = app.github;
-let service: Service | undefined;
-afterEach(() => {
-  service = undefined;
-});
 
 // Accounts and plans on: the App meters each GitHub account.
 const env = (dataDir: string) => app.env({ DATA_DIR: dataDir, AUTH: "keys" });
 
 /** A signed delivery from hook 77 (the hook id and the GUID make the delivery's identity). */
 const deliver = (event: string, body: Record<string, unknown>, id: string) =>
-  deliverTo(service!, event, body, id, undefined, "77");
+  deliverTo(app.service, event, body, id, undefined, "77");
 
 let issueNumber = 5000;
 function opened(owner: string, title = "Add CSV export to the reports page") {
@@ -49,7 +44,7 @@ async function waitFor(check: () => boolean, what: string) {
 
 describe("the App with a database", () => {
   it("stores a delivery before acknowledging it, and handles a repeat once", async () => {
-    service = await app.start(env("memory://"));
+    const service = await app.start(env("memory://"));
     const issue = opened("acme");
     const first = await deliver("issues", issue.body, "guid-1");
     expect(first.statusCode).toBe(200);
@@ -63,7 +58,7 @@ describe("the App with a database", () => {
   });
 
   it("a Free account gets 10 reports a month, then a short, polite note instead of a report", async () => {
-    service = await app.start(env("memory://"));
+    await app.start(env("memory://"));
     const issues = Array.from({ length: 11 }, () => opened("free-org"));
     for (const [i, issue] of issues.entries()) await deliver("issues", issue.body, `free-${i}`);
     await waitFor(() => issues.every((i) => github.commentsOn(i.key).length === 1), "11 comments");
@@ -76,7 +71,7 @@ describe("the App with a database", () => {
   });
 
   it("a GitHub Marketplace purchase of Pro lifts the limit; a cancellation brings it back", async () => {
-    service = await app.start(env("memory://"));
+    await app.start(env("memory://"));
     const market = (action: string, plan: object) => ({
       action,
       effective_date: "2026-11-01T00:00:00Z",
@@ -105,7 +100,7 @@ describe("the App with a database", () => {
   });
 
   it("a delivery whose work failed is marked failed, and GitHub's redelivery runs it again", async () => {
-    service = await app.start(env("memory://"));
+    const service = await app.start(env("memory://"));
     const issue = opened("retry-org");
     // The comment cannot be written (GitHub answers 500 to every try of it).
     github.faults.push({ method: "POST", path: /\/issues\/\d+\/comments$/, status: 500, times: 10 });
@@ -138,7 +133,7 @@ describe("the App with a database", () => {
       payload: issue.body,
     });
     await db.close();
-    service = await app.start(env(join(dir, "data")));
+    await app.start(env(join(dir, "data")));
     await waitFor(() => github.commentsOn(issue.key).length === 1, "the recovered report");
     expect(github.commentsOn(issue.key)[0]!.body).toContain(REPORT_MARKER);
   }, 30_000);

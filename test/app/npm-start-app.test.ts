@@ -1,34 +1,19 @@
-import type { ChildProcess } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
-import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { appProcessEnv, deliverOverHttp, payload } from "../helpers/app-harness.js";
-import { startBuiltServer } from "../helpers/server-build.js";
+import { deliverOverHttp, payload } from "../helpers/app-harness.js";
+import { serverWithStandIn } from "../helpers/server-with-stand-in.js";
 
 /**
  * The "done when" of the App, as a user would run it: the real entry point in its own process (started as
  * `npm run start:prod` starts it, from the test build),
  * GitHub Enterprise settings pointing at a stand-in API on loopback, signed deliveries over HTTP.
  */
-let github: FakeGitHub;
-let server: Awaited<ReturnType<typeof startBuiltServer>>;
-let child: ChildProcess;
-let base: string;
+const app = serverWithStandIn({ startTimeoutMs: 20_000, hookTimeoutMs: 30_000 });
+const { github } = app;
 
-beforeAll(async () => {
-  github = await startFakeGitHub();
-  server = await startBuiltServer(appProcessEnv(github), 20_000);
-  ({ child, base } = server);
-}, 30_000);
-
-afterAll(async () => {
-  if (child.exitCode === null) child.kill("SIGKILL");
-  await github.close();
-});
-
-const output = () => server.output();
+const output = () => app.server.output();
 const deliver = (event: string, body: Record<string, unknown>, id: string) =>
-  deliverOverHttp(base, event, body, id);
+  deliverOverHttp(app.server.base, event, body, id);
 
 async function waitFor(check: () => boolean, what: string) {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 50));
@@ -64,7 +49,7 @@ describe("npm start with GitHub App credentials", () => {
 
   it("rejects an unsigned delivery and changes nothing", async () => {
     const raw = JSON.stringify(payload("issues", "opened"));
-    const res = await fetch(`${base}/api/github/webhooks`, {
+    const res = await fetch(`${app.server.base}/api/github/webhooks`, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -80,7 +65,7 @@ describe("npm start with GitHub App credentials", () => {
   });
 
   it("still answers POST /score-task", async () => {
-    const res = await fetch(`${base}/score-task`, {
+    const res = await fetch(`${app.server.base}/score-task`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ task: "Add dark mode" }),
@@ -90,6 +75,7 @@ describe("npm start with GitHub App credentials", () => {
   });
 
   it("exits cleanly on SIGTERM", async () => {
+    const { child } = app.server;
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);

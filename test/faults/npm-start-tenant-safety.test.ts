@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { appProcessEnv, deliverOverHttp, payload } from "../helpers/app-harness.js";
-import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { npmStart, type NpmStart } from "../helpers/npm-start.js";
+import { deliverOverHttp, payload } from "../helpers/app-harness.js";
+import type { NpmStart } from "../helpers/npm-start.js";
 import { startBuiltServer } from "../helpers/server-build.js";
+import { serverWithStandIn } from "../helpers/server-with-stand-in.js";
 
 /**
  * Two faults as a user meets them, against the server in its own process: a tenant's hostile title pattern
@@ -26,20 +26,13 @@ async function timedScore(base: string): Promise<{ status: number; ms: number }>
 }
 
 describe("npm start: a repository's hostile skip-title pattern", () => {
-  let github: FakeGitHub;
-  let server: NpmStart;
-
-  beforeAll(async () => {
-    github = await startFakeGitHub();
+  const app = serverWithStandIn({
+    npmStart: true,
     // Catastrophic backtracking for a backtracking engine: 2^40 paths on this title.
-    github.configFiles.set("Codertocat/Hello-World", "skip-title-patterns: ['^(a+)+$']\n");
-    server = await npmStart(appProcessEnv(github));
-  }, 120_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    await github?.close();
+    prepare: (github) =>
+      void github.configFiles.set("Codertocat/Hello-World", "skip-title-patterns: ['^(a+)+$']\n"),
   });
+  const { github } = app;
 
   it("the REST API keeps answering within a second while the pattern is evaluated on issue after issue", async () => {
     const issues = 5;
@@ -49,7 +42,7 @@ describe("npm start: a repository's hostile skip-title pattern", () => {
         p.issue.number = n;
         p.issue.title = title;
       });
-      const res = await deliverOverHttp(server.base, "issues", body, `hostile-${n}`);
+      const res = await deliverOverHttp(app.server.base, "issues", body, `hostile-${n}`);
       expect(res.status).toBe(200);
     }
     // Probe the REST API while the App works through the deliveries, until every issue has its
@@ -58,11 +51,11 @@ describe("npm start: a repository's hostile skip-title pattern", () => {
     const probes: { status: number; ms: number }[] = [];
     const giveUpAt = Date.now() + 45_000;
     while (github.comments.length < issues && Date.now() < giveUpAt) {
-      probes.push(await timedScore(server.base));
+      probes.push(await timedScore(app.server.base));
       await new Promise((r) => setTimeout(r, 20));
     }
-    probes.push(await timedScore(server.base));
-    probes.push(await timedScore(server.base));
+    probes.push(await timedScore(app.server.base));
+    probes.push(await timedScore(app.server.base));
     expect(github.comments).toHaveLength(issues);
     expect(probes.every((p) => p.status === 200)).toBe(true);
     expect(Math.max(...probes.map((p) => p.ms))).toBeLessThan(1000);

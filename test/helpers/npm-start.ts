@@ -18,7 +18,10 @@ export interface NpmStart {
  * server (a grandchild of npm) is stopped with it. Only PATH and HOME are inherited; the rest of
  * the environment is what the test gives.
  */
-export async function npmStart(env: Record<string, string>, startTimeoutMs = 90_000): Promise<NpmStart> {
+export async function npmStart(
+  env: Record<string, string>,
+  startTimeoutMs = 90_000,
+): Promise<NpmStart & { child: ChildProcess }> {
   // `npm start` compiles into the tree's one build/: a run on another Node (scripts/test-on-node24.sh, run beside
   // this one by .ci/run) must not compile into it, nor rewrite a file this server is loading, meanwhile.
   const unlock = await lockBuildFolder(startTimeoutMs);

@@ -1,54 +1,42 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, expect, it } from "@jest/globals";
+import { expect, it } from "@jest/globals";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
-import { appProcessEnv, deliverOverHttp, payload } from "../helpers/app-harness.js";
-import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import type { startServerProcess } from "../helpers/npm-start.js";
-import { startBuiltServer } from "../helpers/server-build.js";
+import { deliverOverHttp, payload } from "../helpers/app-harness.js";
 import { freshDatabase, REDIS_URL } from "../helpers/postgres.js";
+import { serverWithStandIn, type ServerProcess } from "../helpers/server-with-stand-in.js";
 import { describeUnless, missingEnv } from "../helpers/skip.js";
-
-type Instance = Awaited<ReturnType<typeof startServerProcess>>;
-
-/** One instance of the service in its own process (so it can be killed), started from the test build. */
-const startInstance = (env: Record<string, string>) => startBuiltServer(env, 30_000);
 
 describeUnless(
   missingEnv(["DATABASE_URL", "REDIS_URL"]),
   "a fleet of two instances on PostgreSQL and Redis",
   () => {
-    let github: FakeGitHub;
-    let db: Awaited<ReturnType<typeof freshDatabase>>;
-    let a: Instance;
-    let b: Instance;
-
-    beforeAll(async () => {
-      github = await startFakeGitHub();
-      // Every GitHub call takes a while, so the killed instance has work in hand when it dies.
-      github.delayMs = 40;
-      db = await freshDatabase();
-      const env = appProcessEnv(github, {
+    let db: Awaited<ReturnType<typeof freshDatabase>> | undefined;
+    // Two instances, each in its own process (so one can be killed), from the test build. At the end, stop()
+    // sends SIGTERM to a live instance and waits for it; the killed one has already exited.
+    const fleet = serverWithStandIn({
+      instances: 2,
+      startTimeoutMs: 30_000,
+      hookTimeoutMs: 90_000,
+      prepare: async (github) => {
+        // Every GitHub call takes a while, so the killed instance has work in hand when it dies.
+        github.delayMs = 40;
+        db = await freshDatabase();
+      },
+      env: () => ({
         LOG_LEVEL: "info",
-        DATABASE_URL: db.url,
+        DATABASE_URL: db!.url,
         REDIS_URL: REDIS_URL!,
         REDIS_PREFIX: `ts-test-${randomBytes(4).toString("hex")}`,
         FLEET_JOBS_PER_SECOND: "50",
         FLEET_LOCK_SECONDS: "3",
         // The stand-in GitHub has no rate limits to respect; the pacing would only slow the test.
         GITHUB_THROTTLE: "off",
-      });
-      a = await startInstance(env);
-      b = await startInstance(env);
-    }, 90_000);
+      }),
+      cleanup: async () => db?.drop(),
+    });
+    const { github } = fleet;
 
-    afterAll(async () => {
-      // stop() sends SIGTERM to a live instance and waits for it; the killed one has already exited.
-      await Promise.all([a, b].map((i) => i?.stop()));
-      await github?.close();
-      await db?.drop();
-    }, 60_000);
-
-    async function deliver(to: Instance, n: number) {
+    async function deliver(to: ServerProcess, n: number) {
       const body = payload("issues", "opened", (p) => {
         p.issue.number = n;
         p.issue.title = `Add CSV export to report ${n}`;
@@ -59,6 +47,7 @@ describeUnless(
     }
 
     it("40 deliveries, one instance killed with SIGKILL halfway: every issue ends with exactly one report comment", async () => {
+      const [a, b] = fleet.servers as [ServerProcess, ServerProcess];
       const keys: string[] = [];
       for (let n = 1; n <= 20; n++) {
         const r = await deliver(n % 2 ? a : b, n);

@@ -1,18 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, jest } from "@jest/globals";
+import { describe, expect, it, jest } from "@jest/globals";
 import { RE2JS } from "re2js";
-import type { Service } from "../../src/compose-service.js";
 import { parseRepoConfig } from "../../src/repo-config/repo-config.schema.js";
-import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import {
-  appProcessEnv,
+  appWithStandIn,
   capturingLogger,
   deliver,
   deliverOverHttp,
   payload,
-  startService,
 } from "../helpers/app-harness.js";
-import type { NpmStart } from "../helpers/npm-start.js";
-import { startBuiltServer } from "../helpers/server-build.js";
+import { serverWithStandIn } from "../helpers/server-with-stand-in.js";
 
 /**
  * A repository's `.github/task-scorer.yml` is written by whoever controls that repository: a tenant.
@@ -119,23 +115,13 @@ describe("repository config limits (schema)", () => {
 });
 
 describe("the App meets a hostile repository config", () => {
-  let github: FakeGitHub;
-  let service: Service | undefined;
-  beforeAll(async () => {
-    github = await startFakeGitHub();
-  });
-  afterAll(async () => github.close());
-  afterEach(async () => {
-    await service?.close();
-    service = undefined;
-    github.reset();
-  });
+  const { github, start } = appWithStandIn();
 
   it("a config over 64 KB is refused unread: no report, and the App stays quiet for that repository", async () => {
     // 300,000 skip-labels: about 5 MB; parsed, it once ran the 256 MB heap out of memory.
     github.configFiles.set(REPO, "skip-labels:\n" + "  - label-name-x\n".repeat(300_000));
     const { logger, lines } = capturingLogger();
-    service = await startService({ GHE_HOST: github.host, GHE_PROTOCOL: "http" }, undefined, logger);
+    const service = await start({}, undefined, logger);
     const res = await deliver(service, "issues", opened(1));
     expect(res.statusCode).toBe(200);
     await service.queue!.drain();
@@ -157,7 +143,7 @@ describe("the App meets a hostile repository config", () => {
     github.configFiles.set(REPO, "_extends: acme/base:conf/big.yml\n");
     github.configFiles.set("acme/base:conf/big.yml", FIVE_MB);
     const { logger, lines } = capturingLogger();
-    service = await startService({ GHE_HOST: github.host, GHE_PROTOCOL: "http" }, undefined, logger);
+    const service = await start({}, undefined, logger);
     for (let n = 1; n <= 2; n++) {
       expect((await deliver(service, "issues", opened(n))).statusCode).toBe(200);
       await service.queue!.drain();
@@ -189,7 +175,7 @@ describe("the App meets a hostile repository config", () => {
     for (let k = 1; k <= 8; k++)
       github.configFiles.set(`acme/c${k}:a.yml`, `_extends: acme/c${k + 1}:a.yml\n`);
     const { logger, lines } = capturingLogger();
-    service = await startService({ GHE_HOST: github.host, GHE_PROTOCOL: "http" }, undefined, logger);
+    const service = await start({}, undefined, logger);
     await deliver(service, "issues", opened(1));
     await service.queue!.drain();
     const read = (repo: string) => github.requests.some((r) => r.path.includes(`/repos/${repo}/contents/`));
@@ -216,7 +202,7 @@ describe("the App meets a hostile repository config", () => {
     const patterns = Array.from({ length: 20 }, (_, i) => `  - '${WIDE}${i}'\n`).join("");
     github.configFiles.set(REPO, `skip-title-patterns:\n${patterns}`);
     const { logger, lines } = capturingLogger();
-    service = await startService({ GHE_HOST: github.host, GHE_PROTOCOL: "http" }, undefined, logger);
+    const service = await start({}, undefined, logger);
     const compile = jest.spyOn(RE2JS, "compile");
     try {
       for (let n = 1; n <= 2; n++) {
@@ -239,7 +225,7 @@ describe("the App meets a hostile repository config", () => {
       REPO,
       "skip-title-patterns:\n" + Array.from({ length: 40 }, () => "  - '(|.){999}x'\n").join(""),
     );
-    service = await startService({ GHE_HOST: github.host, GHE_PROTOCOL: "http" });
+    const service = await start();
     await deliver(service, "issues", opened(2, "a".repeat(200)));
     await service.queue!.drain();
     // Fails closed: automatic scoring is off until the list is fixed (nothing silently scored or skipped).
@@ -252,17 +238,7 @@ describe("the App meets a hostile repository config", () => {
 });
 
 describe("the queue is shared fairly between installations", () => {
-  let github: FakeGitHub;
-  let service: Service | undefined;
-  beforeAll(async () => {
-    github = await startFakeGitHub();
-  });
-  afterAll(async () => github.close());
-  afterEach(async () => {
-    await service?.close();
-    service = undefined;
-    github.reset();
-  });
+  const { github, start } = appWithStandIn();
 
   const fromInstallation = (installation: number, n: number) => {
     const body = opened(n);
@@ -274,9 +250,7 @@ describe("the queue is shared fairly between installations", () => {
 
   it("one installation's burst gets 503 queue_full past its cap, and another installation is still accepted and served", async () => {
     github.delayMs = 200; // every GitHub call is slow: jobs wait in the queue
-    service = await startService({
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
+    const service = await start({
       APP_QUEUE_CONCURRENCY: "1",
       APP_QUEUE_MAX_PENDING: "5",
       APP_QUEUE_MAX_PENDING_PER_INSTALLATION: "2",
@@ -305,29 +279,23 @@ describe("the queue is shared fairly between installations", () => {
 });
 
 describe("npm start: a 5 MB repository config", () => {
-  let github: FakeGitHub;
-  let server: NpmStart;
-  beforeAll(async () => {
-    github = await startFakeGitHub();
-    github.configFiles.set(REPO, "skip-labels:\n" + "  - label-name-x\n".repeat(300_000));
-    server = await startBuiltServer(appProcessEnv(github));
-  }, 120_000);
-  afterAll(async () => {
-    await server?.stop();
-    await github?.close();
+  const app = serverWithStandIn({
+    prepare: (github) =>
+      void github.configFiles.set(REPO, "skip-labels:\n" + "  - label-name-x\n".repeat(300_000)),
   });
+  const { github } = app;
 
   it("stays up under its 256 MB heap, issue after issue, and keeps answering the REST API", async () => {
     for (let n = 1; n <= 3; n++) {
-      const res = await deliverOverHttp(server.base, "issues", opened(n), `big-config-${n}`);
+      const res = await deliverOverHttp(app.server.base, "issues", opened(n), `big-config-${n}`);
       expect(res.status).toBe(200);
     }
     await waitFor(
       () => github.requests.filter((r) => r.path.includes("/contents/")).length >= 3,
       "three config reads",
     );
-    await waitFor(() => /larger than 64 KB/.test(server.output()), "the config diagnostic in the log");
-    const res = await fetch(`${server.base}/score-task`, {
+    await waitFor(() => /larger than 64 KB/.test(app.server.output()), "the config diagnostic in the log");
+    const res = await fetch(`${app.server.base}/score-task`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ task: "Add dark mode" }),
@@ -340,7 +308,7 @@ describe("npm start: a 5 MB repository config", () => {
     github.configFiles.set(REPO, "_extends: acme/base:conf/big.yml\n");
     github.configFiles.set("acme/base:conf/big.yml", FIVE_MB);
     for (let n = 4; n <= 6; n++) {
-      const res = await deliverOverHttp(server.base, "issues", opened(n), `big-extends-${n}`);
+      const res = await deliverOverHttp(app.server.base, "issues", opened(n), `big-extends-${n}`);
       expect(res.status).toBe(200);
     }
     await waitFor(
@@ -350,16 +318,16 @@ describe("npm start: a 5 MB repository config", () => {
       "three reads of the base",
     );
     await waitFor(
-      () => /draws on acme\/base:conf\/big\.yml/.test(server.output()),
+      () => /draws on acme\/base:conf\/big\.yml/.test(app.server.output()),
       "the base's diagnostic in the log",
     );
-    const res = await fetch(`${server.base}/score-task`, {
+    const res = await fetch(`${app.server.base}/score-task`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ task: "Add dark mode" }),
     });
     expect(res.status).toBe(200);
-    expect(server.output()).not.toMatch(/heap out of memory/);
+    expect(app.server.output()).not.toMatch(/heap out of memory/);
     expect(github.comments).toEqual([]);
   }, 60_000);
 });
