@@ -11,6 +11,7 @@ import { runKeysBench } from "./keys-bench.js";
 import { runLearningBench } from "./learning-bench.js";
 import { runLlmBench } from "./llm-bench.js";
 import { runPgliteMemoryBench } from "./pglite-memory-bench.js";
+import { runPullChangeBench } from "./pull-change-bench.js";
 import { runRestBench } from "./rest-bench.js";
 import { runScorerBench } from "./scorer-bench.js";
 import { runSimilarBench } from "./similar-bench.js";
@@ -78,6 +79,11 @@ if (want("change")) {
     // Hostile diffs of the same size (one 3 MB line, 100,000 empty hunks, 50,000 files, …) stay linear.
     "change.hostile_3MB_worst_ms": atMost(250, "<= 250 ms"),
     "change.hostile_worst_3MB_vs_3x1MB": atMost(1.5, "linear (≈1)"),
+  });
+  // A pull request of 3,000 files (GitHub's most) through the App: listed in 30 pages, read, scored, commented.
+  add(await runPullChangeBench({ rounds: smoke ? 1 : 5 }), {
+    "change.pr_3000_files_end_to_end_ms": atMost(2000, "<= 2 s"),
+    "change.pr_3000_files_pages": atMost(30, "30 (100 a page)"),
   });
 }
 
