@@ -46,9 +46,9 @@ export interface PersonaRecord {
     /**
      * The author's sentences it reads when the reader found no evidence and no area of its own: words that mark
      * them (lower case, whole words), and how it introduces the quote. A word must name the stake itself: the
-     * introduction claims it ("Who it is for"), so words such as "many", "others" or "share" (who) and "type",
-     * "see", "text" or "link" (what people meet) are left out; they chose sentences about data types and counts
-     * that a maintainer read as false claims (issue 35's maintainer reading).
+     * introduction claims it ("Who it is for"), so "many", "others" and "share" (who), "type", "see", "text" and
+     * "link" (what people meet), and "type" and "implementation" (the technical core) are left out: they chose
+     * sentences about data types, counts and benefits that a maintainer read as false claims (issue 35).
      */
     lens: { words: readonly string[]; say: string };
     /** What would raise its score, by kind of task, said after its quote where the reading found none of `unless`. */
@@ -489,8 +489,6 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
           "argument",
           "returns",
           "return",
-          "type",
-          "types",
           "file",
           "files",
           "model",
@@ -511,7 +509,6 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
           "flag",
           "option",
           "options",
-          "implementation",
           "code",
         ],
         say: "The technical core, as the author puts it",

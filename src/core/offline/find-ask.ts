@@ -23,6 +23,18 @@
  * The title is never the ask: every surface shows the title already, so where the description states no
  * request or problem the ask is null rather than a repeat of the title.
  */
+import {
+  CJK_REQUEST_RE,
+  GREETING_PREFIX_RE,
+  IMPERATIVE_RE,
+  PLACEHOLDER_RE,
+  PROBLEM_RE,
+  PROMPT_RE,
+  QUESTION_RE,
+  REQUEST_RE,
+  SECTION_ASK_RE,
+  SECTION_OTHER_RE,
+} from "./ask-patterns.js";
 import { HTML_COMMENT_RE, replaceFences, TRACKER_NOTICE_RE } from "./prose.js";
 
 /** The longest ask, "…" included. */
@@ -31,12 +43,6 @@ export const ASK_MAX = 240;
 const MAX_CHARS = 12_000;
 /** How much of a sentence is searched for a cue. */
 const CUE_CHARS = 400;
-
-const SECTION_ASK_RE =
-  /\b(?:describe the (?:bug|issue|problem|feature|enhancement|request|solution you(?:'|’)?d like|change)|(?:bug|issue|problem|feature|request) (?:description|summary|report)|is your (?:feature )?request related to a problem|is your feature request related|summary|description|overview|problem(?: statement)?|the problem|what happened|what(?:'s| is) the (?:problem|issue|bug)|current behaviou?r|actual behaviou?r|feature request|proposal|motivation|the (?:bug|issue)|issue|bug|feature|request|what (?:do you|would you like)|solution you(?:'|’)?d like|proposed (?:solution|feature|change)|use case|desired (?:behaviou?r|feature|solution|outcome)|requested feature|what i want)\b|问题描述|描述|功能描述|需求/i;
-/** Headings under which the author says something other than the ask. */
-const SECTION_OTHER_RE =
-  /\b(?:steps|to reproduce|reproduc\w*|expected|environment|versions?|system info\w*|platform|os\b|operating system|browser|device|logs?|output|stack ?trace|traceback|error (?:messages?|output|logs?)|call stack|screenshots?|screen recordings?|alternatives?|workarounds?|additional (?:context|information|info|notes)|other (?:context|information|info|notes)|anything else|prerequisites|pre-?flight|code of conduct|terms|related (?:issues?|links?|prs?)|references?|links?|notes?|config\w*|setup|installation|minimal (?:reproduc\w*|example)|code (?:sample|example|snippet)|example|sample|relevant|acceptance criteria|definition of done|tasks?|todo|out of scope|non-goals?)\b|复现|步骤|环境|版本|日志|截图|期望|预期/i;
 
 const HEADING_RE =
   /^\s{0,3}(?:#{1,6}(?:\s|$)|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|\*[^*\n]{1,150}[?:]\*\s*:?\s*$|_[^_\n]{1,150}[?:]_\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^\s.!?:]*(?:[ \t]+[^\s.!?:]+){0,5}\s*:\s*$|<\/?(?:details|summary|h\d|p|div|br|b|strong)\b[^>]{0,200}>)/;
@@ -49,35 +55,6 @@ const QUOTE_LINE_RE = /^\s*>/;
 const TABLE_RE = /^\s*\|/;
 const LIST_MARK_RE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
 const INDENTED_RE = /^(?: {4}|\t)/;
-
-/** Template prompts and the tracker's boilerplate, at a sentence's start. */
-const PROMPT_RE =
-  /^\W*(?:a clear and concise|a (?:short|brief|detailed|clear) description|describe\b|please (?:describe|provide|include|add (?:any|more|screenshots?|logs?|details?|(?:a|the) (?:screenshot|log|version|link|description|minimal|short|clear|following|steps|output))\b|explain|list|link|fill|search|check|note|make sure|use|read|attach|give|tell|share|complete|follow|do not|don'?t|remove|delete|replace|select|choose|confirm|ensure|mark|tick|review)|add any|if applicable|if (?:applicable|possible|relevant|needed|necessary|so|not|any|there|this is a bug|the current)\b|if you(?:'d|’d)? (?:have|are|want|need|can|would|think|believe|encounter|find|know|use|see|like|wish)\b|(?:provide|include|list|paste|attach|share) (?:a|an|any|the|your|all|relevant)\b(?=.{0,120}\b(?:descri\w*|context|details?|information|info|screenshots?|steps|examples?|links?|versions?|logs?|output|code|snippets?|reproduc\w*|you|your|issue|problem|bug|feature|requests?|behaviou?r|alternatives?|changes?|tests?|motivation|use ?cases?|summary)\b)|(?:provide|include|paste|attach|share) (?:steps|screenshots?|logs?|details?)\b|explain\b|tell us|ex\.|e\.g\.|steps to reproduce|what (?:is|are|would|should|did|do|does|was|were|version|happened|kind|type|browser|os)\b|why (?:is|are|would|should|do) (?:this|it|you)\b|how (?:would|should|can|could) (?:this|it|we|you) (?:be|help|benefit|solve|improve)\b|is your (?:feature request|problem|request)|is this (?:a|related|feature|request)\b|are you (?:using|willing|interested|able)\b|do you (?:want|have|use)\b|would you (?:like|be willing)\b|one paragraph|fill (?:me|in|this|out)|insert\b|replace this|delete this|\(?note\b|\(?optional\b|\(?required\b|n\/a\b|none\b|no response|_no response_|tbd\b|todo\b|i (?:have |'ve )?(?:searched|checked|read|agree|confirm|made sure|understand|am (?:aware|using the latest)|looked|verified|tried (?:searching|to search))|(?:this|it) is not a duplicate|not a duplicate|before (?:submitting|opening|filing|you)|make sure|thanks?\b|thank you|thx\b|cheers\b|regards\b|best\b|sincerely\b|any help\b|help is appreciated|hope (?:this|it|that|you)\b|sorry\b|apologi[sz]e|pardon|excuse|(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening|day)|howdy|hiya|yo)\b|first(?: of all)?,? (?:thanks?|thank|great|congrat|i love|love)|congrat\w*|(?:great|awesome|amazing|nice|cool|wonderful|fantastic|excellent) (?:project|work|job|library|tool|app|plugin|package|extension|software|repo)|(?:i|we) (?:really )?(?:love|like|enjoy|appreciate) (?:this|your|the) (?:project|work|library|tool|app|plugin|package|extension|software|repo)|love (?:this|your)|keep up|for more information|(?:recreating|reopening|re-?opening|re-?posting|reposting|copying|moving|cross-?posting|following up|follow-?up (?:to|of|on)|as discussed|continuing|originally reported|reported (?:in|at|on)|refs?\b|cc\b|fixes #|closes #|resolves #|duplicate of|same as #|testing #|part of #|for #)|(?:this|the) (?:issue|pr|bug|ticket|report) (?:is|was|may|might|could) (?:be )?(?:related|similar|a follow|a duplicate|a continuation|split|moved|copied|reopened|created|opened|possibly)|(?:possibly|maybe|probably|may be|might be) (?:related|a duplicate)|see (?:the |our )?(?:docs|documentation|contributing|guidelines|faq)|this (?:template|form|issue template)|(?:our|the) (?:contributing|guidelines|code of conduct)|by (?:submitting|opening|filing|clicking))/i;
-/** Placeholders a template leaves for the reporter. */
-const PLACEHOLDER_RE =
-  /\[(?:\.\.\.|…)\]|\(fill [^)]{0,60}\)|\[[a-z ]{3,30} here\]|<[a-z ]{3,30} here>|\byyyy-mm-dd\b|\bx\.y\.z\b/i;
-/** A greeting or a salutation opening the sentence that holds the ask: the ask is what follows it. */
-const GREETING_PREFIX_RE =
-  /^(?:(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening|day)|howdy|hiya)(?:\s+(?:all|team|everyone|everybody|there|guys|folks|maintainers|devs|developers|friends|@[\w-]{1,40}|[A-Z][\w-]{0,30}))?\s*[,!.:;—–-]+\s*)+/i;
-
-/** Request cues: the author asks for something. */
-const REQUEST_RE =
-  /\b(?:please|pls|plz|kindly|would (?:love|like|appreciate|help)|(?:i|we)(?:'d|’d| would)? (?:like|love|want|need|wish|hope|prefer)|(?:i|we)(?:'m|’m| am| are) (?:requesting|asking|proposing|suggesting|looking for)|(?:i|we) (?:propose|suggest|request)|(?:can|could|would|will|should) (?:we|you|it|this|there|one|i|the|they|someone)\b|(?:we|you|one|it|they) (?:could|can|should|might|may) (?:add|support|have|use|make|allow|provide|implement|introduce|expose|offer|consider|change|improve|extend|include|switch|move|drop|remove|replace)\b|is (?:it|there) (?:possible|a way|any way|an option|a plan|any plan)|are there (?:any )?plans|any plans?|possible to|support(?:s|ed|ing)? (?:for|of)|add(?:ing)? (?:support|an? option|the ability|a (?:way|setting|flag|button|feature))|(?:an? )?(?:option|ability|way|setting|flag) to|allow(?:s|ing)? (?:us|users?|people|me|for|to)|feature request|my suggestion|proposal|should (?:be|have|support|allow|use|not|also|include|work|show|return|accept|handle|display|provide|offer|let|respect)|needs? to (?:be|have|support)|must (?:be|support|allow|have)|instead of|rather than|(?:it(?:'d|’d| would| will)|would|will|could) be (?:nice|great|good|helpful|useful|cool|awesome|better|ideal|convenient|handy|beneficial|valuable)|(?:nice|good|great) to have|(?:would|could|will) (?:make|help|allow|enable|improve|simplify|save)|i (?:wish|hope)|wishlist|how (?:do|can|should|could|would) (?:i|we|you|one)|how to\b|(?:wanted|want|wanting|like) to know (?:if|whether|how)|wondering (?:if|whether|how)|(?:this|the|my) (?:pr|pull request|patch|change|commit) (?:wants? to|aims? to|adds|introduces|implements|fixes|allows|removes|proposes|makes|changes|updates|improves))/i;
-/** Imperative verbs that open a request ("Add a dark mode", "Allow exporting …"). */
-const IMPERATIVE_RE =
-  /^(?:please\s+)?(?:add|allow|support|implement|make|provide|enable|disable|introduce|create|expose|remove|replace|update|upgrade|fix|use|change|improve|let|show|hide|display|include|extend|rename|move|switch|convert|migrate|deprecate|drop|integrate|offer|return|accept|handle|respect|document|clarify|refactor|split|merge|publish|release|bump|set|unify|standardi[sz]e|avoid|prevent|ensure|restore|reduce|increase|optimi[sz]e|simplify|port|adopt)(?:s|es)?\b/i;
-/**
- * Problem cues: something goes wrong. Only words that say so themselves: background ("I tried", "when I run …"),
- * contrast ("however", "instead") and a log's "warning" or "deprecated" chose sentences a maintainer read as
- * not the ask (a reading of 60 comments beside their issues).
- */
-const PROBLEM_RE =
-  /\b(?:fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing)?|errors?|exceptions?|throws?|threw|panics?|panicked|segfaults?|hangs?|hung|freez(?:es|ing|e)|stuck|broken|breaks?|bug(?:gy|s)?|issue with|problems?|wrong(?:ly)?|incorrect(?:ly)?|unexpected(?:ly)?|inconsistent|invalid|missing|no longer|not (?:working|work|shown|showing|displayed|saved|saving|loading|loaded|found|possible|supported|respected|applied|updated|updating|correct|able)|(?:does|do|did|is|are|was|were|can|could|will|would|has|have)(?:n['’]?t| not) (?:work|show|load|save|open|find|start|run|compile|build|render|display|appear|get|seem|exist|respect|apply|update|support|allow|return|accept|recogni[sz]e|handle|detect|match|close|stop|connect|sync|install|import|export|print|trigger|fire|happen|change|reflect|include|contain|take|make|see|use|affect)\w*|(?:can['’]?t|cannot|can not|unable to|impossible to|won['’]?t|doesn['’]?t|does not|isn['’]?t|aren['’]?t|didn['’]?t)\b|stopped (?:working|\w+ing)|regression|leak(?:s|ing)?|slow(?:er|ly|ness)?|timeouts?|timed? out|corrupt\w*|out of memory|oom|runs? out of|ignor(?:es|ed|ing)|vulnerab\w*|unintuitive|not intuitive|hard to|difficult to|painful|tedious|cumbersome|impossible)\b|报错|错误|出错|失败|崩溃|闪退|无法|不能|不行|问题|异常|バグ|エラー|できない|動かない|失敗|не работает|ошибк|не могу|проблем|fehler|erreur|no funciona/i;
-/** A real question: a question word opens it, or it ends with "?" and has words enough. */
-const QUESTION_RE =
-  /^(?:how|why|what|where|when|which|is|are|can|could|would|will|should|does|do|did|has|have|any)\b[^?？]{8,}[?？]\s*$/i;
-const CJK_REQUEST_RE =
-  /希望|请|能否|可否|是否可以|可以.{0,20}吗|支持|添加|增加|建议|需要|怎么|如何|欲しい|ほしい|してください|お願い|追加/;
 
 const WORD_RE = /[\p{L}\p{N}]+/gu;
 const CJK_RE = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g;
@@ -349,7 +326,8 @@ export type AskCue = "request" | "problem" | "question";
 /**
  * The cue that makes a sentence an ask, read as findAsk reads it: in its opening words (what runs on past them is
  * output glued to the prose), in the main clause after a clause of reason ("Because we want it light, we set …"
- * is background), and for a lead-in to a list or a paste ("create a test.cc:") only a request of its own.
+ * is background), and for a lead-in to a list or a paste ("create a test.cc:") only a request or a problem of its
+ * own ("the following error is returned:"), never an instruction.
  * `step`: an item of a numbered list, whose imperative verb is an instruction, not a request.
  */
 export function askCue(sentence: string, step = false): AskCue | null {
@@ -357,7 +335,7 @@ export function askCue(sentence: string, step = false): AskCue | null {
   const clause = SUBORDINATE_RE.exec(head);
   if (clause) head = head.slice(clause[0].length);
   const request = REQUEST_RE.test(head) || CJK_REQUEST_RE.test(head);
-  if (/:\s*$/.test(sentence)) return request ? "request" : null;
+  if (/:\s*$/.test(sentence)) return request ? "request" : PROBLEM_RE.test(head) ? "problem" : null;
   if (QUESTION_RE.test(sentence)) return "question";
   if (request || (!step && IMPERATIVE_RE.test(head))) return "request";
   return PROBLEM_RE.test(head) ? "problem" : null;
@@ -383,8 +361,7 @@ export function clipAsk(sentence: string): string {
 export function findAsk(title: string, description: string): string | null {
   void title;
   if (!description || !/[\p{L}]/u.test(description)) return null;
-  // A sentence with a link inside is no sentence to show: its markup would be quoted with it.
-  const states = (c: Sentence) => !LINKED_RE.test(c.text) && askCue(c.text, c.step) !== null;
+  const states = (c: Sentence) => askCue(c.text, c.step) !== null;
   // Under a heading that announces the ask: its first sentence with a cue, or else its first sentence (the
   // heading says what it is); elsewhere, the first sentence with a cue; under "expected behaviour" only where
   // nothing else states one. Each sentence is judged only while it could still be chosen.

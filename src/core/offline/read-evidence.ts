@@ -231,7 +231,13 @@ export function readEvidence(title: string, description: string): Evidence[] {
     const version = lines.map((l) => VERSION_RE.exec(l.replace(EXAMPLE_RE, " "))).find(Boolean);
     // A version in a block is kept for the end: a version the author states in prose ("TensorFlow version
     // 2.13.0") says more than one a pasted log happens to print.
-    if (version && !blockVersion && /\b(?:version|use|using|installed|with)\b/i.test(body))
+    // In a paste, a bare number after "version" is a protocol's or a schema's ("version: 70016"), not a release.
+    if (
+      version &&
+      !blockVersion &&
+      /\d\.\d/.test(version[0]) &&
+      /\b(?:version|use|using|installed|with)\b/i.test(body)
+    )
       blockVersion = version[0];
     // The block's line an announcement of an error points at: the one that names the failure, else its first.
     const failing = lines.find((l) =>
