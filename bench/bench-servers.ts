@@ -8,7 +8,7 @@ import { bufferedDestination, createLogger } from "../src/config/create-logger.j
 import { createScorer } from "../src/llm/create-scorer.js";
 import { scoreOffline } from "../src/core/offline/offline-scorer.js";
 import { buildReport } from "../src/core/score-task.js";
-import { buildServer } from "../src/http/build-server.js";
+import { buildServer, HOT_PATH_PARTS, type HotPathPart } from "../src/http/build-server.js";
 import { AccountStore } from "../src/accounts/account-store.js";
 import { BatchedAccountStore } from "../src/accounts/batched-account-store.js";
 import { KeyAccess, type KeyAccessParts, type KeyRow } from "../src/accounts/key-access.js";
@@ -20,17 +20,29 @@ import { openDatabase } from "../src/storage/database.js";
 const mode = process.argv[2];
 
 if (mode === "fastify" || mode === "fastify-fixed") {
+  // argv[3], the HTTP hooks benchmark's variant (bench/http-hooks-bench.ts): one part of the hot path left out
+  // (a HOT_PATH_PARTS name, "logger" for no logger at all, "scoring" for fixed verdicts) or one opt-in part
+  // switched on ("+cors": CORS_ORIGINS set, the request sending no Origin; "+rate-limit": RATE_LIMIT_PER_MINUTE).
+  const variant = process.argv[3] ?? "";
+  const leaveOut = (HOT_PATH_PARTS as readonly string[]).includes(variant)
+    ? [variant as HotPathPart]
+    : undefined;
   // fastify-fixed: the same server with a scorer that returns fixed verdicts: the HTTP stack's own share.
   const fixed = scoreOffline({ task: "Add Stripe checkout", description: "Let free users upgrade to Pro" });
   const app = await buildServer({
     // What `npm start` runs: the offline scorer as createScorer builds it (with its memo of recent tasks).
     scorer:
-      mode === "fastify"
+      mode === "fastify" && variant !== "scoring"
         ? createScorer({ scorer: "offline" }).scorer
         : { name: "fixed", score: async () => fixed },
     policy: DEFAULT_APPROVAL_POLICY,
     // The logger `npm start` uses (same redaction, same buffering), writing to /dev/null.
-    loggerInstance: createLogger("info", bufferedDestination("/dev/null")),
+    ...(variant === "logger"
+      ? { logger: false }
+      : { loggerInstance: createLogger("info", bufferedDestination("/dev/null")) }),
+    ...(leaveOut ? { leaveOut } : {}),
+    ...(variant === "+cors" ? { corsOrigins: ["https://example.com"] } : {}),
+    ...(variant === "+rate-limit" ? { rateLimitPerMinute: 1_000_000_000 } : {}),
   });
   await app.listen({ port: 0, host: "127.0.0.1" });
   const addr = app.server.address();

@@ -1,15 +1,16 @@
 import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import autocannon from "autocannon";
 import { startServer } from "./rest-bench.js";
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+/** CPU seconds (user + system, all its threads) a process has used so far, from /proc (Linux). */
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   // utime and stime are the 12th and 13th fields after the command name, in clock ticks (100 per second).
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-async function cpuPerRequest(port: number, pid: number, seconds: number, connections: number) {
+export async function cpuPerRequest(port: number, pid: number, seconds: number, connections: number) {
   const body = JSON.stringify({ task: "Refactor" });
   const before = cpuSeconds(pid);
   const result = await autocannon({
@@ -57,6 +58,8 @@ export async function runHttpPathBench(options: {
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
     const [ourUs, bareUs, floorUs] = us.map(median) as [number, number, number];
     return {
+      // The machine is shared: a ratio read at a load of 12 on 2 cores is not one read on a quiet machine.
+      "http.load_1m": Math.round(loadavg()[0]! * 10) / 10,
       "http.one_word.cpu_us_per_request": Math.round(ourUs * 10) / 10,
       "http.bare.cpu_us_per_request": Math.round(bareUs * 10) / 10,
       "http.one_word.cpu_vs_bare": Math.round((ourUs / bareUs) * 100) / 100,

@@ -62,9 +62,64 @@ export function atTime(time: number, write: () => void): void {
 /** pino's own epoch-milliseconds stamp, or the one `atTime` set. */
 const timestamp = () => `,"time":${stampedAt ?? Date.now()}`;
 
+/** Set on loggers made by createLogger (and so seen by their children): their lines are pino's plain shape. */
+const MADE_HERE = Symbol("task-scorer.createLogger");
+
 /** The service's JSON logger: `npm start` writes it to stdout (buffered); the benchmark to /dev/null. */
 export function createLogger(level = "info", destination: DestinationStream = bufferedDestination()): Logger {
-  return pino({ level, redact: REDACTED_PATHS, timestamp }, destination);
+  const logger = pino({ level, redact: REDACTED_PATHS, timestamp }, destination);
+  Object.defineProperty(logger, MADE_HERE, { value: true });
+  return logger;
+}
+
+/** What a caller needs to write `info` lines of a logger itself, as pino would write them (see plainInfoLines). */
+export interface PlainInfoLines {
+  /** `{"level":30,"time":<time>` and the bindings every line of this logger carries (pid, hostname, ...). */
+  head(time: number): string;
+  /** `,"msg":…}` and the line's end. */
+  tail(msg: string): string;
+  /** Writes text (whole lines) to the logger's destination. */
+  write(text: string): void;
+}
+
+/**
+ * For the access log (src/http/access-log.ts): writes a batch of lines as one text, each formatted by the caller,
+ * instead of pino formatting and writing each (measured: about 3 µs of a one-word request's CPU). Only for a
+ * logger made by createLogger or a child of one whose lines keep pino's plain shape: no mixin, log formatter,
+ * message prefix, hooks, nested key, or serializer for `fields`; a destination that needs no per-line metadata
+ * (pino.multistream). undefined for any other logger: the caller then logs through pino.
+ */
+export function plainInfoLines(logger: object, fields: readonly string[]): PlainInfoLines | undefined {
+  const l = logger as Record<symbol, unknown> & Partial<Logger>;
+  const s = pino.symbols;
+  const stream = l[s.streamSym] as (DestinationStream & Record<symbol, unknown>) | undefined;
+  const formatters = l[s.formattersSym] as { log?: unknown } | undefined;
+  const serializers = (l[s.serializersSym] ?? {}) as Record<string, unknown>;
+  const hooks = (l[s.hooksSym] ?? {}) as { logMethod?: unknown; streamWrite?: unknown };
+  const levelText = (l[s.lsCacheSym] as Record<number, string> | undefined)?.[30];
+  if (
+    l[MADE_HERE] !== true ||
+    !stream ||
+    stream[Symbol.for("pino.metadata")] === true ||
+    typeof levelText !== "string" ||
+    l.levels?.values.info !== 30 ||
+    formatters?.log ||
+    l[s.mixinSym] ||
+    l[(s as unknown as Record<string, symbol>).msgPrefixSym!] ||
+    l[s.nestedKeySym] ||
+    hooks.logMethod ||
+    hooks.streamWrite ||
+    [...fields, "msg"].some((f) => serializers[f]) ||
+    l[s.messageKeySym] !== "msg"
+  )
+    return undefined;
+  const bindings = l[s.chindingsSym] as string;
+  const end = l[s.endSym] as string;
+  return {
+    head: (time) => `${levelText},"time":${time}${bindings}`,
+    tail: (msg) => `,"msg":${JSON.stringify(msg)}${end}`,
+    write: (text) => void stream.write(text),
+  };
 }
 
 /**

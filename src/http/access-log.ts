@@ -1,6 +1,11 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
-import { atTime, LOG_FLUSH_INTERVAL_MS } from "../config/create-logger.js";
+import {
+  atTime,
+  LOG_FLUSH_INTERVAL_MS,
+  plainInfoLines,
+  type PlainInfoLines,
+} from "../config/create-logger.js";
 
 interface AccessEntry {
   time: number;
@@ -10,8 +15,11 @@ interface AccessEntry {
   status: number;
   durationMs: number;
   scorer: unknown;
-  ip: string;
+  ip: string | undefined;
 }
+
+/** The fields of an access line, in order. */
+const FIELDS = ["reqId", "method", "url", "status", "durationMs", "scorer", "ip"];
 
 /** Every access log not yet written out, so that a process that exits writes what it still holds. */
 const live = new Set<AccessLog>();
@@ -28,11 +36,14 @@ let exitHooked = false;
 export class AccessLog {
   private pending: AccessEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** Set when the lines can be written as one text, formatted here (a logger made by createLogger). */
+  private readonly plain: PlainInfoLines | undefined;
 
   constructor(
     private readonly logger: FastifyBaseLogger,
     private readonly maxPending = 256,
   ) {
+    this.plain = plainInfoLines(logger, FIELDS);
     if (!exitHooked) {
       exitHooked = true;
       // pino writes its buffered destination out when the process exits (after a crash too): these lines must
@@ -75,6 +86,22 @@ export class AccessLog {
     const lines = this.pending;
     if (lines.length === 0) return;
     this.pending = [];
+    const plain = this.plain;
+    if (plain) {
+      // The same lines pino writes, made here and written as one text: pino's own formatting of each line and
+      // its write to the destination were most of the access line's cost.
+      let text = "";
+      const tail = plain.tail("request");
+      for (const e of lines) {
+        text += `${plain.head(e.time)},"reqId":${JSON.stringify(e.reqId)},"method":${JSON.stringify(e.method)},"url":${JSON.stringify(e.url)},"status":${e.status},"durationMs":${e.durationMs}`;
+        if (e.scorer !== undefined) text += `,"scorer":${JSON.stringify(e.scorer)}`;
+        // A socket already gone has no address: pino leaves an undefined field out.
+        if (e.ip !== undefined) text += `,"ip":${JSON.stringify(e.ip)}`;
+        text += tail;
+      }
+      plain.write(text);
+      return;
+    }
     const log = this.logger;
     for (const { time, ...fields } of lines) atTime(time, () => log.info(fields, "request"));
   }

@@ -24,6 +24,23 @@ import { signInRoutes, type SignInRouteOptions } from "./routes/sign-in.js";
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const REQUEST_ID_RE = /^[\w.:@/+=-]{1,128}$/;
 
+/**
+ * The parts every request passes through that `createServer` adds, each of which the HTTP path benchmark
+ * (bench/http-hooks-bench.ts) leaves out one at a time to measure what it costs. Nothing else sets them.
+ */
+export const HOT_PATH_PARTS = [
+  "request-id",
+  "request-logger",
+  "access-log",
+  "metrics",
+  "strict-json",
+  "validation",
+  "shared-json",
+  "timeouts",
+  "openapi",
+] as const;
+export type HotPathPart = (typeof HOT_PATH_PARTS)[number];
+
 export interface ServerDeps {
   scorer: Scorer;
   policy: ApprovalPolicy;
@@ -52,6 +69,8 @@ export interface ServerDeps {
   signIn?: SignInRouteOptions;
   /** The start page; `registration` is set when the App can be registered from it. */
   webPage?: Pick<WebPageOptions, "registration"> & { scorer?: string; githubWebUrl?: string };
+  /** The benchmark's (see HOT_PATH_PARTS). */
+  leaveOut?: readonly HotPathPart[] | undefined;
 }
 
 /** A number of hops becomes fastify's function form (its types take no number). */
@@ -65,7 +84,14 @@ function trustProxyOption(
 /** The parts of `ServerDeps` the bare server needs: its options and the hooks every route shares. */
 export type BaseServerDeps = Pick<
   ServerDeps,
-  "logger" | "loggerInstance" | "requestTimeoutMs" | "version" | "trustProxy" | "corsOrigins" | "metrics"
+  | "logger"
+  | "loggerInstance"
+  | "requestTimeoutMs"
+  | "version"
+  | "trustProxy"
+  | "corsOrigins"
+  | "metrics"
+  | "leaveOut"
 > & {
   /** Whether the API takes keys (AUTH=keys): the OpenAPI document then says so. */
   keys: boolean;
@@ -77,29 +103,38 @@ export type BaseServerDeps = Pick<
  */
 export async function createServer(deps: BaseServerDeps): Promise<FastifyInstance> {
   const requestTimeout = deps.requestTimeoutMs ?? 30_000;
+  const without = new Set(deps.leaveOut);
   const app = Fastify({
     ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? false }),
     bodyLimit: MAX_BODY_BYTES,
     // One line per request, written by the onResponse hook below.
     logController: new LogController({ disableRequestLogging: true }),
-    childLoggerFactory: lazyRequestLogger,
+    ...(without.has("request-logger") ? {} : { childLoggerFactory: lazyRequestLogger }),
     requestIdHeader: false,
     // Client ids are echoed when they look like ids; anything else gets a fresh one.
-    genReqId: (req) => {
-      const sent = req.headers["x-request-id"];
-      return typeof sent === "string" && REQUEST_ID_RE.test(sent) ? sent : randomUUID();
-    },
-    // Slow clients (slowloris) are cut off instead of holding a socket forever: the whole request
-    // must arrive within requestTimeout, the headers sooner, and node checks often enough to notice.
-    requestTimeout,
-    // An idle connection is cut 5 s after the report deadline (requestTimeout, below), so a client
-    // always receives the JSON 504 first.
-    connectionTimeout: requestTimeout + 5_000,
-    keepAliveTimeout: 5_000,
-    http: {
-      headersTimeout: Math.min(10_000, requestTimeout),
-      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestTimeout / 4))),
-    },
+    ...(without.has("request-id")
+      ? {}
+      : {
+          genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+            const sent = req.headers["x-request-id"];
+            return typeof sent === "string" && REQUEST_ID_RE.test(sent) ? sent : randomUUID();
+          },
+        }),
+    ...(without.has("timeouts")
+      ? {}
+      : {
+          // Slow clients (slowloris) are cut off instead of holding a socket forever: the whole request
+          // must arrive within requestTimeout, the headers sooner, and node checks often enough to notice.
+          requestTimeout,
+          // An idle connection is cut 5 s after the report deadline (requestTimeout, below), so a client
+          // always receives the JSON 504 first.
+          connectionTimeout: requestTimeout + 5_000,
+          keepAliveTimeout: 5_000,
+          http: {
+            headersTimeout: Math.min(10_000, requestTimeout),
+            connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestTimeout / 4))),
+          },
+        }),
     // During shutdown, requests already on an open connection are served (with Connection: close),
     // not answered with fastify's own 503 body: nothing already accepted is lost.
     return503OnClosing: false,
@@ -109,15 +144,24 @@ export async function createServer(deps: BaseServerDeps): Promise<FastifyInstanc
   });
   const metrics = deps.metrics ?? createMetrics();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(
+    // Without validation, the defaults zod would fill in (the benchmark sends a task only).
+    without.has("validation")
+      ? () => (value: unknown) => ({ value: { description: "", ...(value as object) } })
+      : validatorCompiler,
+  );
   // Responses are built by the core from validated parts, so re-validating them on the way out only
   // costs time on the hot path; the response schemas still document the API in OpenAPI.
   // JSON.stringify's text, with the shared parts of a repeated task's report reused (see shared-json.ts).
-  app.setSerializerCompiler(() => sharedJson);
-  strictJsonBodies(app);
-  requestLogAndMetrics(app, metrics);
+  app.setSerializerCompiler(() => (without.has("shared-json") ? JSON.stringify : sharedJson));
+  if (!without.has("strict-json")) strictJsonBodies(app);
+  requestLogAndMetrics(app, metrics, {
+    requestId: !without.has("request-id"),
+    accessLog: !without.has("access-log"),
+    metrics: !without.has("metrics"),
+  });
   errorReplies(app, MAX_BODY_BYTES);
-  await openApiDocs(app, { version: deps.version ?? "0.1.0", keys: deps.keys });
+  if (!without.has("openapi")) await openApiDocs(app, { version: deps.version ?? "0.1.0", keys: deps.keys });
   if (deps.corsOrigins) corsHook(app, deps.corsOrigins);
   return app;
 }
@@ -161,7 +205,8 @@ export async function restApiRoutes(app: FastifyInstance, deps: RestApiDeps): Pr
       registration: deps.webPage?.registration,
     }),
   );
-  openApiRoute(app);
+  // Absent only when the benchmark leaves the OpenAPI plugin out.
+  if (app.hasDecorator("swagger")) openApiRoute(app);
   if (deps.access) registerAccountRoutes(app.withTypeProvider<ZodTypeProvider>(), deps.access);
 }
 

@@ -32,9 +32,11 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Servi
 
   // Counted in plain numbers on every request and handed to prom-client only when scraped: prom-client's
   // labelled increment hashes its labels each time, a few µs on a path whose whole budget is tens of µs.
+  // Keyed by the parts themselves (method, then route, then status), not by a string made of them: the route
+  // and method are the same strings every time, whose hashes V8 keeps, while a new key string must be hashed.
   const requestCounts = new Map<
     string,
-    { labels: { method: string; route: string; status: string }; n: number }
+    Map<string, Map<number, { labels: { method: string; route: string; status: string }; n: number }>>
   >();
   new Counter({
     name: "task_scorer_http_requests_total",
@@ -43,7 +45,9 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Servi
     registers: [registry],
     collect() {
       this.reset();
-      for (const { labels, n } of requestCounts.values()) this.inc(labels, n);
+      for (const routes of requestCounts.values())
+        for (const statuses of routes.values())
+          for (const { labels, n } of statuses.values()) this.inc(labels, n);
     },
   });
   const latency = new Histogram({
@@ -121,12 +125,13 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Servi
   return {
     registry,
     observeRequest(method, route, status) {
-      // One line per request: the labelled child is looked up by a plain string key instead of
-      // prom-client hashing the label object each time.
-      const key = `${method} ${route} ${status}`;
-      const count = requestCounts.get(key);
+      let routes = requestCounts.get(method);
+      if (!routes) requestCounts.set(method, (routes = new Map()));
+      let statuses = routes.get(route);
+      if (!statuses) routes.set(route, (statuses = new Map()));
+      const count = statuses.get(status);
       if (count) count.n++;
-      else requestCounts.set(key, { labels: { method, route, status: String(status) }, n: 1 });
+      else statuses.set(status, { labels: { method, route, status: String(status) }, n: 1 });
     },
     instrumentScorer(scorer) {
       const wrapped = Object.create(scorer) as typeof scorer;
