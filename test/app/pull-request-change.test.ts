@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { PERSONA_IDS } from "../../src/core/personas.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
+import { decide } from "../../src/app/job/decide.js";
+import { skipReason } from "../../src/app/skip-rules.js";
 import { parseRepoConfig } from "../../src/repo-config/repo-config.schema.js";
 import { appWithStandIn, deliver, payload } from "../helpers/app-harness.js";
 import { headShaOf } from "../helpers/fake-github.js";
@@ -238,5 +240,49 @@ describe("size labels (`size-labels` in .github/task-scorer.yml)", () => {
     const typo = parseRepoConfig({ "size-labels": { XXL: "giant" } });
     expect(typo.config["size-labels"]).toBe(false);
     expect(typo.diagnostics).toHaveLength(1);
+  });
+});
+
+describe("new commits (pure rules)", () => {
+  const pushed = { kind: "head-pushed" } as const;
+  const pr = {
+    ref: { owner: "o", repo: "r", issue_number: 1 },
+    title: "Add CSV export",
+    body: "",
+    isPullRequest: true,
+    draft: false,
+    labels: [],
+  };
+  const config = (raw: unknown) => parseRepoConfig(raw).config;
+
+  it("follow a pull request where a comment, a check run or a size label would be written", () => {
+    expect(skipReason(config({}), pushed, pr)).toBeUndefined();
+    expect(skipReason(config({ output: ["labels"] }), pushed, pr)).toBe(
+      "nothing follows new commits (no comment, check or size label)",
+    );
+    expect(skipReason(config({ output: ["labels"], "size-labels": true }), pushed, pr)).toBeUndefined();
+    expect(skipReason(config({ triggers: { "pull-requests": [] } }), pushed, pr)).toBe(
+      "pull request triggers disabled",
+    );
+    expect(skipReason(config({ trigger: "command" }), pushed, pr)).toBe("trigger mode command");
+    expect(skipReason(config({}), pushed, { ...pr, draft: true })).toBe("draft pull request");
+  });
+
+  it("are push-only (metered without a charge) and write the comment, the check run and the size label only", () => {
+    const decision = decide(
+      config({ output: ["comment", "labels", "check"], "size-labels": true, labels: { approved: "ok" } }),
+      [pushed],
+      pr,
+    );
+    expect(decision.pushOnly).toBe(true);
+    expect(decision.outputs).toMatchObject({
+      comment: true,
+      check: true,
+      approvalLabels: undefined,
+      needsHumanLabel: undefined,
+      kindLabels: false,
+      project: undefined,
+      sizeLabels: { XS: "size/XS" },
+    });
   });
 });
