@@ -3,13 +3,7 @@ import type { Service } from "../../src/compose-service.js";
 import { BacklogStore } from "../../src/backlog/backlog-store.js";
 import { BackfillRunner } from "../../src/backlog/backfill-runner.js";
 import type { FakeIssue } from "../helpers/fake-github.js";
-import {
-  appWithStandIn,
-  deliver,
-  INSTALLATION_ID,
-  payload,
-  installationCreated,
-} from "../helpers/app-harness.js";
+import { appWithStandIn, deliver, INSTALLATION_ID, payload } from "../helpers/app-harness.js";
 import { backlogApi } from "../helpers/backlog-api.js";
 import { REPLY_MARKER } from "../../src/app/commands/command.js";
 import { createServer } from "node:http";
@@ -28,7 +22,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
   /** The service the test started (closed after it, its database dropped, by the harness). */
   let service: Service;
   const start = async () => (service = await app.start());
-  const { tasks, untilDone } = backlogApi(() => app.service, "acme/widgets");
+  const { tasks, untilDone, install } = backlogApi(() => app.service, "acme/widgets");
 
   /** Made-up issues of three shapes, and some pull requests, which the backlog must leave out. */
   function backlog(n: number, pulls = 0): FakeIssue[] {
@@ -67,11 +61,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
     it("scores every open issue silently (pull requests left out), and the tasks API ranks them", async () => {
       github.repoIssues.set("acme/widgets", backlog(230, 20));
       service = await start();
-      const res = await deliver(
-        service,
-        "installation",
-        installationCreated([{ full_name: "acme/widgets", private: false }]),
-      );
+      const res = await install();
       expect(res.statusCode).toBe(200);
       const list = await untilDone();
 
@@ -126,11 +116,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
     it("filters, sorts, searches and downloads CSV", async () => {
       github.repoIssues.set("acme/widgets", backlog(30));
       service = await start();
-      await deliver(
-        service,
-        "installation",
-        installationCreated([{ full_name: "acme/widgets", private: false }]),
-      );
+      await install();
       await untilDone();
 
       const bugs = (await tasks("?kind=bug")).json();
@@ -176,11 +162,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
     it("answers bad queries with 400 and the parameter named, unknown repositories with 401/404", async () => {
       github.repoIssues.set("acme/widgets", backlog(3));
       service = await start();
-      await deliver(
-        service,
-        "installation",
-        installationCreated([{ full_name: "acme/widgets", private: false }]),
-      );
+      await install();
       await untilDone();
       for (const [query, word] of [
         ["?sort=popularity", "sort"],
@@ -209,11 +191,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
       github.repoIssues.set("acme/secret", backlog(3));
       github.privateRepos.add("acme/secret");
       service = await start();
-      await deliver(
-        service,
-        "installation",
-        installationCreated([{ full_name: "acme/secret", private: true }]),
-      );
+      await install("acme/secret", true);
       const store = service.backlogStore!;
       for (
         let i = 0;
@@ -231,11 +209,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
     it("a closed issue leaves the board; an edited open one is re-scored and listed with its new title", async () => {
       github.repoIssues.set("acme/widgets", backlog(6));
       service = await start();
-      await deliver(
-        service,
-        "installation",
-        installationCreated([{ full_name: "acme/widgets", private: false }]),
-      );
+      await install();
       await untilDone();
       const event = (action: string, patch: (p: any) => void = () => {}) =>
         // The examples have no `closed` issue: a `reopened` one with its action changed is the same shape.
@@ -303,11 +277,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
     it("a re-run sends the stored ETags: unchanged pages answer 304 and nothing is scored again", async () => {
       github.repoIssues.set("acme/widgets", backlog(150));
       service = await start();
-      await deliver(
-        service,
-        "installation",
-        installationCreated([{ full_name: "acme/widgets", private: false }]),
-      );
+      await install();
       const first = await untilDone();
       const runner = service.backfill!;
       const store = service.backlogStore!;
@@ -329,11 +299,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
       const store = service.backlogStore!;
       github.rateLimitRemaining = 400; // under the runner's reserve of 500
       github.rateLimitReset = Math.floor(Date.now() / 1000) + 1;
-      await deliver(
-        service,
-        "installation",
-        installationCreated([{ full_name: "acme/widgets", private: false }]),
-      );
+      await install();
       let row = await store.repository("acme/widgets");
       for (let i = 0; i < 400 && !row?.not_before; i++) {
         await new Promise((r) => setTimeout(r, 25));
@@ -363,11 +329,7 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
       service = await start();
       const store = service.backlogStore!;
       const before = Date.now();
-      await deliver(
-        service,
-        "installation",
-        installationCreated([{ full_name: "acme/widgets", private: false }]),
-      );
+      await install();
       let row = await store.repository("acme/widgets");
       for (let i = 0; i < 400 && !row?.not_before; i++) {
         await new Promise((r) => setTimeout(r, 25));

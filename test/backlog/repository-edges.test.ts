@@ -5,7 +5,7 @@ import { buildServer } from "../../src/http/build-server.js";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
 import type { FakeIssue } from "../helpers/fake-github.js";
-import { appWithStandIn, deliver, payload, installationCreated } from "../helpers/app-harness.js";
+import { appWithStandIn, deliver, payload } from "../helpers/app-harness.js";
 import { backlogApi } from "../helpers/backlog-api.js";
 
 /**
@@ -19,7 +19,7 @@ const { github } = app;
 /** The service the test started (closed after it by the harness). */
 let service: Service;
 const start = () => app.start();
-const { tasks, untilDone } = backlogApi(() => app.service, "acme/widgets");
+const { tasks, untilDone, install } = backlogApi(() => app.service, "acme/widgets");
 
 function backlog(n: number): FakeIssue[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -65,7 +65,7 @@ describe("the repository's visibility and name follow GitHub (issue 33)", () => 
   const installPublic = async () => {
     github.repoIssues.set("acme/pub", backlog(4));
     service = await start();
-    await deliver(service, "installation", installationCreated([{ full_name: "acme/pub", private: false }]));
+    await install("acme/pub");
     return untilDone("acme/pub");
   };
   /** Waits until `read` answers what `done` wants (events are handled, and jobs run, in the background). */
@@ -156,11 +156,7 @@ describe("per-client rate limits (issue 33)", () => {
   it("CSV downloads: 429 rate_limited with Retry-After and a sentence once an address has had its share; others still served", async () => {
     github.repoIssues.set("acme/widgets", backlog(3));
     service = await start();
-    await deliver(
-      service,
-      "installation",
-      installationCreated([{ full_name: "acme/widgets", private: false }]),
-    );
+    await install();
     await untilDone();
     const csvFrom = (remoteAddress: string) =>
       service.server.inject({
@@ -191,11 +187,7 @@ describe("a crafted cursor (issue 33)", () => {
   it("an offset no list has is a 400 naming the cursor, not a 500", async () => {
     github.repoIssues.set("acme/widgets", backlog(3));
     service = await start();
-    await deliver(
-      service,
-      "installation",
-      installationCreated([{ full_name: "acme/widgets", private: false }]),
-    );
+    await install();
     await untilDone();
     for (const crafted of ['{"o":1e20}', '{"o":-1}', '{"o":2.5}', '{"o":"9"}']) {
       const r = await tasks(`?cursor=${Buffer.from(crafted).toString("base64url")}`);

@@ -1,8 +1,10 @@
 import type { Service } from "../../src/compose-service.js";
+import { deliver, installationCreated } from "./app-harness.js";
 
 /**
- * The tasks API of a service in this process (`service` gives the one the test started), and a wait for a
- * repository's silent backfill to be done: the backlog suites' one way to read the board's data.
+ * The tasks API of a service in this process (`service` gives the one the test started), the App's
+ * installation on a repository, and a wait for its silent backfill to be done: the backlog suites' one way to
+ * install the App and read the board's data.
  */
 export function backlogApi(service: () => Service, defaultRepo: string) {
   const tasks = (query = "", repo = defaultRepo) =>
@@ -30,5 +32,9 @@ export function backlogApi(service: () => Service, defaultRepo: string) {
     throw new Error(`the backfill of ${repo} did not finish: ${(await tasks("", repo)).body}`);
   }
 
-  return { tasks, untilDone };
+  /** GitHub's `installation.created` for `repo` (public unless said), delivered to the service: its backfill starts. */
+  const install = (repo = defaultRepo, isPrivate = false) =>
+    deliver(service(), "installation", installationCreated([{ full_name: repo, private: isPrivate }]));
+
+  return { tasks, untilDone, install };
 }

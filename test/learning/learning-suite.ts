@@ -2,7 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import type { Service } from "../../src/compose-service.js";
 import { REPLY_MARKER } from "../../src/app/commands/command.js";
 import type { FakeIssue } from "../helpers/fake-github.js";
-import { appWithStandIn, deliver, payload, installationCreated } from "../helpers/app-harness.js";
+import { appWithStandIn, deliver, payload } from "../helpers/app-harness.js";
 import { backlogApi } from "../helpers/backlog-api.js";
 import type { Db } from "../../src/storage/tables.js";
 import { KIND_MODEL } from "../../src/core/offline/kind-model.data.js";
@@ -22,6 +22,7 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
   let service: Service;
   const start = async () => (service = await app.start());
   const api = backlogApi(() => app.service, "acme/gizmo");
+  const { install } = api;
   /** Done, every issue listed, and (when given) learned from `closedIssues` closed issues. */
   const untilDone = (repo = "acme/gizmo", closedIssues?: number) =>
     api.untilDone(repo, { query: "?limit=500", closedIssues, tries: 600 });
@@ -80,11 +81,7 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
     it("on install: reads the closed issues, learns, and the board's kinds and the API say so", async () => {
       github.repoIssues.set("acme/gizmo", history(60, 30));
       service = await start();
-      await deliver(
-        service,
-        "installation",
-        installationCreated([{ full_name: "acme/gizmo", private: false }]),
-      );
+      await install();
       const list = await untilDone("acme/gizmo", 60);
 
       // 60 closed issues (the pull request left out), of which the labels name a kind for all 60.
@@ -115,11 +112,7 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
       github.repoIssues.set("acme/gizmo", history(60, 30));
       github.configFiles.set("acme/gizmo", "output: [labels]\n");
       service = await start();
-      await deliver(
-        service,
-        "installation",
-        installationCreated([{ full_name: "acme/gizmo", private: false }]),
-      );
+      await install();
       await untilDone("acme/gizmo", 60);
       // The open issues (62 to 91) carry the label this repository uses for their kind, not GitHub's default.
       const own = { bug: "Type: Bug", feature: "feature-request", question: "type:support" };
@@ -138,7 +131,7 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
     it("learning again from the same closed issues changes nothing and scores nothing again", async () => {
       github.repoIssues.set("acme/gizmo", history(60, 30));
       service = await start();
-      await deliver(service, "installation", installationCreated(["acme/gizmo"]));
+      await install();
       const first = await untilDone("acme/gizmo", 60);
       const db = (service.backlogStore as unknown as { db: Db }).db;
       const learnedRow = () =>
@@ -163,7 +156,7 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
     it("a kind adjustment fitted against an earlier release's kind model is learned again at the first check", async () => {
       github.repoIssues.set("acme/gizmo", history(60, 30));
       service = await start();
-      await deliver(service, "installation", installationCreated(["acme/gizmo"]));
+      await install();
       await untilDone("acme/gizmo", 60);
       const store = service.backlogStore!;
       const week = 7 * 86_400_000;
@@ -186,11 +179,7 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
         github.repoIssues.get("acme/gizmo")!.filter((i) => i.state !== "closed"),
       );
       service = await start();
-      await deliver(
-        service,
-        "installation",
-        installationCreated([{ full_name: "acme/gizmo", private: false }]),
-      );
+      await install();
       const list = await untilDone("acme/gizmo", 0);
       expect(list.calibration).toEqual({ closedIssues: 0, used: false });
       const right = [...kindsOf(list)].filter(([n, k]) => k === truth(n)).length;
@@ -200,11 +189,7 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
     it("too little history keeps the shipped model and says so (used: false, with the count)", async () => {
       github.repoIssues.set("acme/gizmo", history(12, 6));
       service = await start();
-      await deliver(
-        service,
-        "installation",
-        installationCreated([{ full_name: "acme/gizmo", private: false }]),
-      );
+      await install();
       const list = await untilDone("acme/gizmo", 12);
       expect(list.calibration).toEqual({ closedIssues: 12, used: false });
       const report = await service.server.inject({ method: "GET", url: "/board/acme/gizmo" });
@@ -218,11 +203,7 @@ export function learningSuite(engine: "pglite" | "postgres"): void {
         history(60, 30).filter((i) => i.state !== "closed"),
       );
       service = await start();
-      await deliver(
-        service,
-        "installation",
-        installationCreated([{ full_name: "acme/gizmo", private: false }]),
-      );
+      await install();
       const before = await untilDone("acme/gizmo", 0);
       expect(before.calibration.used).toBe(false);
 
