@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { afterEach, describe, expect, it } from "@jest/globals";
 import type { Service } from "../../src/compose-service.js";
 import { REPLY_MARKER } from "../../src/app/commands/command.js";
 import { forgetOutputProblems } from "../../src/app/outputs.js";
@@ -7,12 +7,12 @@ import { resolveOutputs } from "../../src/repo-config/resolve-outputs.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { PERSONA_IDS } from "../../src/core/personas.js";
 import { forgetProjects } from "../../src/github/project-v2.js";
-import { headShaOf, nodeIdOf, startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import { headShaOf, nodeIdOf } from "../helpers/fake-github.js";
 import {
+  appWithStandIn,
   capturingLogger,
   deliver,
   payload,
-  startService,
   installationCreated,
 } from "../helpers/app-harness.js";
 
@@ -20,16 +20,12 @@ import {
  * `output` in .github/task-scorer.yml, end to end: the App (and its silent backfill) against the stand-in
  * GitHub on loopback, REST for labels and check runs, GraphQL for the Projects v2 board.
  */
-let github: FakeGitHub;
-let service: Service | undefined;
-beforeAll(async () => {
-  github = await startFakeGitHub();
-});
-afterAll(async () => github.close());
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-  github.reset();
+const app = appWithStandIn();
+const { github } = app;
+/** The service the test started (closed after it by the harness). */
+let service: Service;
+// The process's own memory of boards and of problems already told, forgotten after each test.
+afterEach(() => {
   forgetProjects();
   forgetOutputProblems();
 });
@@ -40,8 +36,8 @@ const BUG = {
   body: "Steps to reproduce:\n1. Open a document\n2. Press save\n\nExpected: saved. Actual: the app crashes with TypeError: cannot read properties of undefined.",
 };
 
-function start(env: Record<string, string> = {}, logger?: Parameters<typeof startService>[2]) {
-  return startService({ GHE_HOST: github.host, GHE_PROTOCOL: "http", ...env }, undefined, logger);
+function start(env: Record<string, string> = {}, logger?: Parameters<typeof app.start>[2]) {
+  return app.start(env, undefined, logger);
 }
 
 /** A pull request event by a person, on REPO, with its head commit (and the previous one, for `synchronize`). */
@@ -76,7 +72,7 @@ function issueOpened(number: number, text = BUG) {
 }
 
 async function settle(): Promise<void> {
-  await service!.queue!.drain();
+  await service.queue!.drain();
 }
 
 const writes = () => github.requests.filter((r) => r.method !== "GET" && !r.path.startsWith("/app/"));
@@ -294,8 +290,8 @@ describe("output in .github/task-scorer.yml", () => {
     github.configFiles.set(REPO, "output: [comment, check]\n");
     // A scorer whose verdict changes with every call, as a model's can.
     let calls = 0;
-    service = await startService(
-      { GHE_HOST: github.host, GHE_PROTOCOL: "http" },
+    service = await app.start(
+      {},
       {
         description: "varying",
         scorer: {

@@ -1,5 +1,5 @@
 import { createServer as createNetServer, type AddressInfo } from "node:net";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import type { FastifyRequest } from "fastify";
 import type { Service } from "../../src/compose-service.js";
 import { BacklogStore } from "../../src/backlog/backlog-store.js";
@@ -7,8 +7,8 @@ import { parseAuthEnv, sessionSecretProblem } from "../../src/config/auth-env.sc
 import { UserRepoAccess } from "../../src/github/user-repo-access.js";
 import { safeReturnTo } from "../../src/http/routes/sign-in.js";
 import { SESSION_COOKIE, SessionCookies } from "../../src/http/session-cookie.js";
-import { startFakeGitHub, type FakeGitHub, type FakeUser } from "../helpers/fake-github.js";
-import { capturingLogger, deliver, startService, installationCreated } from "../helpers/app-harness.js";
+import type { FakeUser } from "../helpers/fake-github.js";
+import { appWithStandIn, capturingLogger, deliver, installationCreated } from "../helpers/app-harness.js";
 
 /**
  * "Sign in with GitHub" for private repositories' boards, through the composed service (embedded database in
@@ -19,23 +19,15 @@ const SESSION_SECRET = "q3Xo9vJr2mLk8ZpT1wYb4NcE7hUa6sDf0gRi5tKe";
 const octocat: FakeUser = { login: "octocat", id: 583231 };
 const stranger: FakeUser = { login: "stranger", id: 777 };
 
-let github: FakeGitHub;
-let service: Service | undefined;
+const app = appWithStandIn();
+const { github } = app;
+/** The service the test started (closed after it by the harness), and where it listens. */
+let service: Service;
 let base = "";
-beforeAll(async () => {
-  github = await startFakeGitHub();
-});
-afterAll(async () => github.close());
-afterEach(async () => {
-  await service?.close();
-  service = undefined;
-  github.reset();
-});
 
 function signInEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
-    GHE_HOST: github.host,
-    GHE_PROTOCOL: "http",
+    ...app.env(),
     DATA_DIR: "memory://",
     GITHUB_CLIENT_ID: github.oauthClient.id,
     GITHUB_CLIENT_SECRET: github.oauthClient.secret,
@@ -45,7 +37,7 @@ function signInEnv(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 async function start(env: Record<string, string> = signInEnv(), logger = capturingLogger().logger, port = 0) {
-  service = await startService(env, undefined, logger);
+  service = await app.start(env, undefined, logger);
   await service.server.listen({ port, host: "127.0.0.1" });
   base = `http://127.0.0.1:${(service.server.server.address() as { port: number }).port}`;
   return service;
@@ -59,8 +51,8 @@ async function backfilled(repo: string, isPrivate: boolean) {
     { number: 3, title: "question about setup", body: "How do I configure this?" },
   ]);
   if (isPrivate) github.privateRepos.add(repo);
-  await deliver(service!, "installation", installationCreated([{ full_name: repo, private: isPrivate }]));
-  const store = service!.backlogStore!;
+  await deliver(service, "installation", installationCreated([{ full_name: repo, private: isPrivate }]));
+  const store = service.backlogStore!;
   for (let i = 0; i < 400; i++) {
     const row = await store.repository(repo);
     if (row && BacklogStore.progress(row).state === "done" && row.done === 3) return;
@@ -454,7 +446,7 @@ describe("sign in with GitHub", () => {
 
   it("behind https (PUBLIC_URL), the cookies are Secure and the callback URL is the public one", async () => {
     await start(signInEnv({ PUBLIC_URL: "https://scorer.example.com" }));
-    const res = await service!.server.inject({
+    const res = await service.server.inject({
       method: "GET",
       url: "/auth/github/login?return_to=/board/acme/secret",
       headers: { host: "scorer.example.com" },
@@ -520,7 +512,7 @@ describe("sign in with GitHub", () => {
   }, 60_000);
 
   it("without sign-in configured, /auth/github/login says what to set, and private backlogs stay closed", async () => {
-    await start({ GHE_HOST: github.host, GHE_PROTOCOL: "http", DATA_DIR: "memory://" });
+    await start(app.env({ DATA_DIR: "memory://" }));
     const page = await fetch(`${base}/auth/github/login?return_to=/board/acme/secret`, {
       redirect: "manual",
     });
@@ -547,7 +539,7 @@ describe("the sign-in configuration", () => {
   const client = { GITHUB_CLIENT_ID: "Iv1.abc", GITHUB_CLIENT_SECRET: "s3cr3t" };
 
   it("start refuses a missing or weak SESSION_SECRET once sign-in is configured, naming it and how to make one", async () => {
-    await expect(startService(signInEnv({ SESSION_SECRET: "" }))).rejects.toThrow(
+    await expect(app.start(signInEnv({ SESSION_SECRET: "" }))).rejects.toThrow(
       /SESSION_SECRET is required once sign-in is configured.*openssl rand -base64 32/,
     );
     for (const weak of [
@@ -558,7 +550,7 @@ describe("the sign-in configuration", () => {
       "abcdefghijklmnopqrstuvwxyz0123456789ABCD",
       "my-super-secret-session-key-for-production",
     ]) {
-      const start = startService(signInEnv({ SESSION_SECRET: weak }));
+      const start = app.start(signInEnv({ SESSION_SECRET: weak }));
       await expect(start).rejects.toThrow(/SESSION_SECRET is too weak.*openssl rand -base64 32/);
       await start.catch((err: Error) => expect(err.message).not.toContain(weak));
     }
