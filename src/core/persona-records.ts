@@ -45,8 +45,8 @@ export interface PersonaRecord {
     area: string;
     /**
      * The author's sentences it reads when the reader found no evidence and no area of its own: words that mark
-     * them (lower case, whole words), and how it introduces the quote. A word must name the stake itself: the
-     * introduction claims it ("Who it is for"), so "many", "others" and "share" (who), "type", "see", "text" and
+     * them (lower case, whole words), and how it introduces the quote, naming the word that chose it ("{word}").
+     * A word must name the stake itself, so "many", "others" and "share" (who), "type", "see", "text" and
      * "link" (what people meet), and "type" and "implementation" (the technical core) are left out: they chose
      * sentences about data types, counts and benefits that a maintainer read as false claims (issue 35).
      */
@@ -234,7 +234,7 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
           "money",
           "clients",
         ],
-        say: "What is at stake for paying users",
+        say: "For paying users, the author writes of “{word}”",
       },
       raise: [
         {
@@ -511,7 +511,7 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
           "options",
           "code",
         ],
-        say: "The technical core, as the author puts it",
+        say: "For the code, the author writes of “{word}”",
       },
       raise: [
         {
@@ -771,7 +771,7 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
           "workflow",
           "experience",
         ],
-        say: "What people meet, as the author puts it",
+        say: "For what people meet, the author writes of “{word}”",
       },
       raise: [
         {
@@ -1039,7 +1039,7 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
           "helpful",
           "better",
         ],
-        say: "The point of it, as the author puts it",
+        say: "For the plan, the author writes “{word}”",
       },
       raise: [
         { kinds: ["feature"], unless: ["acceptance"], say: "acceptance criteria would make it plannable" },
@@ -1280,7 +1280,7 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
           "newcomers",
           "audience",
         ],
-        say: "Who it is for, as the author puts it",
+        say: "For who it is for, the author writes of “{word}”",
       },
       raise: [
         {

@@ -241,13 +241,26 @@ function candidates(
     });
   }
   const lens = new Set(record.voice.lens.words.filter((w) => !AMBIGUOUS_LENS.has(w)));
+  // A lead-in to a list or a paste ("… want to understand the following:") says nothing of its own.
   const ranked = sentences
     .map((s, i) => ({ s, i, n: wordsOf[i]!.filter((w) => lens.has(w)).length }))
-    .filter((x) => x.n > 0)
+    .filter((x) => x.n > 0 && !/:\s*$/.test(x.s.text))
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .slice(0, 3);
-  for (const { s } of ranked)
-    out.push({ key: norm(s.text), say: `${record.voice.lens.say}: ${q(s.text)}`, own: true });
+  for (const { s, i } of ranked) {
+    // The introduction names the word that chose the sentence, as the author wrote it: true by construction,
+    // where "the technical core" or "who it is for" claimed what the sentence is (issue 35's readings). The word
+    // must stand in the part of the sentence shown.
+    const word = wordsOf[i]!.find((w) => lens.has(w))!;
+    const at = s.text.toLowerCase().search(new RegExp(`(?<![\\p{L}])${word}(?![\\p{L}])`, "u"));
+    if (at < 0 || at + word.length > QUOTE_SHOWN - 2) continue;
+    const shownWord = s.text.slice(at, at + word.length);
+    out.push({
+      key: norm(s.text),
+      say: `${record.voice.lens.say.replace("{word}", shownWord)}: ${q(s.text)}`,
+      own: true,
+    });
+  }
   if (screenshot) out.push({ key: `screenshot:${persona}`, say: screenshot, own: true });
   return out;
 }
