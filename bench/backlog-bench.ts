@@ -13,17 +13,11 @@ import { buildReport } from "../src/core/score-task.js";
 import { BacklogStore, type TaskRecord } from "../src/backlog/backlog-store.js";
 import { TASK_KINDS } from "../src/backlog/task-list.schema.js";
 import { openDatabase } from "../src/storage/database.js";
-import {
-  INSTALLATION_ID,
-  PRIVATE_KEY,
-  WEBHOOK_SECRET,
-  sign,
-  installationCreated,
-} from "../test/helpers/app-harness.js";
+import { appProcessEnv, INSTALLATION_ID, sign, installationCreated } from "../test/helpers/app-harness.js";
 import { loadCorpus } from "../test/helpers/corpus.js";
 import { freshDatabase } from "../test/helpers/postgres.js";
 import { compileForNode } from "./compile-for-node.js";
-import { GitHubStandIn, type StandInIssue } from "./github-stand-in.js";
+import { FakeGitHub, type FakeIssue } from "../test/helpers/fake-github.js";
 
 export interface BacklogBenchOptions {
   smoke: boolean;
@@ -91,16 +85,16 @@ function texts(): { task: string; description: string }[] {
 }
 
 /** A repository's open items, newest first as GitHub lists them: `issues` issues and `pulls` pull requests among them. */
-function openItems(issues: number, pulls: number): StandInIssue[] {
+function openItems(issues: number, pulls: number): FakeIssue[] {
   const source = texts();
   const rand = random(17);
-  const out: StandInIssue[] = [];
+  const out: FakeIssue[] = [];
   const every = pulls > 0 ? Math.floor((issues + pulls) / pulls) : Infinity;
   let pullsLeft = pulls;
   for (let n = 1; n <= issues + pulls; n++) {
     const created = new Date(Date.UTC(2024, 0, 1) + n * 3_600_000);
     const updated = new Date(created.getTime() + Math.floor(rand() * 200) * 86_400_000);
-    const dates = { createdAt: created.toISOString(), updatedAt: updated.toISOString() };
+    const dates = { created_at: created.toISOString(), updated_at: updated.toISOString() };
     if (pullsLeft > 0 && n % every === 0) {
       pullsLeft--;
       out.push({
@@ -108,7 +102,7 @@ function openItems(issues: number, pulls: number): StandInIssue[] {
         title: `Bump dependency ${n}`,
         body: "Bumps a dependency.\n\n---\n\nDependabot will resolve any conflicts with this PR.",
         labels: ["dependencies"],
-        pullRequest: true,
+        pull_request: true,
         ...dates,
       });
       continue;
@@ -120,7 +114,7 @@ function openItems(issues: number, pulls: number): StandInIssue[] {
       title: `${t.task.slice(0, 200)} (${n})`,
       body: t.description,
       labels: n % 3 === 0 ? ["bug"] : n % 3 === 1 ? ["enhancement", "help wanted"] : [],
-      pullRequest: false,
+      pull_request: false,
       ...dates,
     });
   }
@@ -216,25 +210,17 @@ export async function startAppOnStandIn(
   main: string,
   where: Where,
   repo: string,
-  items: StandInIssue[],
+  items: FakeIssue[],
   delayMs: number,
-): Promise<{ github: GitHubStandIn; server: Main }> {
-  const github = await new GitHubStandIn().start();
-  github.repos.set(repo, items);
+): Promise<{ github: FakeGitHub; server: Main }> {
+  const github = await new FakeGitHub().start();
+  github.repoIssues.set(repo, items);
   github.delayMs = delayMs;
-  const server = await startMain(
-    main,
-    {
-      APP_ID: "123",
-      PRIVATE_KEY,
-      WEBHOOK_SECRET,
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-      SCORER: "offline",
-      ...where.env,
-    },
-    where.cwd,
-  );
+  // GitHub's hour of 5,000 requests, counted down as they are made.
+  github.rateLimitRemaining = 5000;
+  github.rateLimitReset = Math.floor(Date.now() / 1000) + 3600;
+  github.rateLimitCountsDown = true;
+  const server = await startMain(main, appProcessEnv(github, where.env), where.cwd);
   return { github, server };
 }
 
@@ -248,7 +234,7 @@ async function backfill(main: string, where: Where, sizes: Sizes): Promise<Recor
     // by then: the backfill takes one page at a time).
     const newestFirst = [...items].sort((a, b) => b.number - a.number);
     const issuesBeforePage = (page: number) =>
-      newestFirst.slice(0, (page - 1) * 100).filter((i) => !i.pullRequest).length;
+      newestFirst.slice(0, (page - 1) * 100).filter((i) => !i.pull_request).length;
     const fifth = Math.ceil(sizes.issues / 5);
     let rssAfterFifth: number | undefined;
     let peak = 0;

@@ -27,7 +27,7 @@ import {
   startAppOnStandIn,
   type Where,
 } from "./backlog-bench.js";
-import type { StandInIssue } from "./github-stand-in.js";
+import type { FakeIssue } from "../test/helpers/fake-github.js";
 
 export interface LearningBenchOptions {
   smoke: boolean;
@@ -129,16 +129,16 @@ function padded(body: string, n: number, chars: number | undefined): string {
 }
 
 /** The repository's issues, newest first by number: closed ones (pull requests among them), then open ones. */
-function history(sizes: Sizes): StandInIssue[] {
+function history(sizes: Sizes): FakeIssue[] {
   const rand = random(18);
-  const out: StandInIssue[] = [];
+  const out: FakeIssue[] = [];
   const total = sizes.closed + sizes.pulls;
   const every = sizes.pulls > 0 ? Math.floor(total / sizes.pulls) : Infinity;
   let pullsLeft = sizes.pulls;
   for (let n = 1; n <= total + sizes.open; n++) {
     const created = new Date(Date.UTC(2023, 0, 1) + n * 3_600_000);
     const updated = new Date(created.getTime() + Math.floor(rand() * 100) * 86_400_000);
-    const dates = { createdAt: created.toISOString(), updatedAt: updated.toISOString() };
+    const dates = { created_at: created.toISOString(), updated_at: updated.toISOString() };
     const closed = n <= total;
     if (closed && pullsLeft > 0 && n % every === 0) {
       pullsLeft--;
@@ -147,9 +147,9 @@ function history(sizes: Sizes): StandInIssue[] {
         title: `Bump dependency ${n}`,
         body: "Bumps a dependency.",
         labels: ["dependencies"],
-        pullRequest: true,
+        pull_request: true,
         state: "closed",
-        stateReason: null,
+        state_reason: null,
         ...dates,
       });
       continue;
@@ -169,12 +169,12 @@ function history(sizes: Sizes): StandInIssue[] {
       title: `${title} (${n})`,
       body: padded(`${body}\n\n${filler(n, rand)}`, n, sizes.bodyChars),
       labels: closed ? labels : [],
-      pullRequest: false,
+      pull_request: false,
       ...(closed
         ? {
             state: "closed" as const,
             // Questions are mostly closed as not planned; bugs and requests mostly done.
-            stateReason:
+            state_reason:
               reason < 0.05
                 ? null
                 : reason < 0.1

@@ -1,9 +1,6 @@
-import pino from "pino";
-import { composeService } from "../src/compose-service.js";
 import { scoreOffline } from "../src/core/offline/offline-scorer.js";
-import { PRIVATE_KEY, TestOctokit, payload, sign } from "../test/helpers/app-harness.js";
+import { appProcessEnv, payload, sign, startService } from "../test/helpers/app-harness.js";
 import { startFakeGitHub } from "../test/helpers/fake-github.js";
-import { loadServiceConfig } from "../src/config/service-config.js";
 
 export interface WebhookBenchOptions {
   /** Distinct issues, one issues.opened delivery each. */
@@ -25,32 +22,24 @@ function percentile(sorted: number[], p: number): number {
  */
 export async function runWebhookBench(options: WebhookBenchOptions): Promise<Record<string, number>> {
   const github = await startFakeGitHub();
-  const service = await composeService(
-    loadServiceConfig({
-      APP_ID: "1",
-      PRIVATE_KEY,
-      WEBHOOK_SECRET: "test-webhook-secret",
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-      LOG_LEVEL: "silent",
+  // The App as the tests start it (app-harness.ts): silent, and with Octokit's write throttling (one write a
+  // second, GitHub's guidance) off, so the figure measures this service, not the pacing it rightly applies
+  // against github.com.
+  const service = await startService(
+    {
+      ...appProcessEnv(github),
       APP_QUEUE_CONCURRENCY: "8",
       // Every delivery here comes from one installation: the per-installation cap (a tenant-safety
       // limit) would otherwise turn the burst into 503s instead of measuring the queue.
       APP_QUEUE_MAX_PENDING_PER_INSTALLATION: "1000",
-    }),
+    },
     {
-      logger: pino({ level: "silent" }),
-      // Octokit's write throttling (one write a second, GitHub's guidance) is off here so the figure
-      // measures this service, not the pacing it rightly applies against github.com.
-      Octokit: TestOctokit,
+      description: "offline+delay",
       scorer: {
-        description: "offline+delay",
-        scorer: {
-          name: "delayed",
-          score: async (input) => {
-            await new Promise((r) => setTimeout(r, options.scorerDelayMs));
-            return scoreOffline(input);
-          },
+        name: "delayed",
+        score: async (input) => {
+          await new Promise((r) => setTimeout(r, options.scorerDelayMs));
+          return scoreOffline(input);
         },
       },
     },

@@ -3,10 +3,19 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 
 /**
- * A small stand-in for the GitHub REST API on 127.0.0.1 (ephemeral port): issue comments, labels,
- * installation tokens and config files (always absent), kept in memory. The Action reaches it through
- * `GITHUB_API_URL` (nock cannot: @actions/github's Octokit brings its own fetch); the App through
- * `GHE_HOST`, under /api/v3 as GitHub Enterprise serves it.
+ * The one stand-in for the GitHub REST and GraphQL APIs, on 127.0.0.1 (ephemeral port), for the tests and the
+ * benchmarks (bench/backlog-bench.ts, learning-bench.ts, webhook-bench.ts): installation tokens, config files,
+ * issue comments, labels, check runs, pull requests' files, Projects v2, OAuth, and each repository's issues
+ * listed as GitHub lists them (items of GitHub's own shape and size, pages of at most 100 with Link and ETag,
+ * the rate-limit headers), all kept in memory; every request is recorded. The Action reaches it through
+ * `GITHUB_API_URL` (nock cannot: @actions/github's Octokit brings its own fetch); the App through `GHE_HOST`,
+ * under /api/v3 as GitHub Enterprise serves it. Test files set it up through `standInGitHub`, `appWithStandIn`
+ * (app-harness.ts) or `serverWithStandIn` (server-with-stand-in.ts).
+ *
+ * nock stays in two places, on purpose: test/app/task-scorer-app.test.ts, whose tests state every request the
+ * App makes for one event, in order, and fail on any other (nock's pending mocks and disabled network say that
+ * exactly; the stand-in answers what it is asked and would let an extra call through unless each test listed
+ * `requests`), and the LLM tests (test/llm), which fake a model provider, not GitHub.
  */
 
 export interface FakeComment {
@@ -20,8 +29,12 @@ export interface FakeComment {
 
 export interface RecordedRequest {
   method: string;
-  /** Without the /api/v3 prefix. */
+  /** Without the /api/v3 prefix, and without the query. */
   path: string;
+  /** The query, with its "?" ("" when none). */
+  query: string;
+  /** When it arrived (performance.now()). */
+  at: number;
   authorization: string | undefined;
   body: unknown;
 }
@@ -50,6 +63,8 @@ export interface FakeIssue {
   /** Open unless said otherwise; closed issues are listed with `state=closed` (learning reads them). */
   state?: "open" | "closed";
   state_reason?: "completed" | "not_planned" | "duplicate" | null;
+  /** A closed one's; its updated_at unless set. */
+  closed_at?: string;
 }
 
 export interface FakeUser {
@@ -86,6 +101,10 @@ export class FakeGitHub {
   /** What every answer says is left of the hour's requests (`x-ratelimit-remaining`), and when it resets. */
   rateLimitRemaining = 4999;
   rateLimitReset = Math.floor(Date.UTC(2030, 0, 1) / 1000);
+  /** Count `rateLimitRemaining` down by one at each answer that carries it, as GitHub does (the benchmarks). */
+  rateLimitCountsDown = false;
+  /** Called as each request arrives, before the delay (the benchmarks sample the service's memory here). */
+  onRequest: ((request: RecordedRequest) => void) | undefined;
   /** Faults still to be served, matched in order. */
   readonly faults: Fault[] = [];
   /** Projects v2 boards by "organization:login:number" or "user:login:number" (see addProject); GraphQL calls made. */
@@ -300,7 +319,16 @@ export class FakeGitHub {
       body = raw;
     }
     const pathname = url.pathname.replace(/^\/api\/v3(?=\/)/, "");
-    this.requests.push({ method, path: pathname, authorization: req.headers.authorization, body });
+    const recorded = {
+      method,
+      path: pathname,
+      query: url.search,
+      at: performance.now(),
+      authorization: req.headers.authorization,
+      body,
+    };
+    this.requests.push(recorded);
+    this.onRequest?.(recorded);
     if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
 
     const fault = this.takeFault(method, pathname);
@@ -354,9 +382,13 @@ export class FakeGitHub {
     const rest = path.slice(4);
     const input = (body ?? {}) as Record<string, unknown>;
 
+    if (this.rateLimitCountsDown) this.rateLimitRemaining = Math.max(0, this.rateLimitRemaining - 1);
     const limits = {
+      "x-ratelimit-limit": "5000",
       "x-ratelimit-remaining": String(this.rateLimitRemaining),
+      "x-ratelimit-used": String(Math.max(0, 5000 - this.rateLimitRemaining)),
       "x-ratelimit-reset": String(this.rateLimitReset),
+      "x-ratelimit-resource": "core",
     };
     const issues = this.repoIssues.get(repoKey);
     if (method === "GET" && rest.length === 0 && issues) {
@@ -392,30 +424,27 @@ export class FakeGitHub {
       const sorted = issues
         .filter((i) => wanted === "all" || (i.state ?? "open") === wanted)
         .sort((a, b) => b.number - a.number);
-      const items = sorted.slice((page - 1) * perPage, page * perPage).map((i) => ({
-        number: i.number,
-        title: i.title,
-        body: i.body,
-        html_url: `https://github.com/${repoKey}/${i.pull_request ? "pull" : "issues"}/${i.number}`,
-        node_id: nodeIdOf(repoKey, i.number),
-        labels: (i.labels ?? []).map((name) => ({ name })),
-        created_at: i.created_at ?? "2026-01-01T00:00:00Z",
-        updated_at: i.updated_at ?? "2026-01-02T00:00:00Z",
-        ...(i.pull_request ? { pull_request: { url: "" } } : {}),
-        ...(i.state === "closed" ? { state: "closed", state_reason: i.state_reason ?? null } : {}),
-      }));
+      const items = sorted.slice((page - 1) * perPage, page * perPage).map((i) => issueJson(repoKey, i));
       const json = JSON.stringify(items);
       const etag = `"${createHash("sha1").update(json).digest("hex")}"`;
       const headers: Record<string, string> = {
         "content-type": "application/json; charset=utf-8",
+        "content-length": String(Buffer.byteLength(json)),
         etag,
         ...limits,
       };
-      if (page * perPage < sorted.length) {
-        const next = new URL(url.href.replace("http://127.0.0.1", this.url));
-        next.searchParams.set("page", String(page + 1));
-        headers.link = `<${next.href}>; rel="next"`;
-      }
+      // next and last, then first and prev, as GitHub writes them.
+      const last = Math.max(1, Math.ceil(sorted.length / perPage));
+      const at = (p: number) => {
+        const u = new URL(url.href.replace("http://127.0.0.1", this.url));
+        u.searchParams.set("page", String(p));
+        return u.href;
+      };
+      const links = [
+        ...(page < last ? [`<${at(page + 1)}>; rel="next"`, `<${at(last)}>; rel="last"`] : []),
+        ...(page > 1 ? [`<${at(1)}>; rel="first"`, `<${at(page - 1)}>; rel="prev"`] : []),
+      ];
+      if (links.length > 0) headers.link = links.join(", ");
       if (req.headers["if-none-match"] === etag) {
         res.writeHead(304, headers);
         res.end();
@@ -434,6 +463,16 @@ export class FakeGitHub {
       const page = Number(url.searchParams.get("page") ?? 1);
       const listed = files.slice(0, 3000);
       return send(200, listed.slice((page - 1) * perPage, page * perPage));
+    }
+    // One issue (the backfill should never need one: the benchmark counts them).
+    if (method === "GET" && rest[0] === "issues" && rest.length === 2 && /^\d+$/.test(rest[1]!)) {
+      const issue = issues?.find((i) => i.number === Number(rest[1]));
+      if (!issue) return send(404, { message: "Not Found" });
+      if (fault) return fail(fault);
+      const json = JSON.stringify(issueJson(repoKey, issue));
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8", ...limits });
+      res.end(json);
+      return;
     }
     // A pull request (its head commit, for check runs) and check runs.
     if (method === "GET" && rest[0] === "pulls" && rest.length === 2) {
@@ -645,6 +684,106 @@ export interface FakeProject {
   fields: { id: string; name: string; dataType: string }[];
   /** Items by content node id, with their number field values by field id. */
   items: Map<string, { id: string; values: Map<string, number> }>;
+}
+
+/** A user as GitHub writes one into an issue. */
+function userJson(login: string, id: number) {
+  return {
+    login,
+    id,
+    node_id: `MDQ6VXNlcj${id}`,
+    avatar_url: `https://avatars.githubusercontent.com/u/${id}?v=4`,
+    gravatar_id: "",
+    url: `https://api.github.com/users/${login}`,
+    html_url: `https://github.com/${login}`,
+    followers_url: `https://api.github.com/users/${login}/followers`,
+    following_url: `https://api.github.com/users/${login}/following{/other_user}`,
+    gists_url: `https://api.github.com/users/${login}/gists{/gist_id}`,
+    starred_url: `https://api.github.com/users/${login}/starred{/owner}{/repo}`,
+    subscriptions_url: `https://api.github.com/users/${login}/subscriptions`,
+    organizations_url: `https://api.github.com/users/${login}/orgs`,
+    repos_url: `https://api.github.com/users/${login}/repos`,
+    events_url: `https://api.github.com/users/${login}/events{/privacy}`,
+    received_events_url: `https://api.github.com/users/${login}/received_events`,
+    type: "User",
+    user_view_type: "public",
+    site_admin: false,
+  };
+}
+
+/**
+ * One item of `GET /repos/{owner}/{repo}/issues` (pull requests included), or `GET …/issues/{n}`, of GitHub's own
+ * shape and size: what the backfill parses, and what the benchmarks' memory figures are made of.
+ */
+function issueJson(repo: string, i: FakeIssue) {
+  const api = `https://api.github.com/repos/${repo}/issues/${i.number}`;
+  const author = userJson(`user${i.number % 97}`, 1000 + (i.number % 97));
+  const closed = i.state === "closed";
+  const updated = i.updated_at ?? "2026-01-02T00:00:00Z";
+  return {
+    url: api,
+    repository_url: `https://api.github.com/repos/${repo}`,
+    labels_url: `${api}/labels{/name}`,
+    comments_url: `${api}/comments`,
+    events_url: `${api}/events`,
+    html_url: `https://github.com/${repo}/${i.pull_request ? "pull" : "issues"}/${i.number}`,
+    id: 2_000_000_000 + i.number,
+    node_id: nodeIdOf(repo, i.number),
+    number: i.number,
+    title: i.title,
+    user: author,
+    labels: (i.labels ?? []).map((name, k) => ({
+      id: 5_000_000 + k,
+      node_id: `LA_kwDOStandIn${k}`,
+      url: `https://api.github.com/repos/${repo}/labels/${encodeURIComponent(name)}`,
+      name,
+      color: "d73a4a",
+      default: k === 0,
+      description: `Label ${name}`,
+    })),
+    state: i.state ?? "open",
+    locked: false,
+    assignee: i.number % 4 === 0 ? author : null,
+    assignees: i.number % 4 === 0 ? [author] : [],
+    milestone: null,
+    comments: i.number % 7,
+    created_at: i.created_at ?? "2026-01-01T00:00:00Z",
+    updated_at: updated,
+    closed_at: closed ? (i.closed_at ?? updated) : null,
+    author_association: "CONTRIBUTOR",
+    type: null,
+    active_lock_reason: null,
+    sub_issues_summary: { total: 0, completed: 0, percent_completed: 0 },
+    body: i.body,
+    closed_by: closed ? userJson("maintainer", 42) : null,
+    reactions: {
+      url: `${api}/reactions`,
+      total_count: i.number % 5,
+      "+1": i.number % 5,
+      "-1": 0,
+      laugh: 0,
+      hooray: 0,
+      confused: 0,
+      heart: 0,
+      rocket: 0,
+      eyes: 0,
+    },
+    timeline_url: `${api}/timeline`,
+    performed_via_github_app: null,
+    state_reason: closed ? (i.state_reason ?? null) : null,
+    ...(i.pull_request
+      ? {
+          draft: false,
+          pull_request: {
+            url: `https://api.github.com/repos/${repo}/pulls/${i.number}`,
+            html_url: `https://github.com/${repo}/pull/${i.number}`,
+            diff_url: `https://github.com/${repo}/pull/${i.number}.diff`,
+            patch_url: `https://github.com/${repo}/pull/${i.number}.patch`,
+            merged_at: null,
+          },
+        }
+      : {}),
+  };
 }
 
 /** The node id the stand-in gives an issue or pull request. */
