@@ -3,18 +3,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pino from "pino";
 import { startWebhookRelay } from "../../src/app/webhook-relay.js";
-import { composeService, type Service } from "../../src/compose-service.js";
+import type { Service } from "../../src/compose-service.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
-import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import {
-  PRIVATE_KEY,
-  TestOctokit,
-  WEBHOOK_SECRET,
-  capturingLogger,
-  payload,
-  sign,
-} from "../helpers/app-harness.js";
-import { loadServiceConfig } from "../../src/config/service-config.js";
+import { capturingLogger, payload, sign, standInGitHub, startService } from "../helpers/app-harness.js";
 
 /**
  * WEBHOOK_PROXY_URL for local development: a smee channel (here a stand-in event stream on loopback,
@@ -23,7 +14,8 @@ import { loadServiceConfig } from "../../src/config/service-config.js";
 let channel: Server;
 let stream: ServerResponse | undefined;
 let source = "";
-let github: FakeGitHub;
+const github = standInGitHub({ keep: true });
+/** One service for the file (the relay is its client), started after the stand-in. */
 let service: Service;
 let relay: Awaited<ReturnType<typeof startWebhookRelay>>;
 
@@ -35,19 +27,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => channel.listen(0, "127.0.0.1", resolve));
   source = `http://127.0.0.1:${(channel.address() as AddressInfo).port}/abc123`;
-  github = await startFakeGitHub();
-  service = await composeService(
-    loadServiceConfig({
-      SCORER: "offline",
-      APP_ID: "123",
-      PRIVATE_KEY,
-      WEBHOOK_SECRET,
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-      WEBHOOK_PROXY_URL: source,
-    }),
-    { logger: pino({ level: "silent" }), Octokit: TestOctokit },
-  );
+  service = await startService({ GHE_HOST: github.host, GHE_PROTOCOL: "http", WEBHOOK_PROXY_URL: source });
   await service.server.listen({ port: 0, host: "127.0.0.1" });
   const { port } = service.server.server.address() as AddressInfo;
   relay = await startWebhookRelay(
@@ -63,7 +43,6 @@ afterAll(async () => {
   channel.closeAllConnections();
   await new Promise((resolve) => channel.close(resolve));
   await service.close();
-  await github.close();
 });
 
 describe("WEBHOOK_PROXY_URL", () => {

@@ -5,11 +5,8 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import pino from "pino";
-import { composeService } from "../../src/compose-service.js";
 import { appSettingsFromEnv } from "../../src/config/app-env.schema.js";
-import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET } from "../helpers/app-harness.js";
-import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { loadServiceConfig } from "../../src/config/service-config.js";
+import { appWithStandIn, PRIVATE_KEY, WEBHOOK_SECRET } from "../helpers/app-harness.js";
 import { builtCommand, testBuildDir } from "../helpers/server-build.js";
 
 /** Mistakes in the App's settings stop the start with a message saying what to write instead. */
@@ -72,11 +69,9 @@ describe("the App's private key", () => {
 });
 
 describe("APP_STARTUP_CHECK", () => {
-  let github: FakeGitHub;
-  beforeAll(async () => {
-    github = await startFakeGitHub();
-  });
-  afterAll(() => github.close());
+  // One stand-in for the block, kept as the tests leave it (each test sets up the faults it needs).
+  const app = appWithStandIn({ keepGitHub: true });
+  const { github } = app;
 
   async function startWithCheck(): Promise<string[]> {
     const messages: string[] = [];
@@ -86,17 +81,10 @@ describe("APP_STARTUP_CHECK", () => {
         done();
       },
     });
-    const service = await composeService(
-      loadServiceConfig({
-        SCORER: "offline",
-        APP_ID: "123",
-        PRIVATE_KEY,
-        WEBHOOK_SECRET,
-        GHE_HOST: github.host,
-        GHE_PROTOCOL: "http",
-        APP_STARTUP_CHECK: "true",
-      }),
-      { logger: pino({ level: "info" }, sink), Octokit: TestOctokit },
+    const service = await app.start(
+      { LOG_LEVEL: "info", APP_STARTUP_CHECK: "true" },
+      undefined,
+      pino({ level: "info" }, sink),
     );
     await service.close();
     return messages;
