@@ -321,10 +321,14 @@ export function readEvidence(title: string, description: string): Evidence[] {
       if (steps.length >= 2) put("steps", steps.slice(0, 2).join(" "));
     }
 
-    const demandText = withoutLinks.replace(/^\s*(?:\d{1,2}[.)]|[-*+•])\s+/, "");
-    const demand = DEMAND_RE.exec(demandText);
-    if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
-    const trace = TRACE_RE.exec(trimmed);
+    // A type already found keeps its first quote (put), so its patterns are not run again: most of a long
+    // description's lines then cost a few cheap tests.
+    if (!found.has("demand")) {
+      const demandText = withoutLinks.replace(/^\s*(?:\d{1,2}[.)]|[-*+•])\s+/, "");
+      const demand = DEMAND_RE.exec(demandText);
+      if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
+    }
+    const trace = found.has("trace") ? null : TRACE_RE.exec(trimmed);
     if (trace)
       put(
         "trace",
@@ -333,7 +337,7 @@ export function readEvidence(title: string, description: string): Evidence[] {
           : quoteAt(trimmed, trace.index, trace[0].length, "line"),
       );
     // Most lines name no error: a substring test spares them both patterns.
-    const namesError = /error|exception/i.test(withoutLinks);
+    const namesError = !found.has("trace") && /error|exception/i.test(withoutLinks);
     const quotedError = namesError ? ERROR_QUOTED_RE.exec(withoutLinks) : null;
     if (quotedError) put("trace", quoteAt(withoutLinks, quotedError.index, quotedError[0].length, "line"));
     else if (namesError && ERROR_INTRO_RE.test(withoutLinks) && !image) {
@@ -352,21 +356,22 @@ export function readEvidence(title: string, description: string): Evidence[] {
       )
         put("trace", next);
     }
-    const version = VERSION_RE.exec(withoutLinks);
+    const version = found.has("versions") ? null : VERSION_RE.exec(withoutLinks);
     if (version) put("versions", quoteAt(withoutLinks, version.index, version[0].length, "line"));
-    else if (VERSION_FIELD_RE.test(withoutLinks)) {
+    else if (!found.has("versions") && VERSION_FIELD_RE.test(withoutLinks)) {
       const next = nextText(lines, i);
       if (next && BARE_VERSION_RE.test(next)) put("versions", `${withoutLinks} ${next}`);
     }
     // Expected versus actual: said on the line ("Expected: saved. Actual: it crashes."), or a label with an
     // answer under it.
-    const said = EXPECTED_INLINE_RE.exec(withoutLinks);
-    if (ACTUAL_SHOWN_RE.test(withoutLinks)) actualShown = true;
-    const expectedSaid = EXPECTED_SAID_RE.exec(withoutLinks);
+    const expectedFound = found.has("expected_actual");
+    const said = expectedFound ? null : EXPECTED_INLINE_RE.exec(withoutLinks);
+    if (!expectedFound && ACTUAL_SHOWN_RE.test(withoutLinks)) actualShown = true;
+    const expectedSaid = expectedFound ? null : EXPECTED_SAID_RE.exec(withoutLinks);
     if (expectedSaid && !expectedSentence)
       expectedSentence = quoteAt(withoutLinks, expectedSaid.index, expectedSaid[0].length, "sentence");
     if (said) put("expected_actual", quoteAt(withoutLinks, said.index, said[0].length, "line"));
-    else if (EXPECTED_LABEL_RE.test(withoutLinks)) {
+    else if (!expectedFound && EXPECTED_LABEL_RE.test(withoutLinks)) {
       const next = nextText(lines, i);
       if (next && !isHeading(next) && !EMPTY_ANSWER_RE.test(next))
         put("expected_actual", `${withoutLinks} ${next}`);
