@@ -17,6 +17,7 @@ import { readReading } from "./offline/read-reading.js";
 import { isoTimestamp } from "./iso-timestamp.js";
 import { shared } from "./shared-json.js";
 import { changeStatements, type ChangeStatements } from "./change/change-statements.js";
+import type { LinkedReports } from "./change/linked-issues.js";
 import { diffSource, readChangeSource, type ChangeSource } from "./change/pull-change.js";
 import type { Reading } from "./reading.schema.js";
 
@@ -33,6 +34,11 @@ export interface ScoreTaskDeps {
    * fresh reading of the change beside the text's cached verdicts.
    */
   change?: ChangeSource | undefined;
+  /**
+   * The reports of the issues the pull request closes, where the caller has them (the App's backlog, its own
+   * repository only): the Product Manager's sentence about the change gives each one's score and verdict.
+   */
+  linked?: LinkedReports | undefined;
 }
 
 export interface ScoreOutcome {
@@ -152,6 +158,7 @@ export function buildReport(
   policy: ApprovalPolicy = DEFAULT_APPROVAL_POLICY,
   calibration?: RepositoryCalibration,
   change?: ChangeSource,
+  linked?: LinkedReports,
 ): BuiltReport {
   const source = input.diff !== undefined ? diffSource(input.diff) : change;
   const read = source === undefined ? undefined : readChangeSource(source);
@@ -171,7 +178,7 @@ export function buildReport(
       timestamp: isoTimestamp(now),
     },
     expertScores: read
-      ? withStatements(expertScores, changeStatements(read, input.description))
+      ? withStatements(expertScores, changeStatements(read, input.description, linked))
       : expertScores,
     // The same reader under every scorer: it costs microseconds and needs no model.
     reading: withChange(
@@ -208,7 +215,7 @@ export async function scoreTask(
   const verdicts = orderedOnce(raw, deps.scorer.name);
   const now = (deps.clock ?? (() => new Date()))();
   return new Outcome(
-    buildReport(input, verdicts, now, deps.policy, deps.calibration, deps.change),
+    buildReport(input, verdicts, now, deps.policy, deps.calibration, deps.change, deps.linked),
     verdicts,
     deps.scorer.name,
   );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { changeStatements, userFacingKind } from "../../src/core/change/change-statements.js";
+import type { LinkedReport } from "../../src/core/change/linked-issues.js";
 import { readChangeSource } from "../../src/core/change/pull-change.js";
 import { fromGitHub, type GitHubPullFile } from "../../src/core/change/read-change.js";
 import { PERSONAS } from "../../src/core/personas.js";
@@ -14,10 +15,16 @@ const file = (filename: string, additions: number, deletions = 0, status = "modi
   patch: "@@",
 });
 
-function statements(files: GitHubPullFile[], description = "", truncated = false) {
+function statements(
+  files: GitHubPullFile[],
+  description = "",
+  truncated = false,
+  linked?: ReadonlyMap<string, LinkedReport>,
+) {
   return changeStatements(
     readChangeSource({ kind: "files", files: files.map(fromGitHub), truncated }),
     description,
+    linked,
   );
 }
 
@@ -79,6 +86,31 @@ describe("changeStatements", () => {
     );
   });
 
+  it("gives each closed issue's score and verdict where its report is known, and names the others only", () => {
+    const linked = new Map<string, LinkedReport>([
+      ["#12", { score: 7.4, approved: true }],
+      ["#13", { score: 5.125, approved: false }],
+      ["#14", { score: 8, approved: true }],
+    ]);
+    expect(
+      statements([file("a.go", 1)], "Fixes #12, fixes #13 and closes acme/api#3", false, linked).product,
+    ).toBe(
+      "Its description says it closes #12 (scored 7.4, approved), #13 (scored 5.1, below the approval bar) and acme/api#3.",
+    );
+    expect(statements([file("a.go", 1)], "Resolves #14", false, linked).product).toBe(
+      "Its description says it closes #14 (scored 8, approved).",
+    );
+    // Not in the lookup (not scored, or the lookup failed): named only, as without one.
+    expect(statements([file("a.go", 1)], "Fixes #15", false, linked).product).toBe(
+      "Its description says it closes #15.",
+    );
+    expect(statements([file("a.go", 1)], "Fixes #12").product).toBe("Its description says it closes #12.");
+    // Another repository's issue is looked up by its own name only: "#12" is not acme/api#12.
+    expect(statements([file("a.go", 1)], "Fixes acme/api#12", false, linked).product).toBe(
+      "Its description says it closes acme/api#12.",
+    );
+  });
+
   it("from the pull request's totals only, says nothing about files", () => {
     const said = changeStatements(
       readChangeSource({ kind: "totals", additions: 5, deletions: 1, files: 2 }),
@@ -125,5 +157,20 @@ describe("the statements in a report", () => {
       { scorer },
     );
     expect(plain.expertScores.map((e) => e.reasoning)).toEqual(verdicts.map((v) => v.reasoning));
+  });
+
+  it("the product manager's sentence carries the linked issue's report given to scoreTask", async () => {
+    const change = {
+      kind: "files" as const,
+      files: [fromGitHub(file("src/a.ts", 3, 1))],
+      truncated: false,
+    };
+    const input = { task: "Fix the header", description: "Closes #12" };
+    const score = (linked?: ReadonlyMap<string, LinkedReport>) =>
+      scoreTask(input, { scorer, change, linked }).then((o) => o.report.expertScores[3]!.reasoning);
+    expect(await score(new Map([["#12", { score: 6.5, approved: false }]]))).toBe(
+      "Product Manager reasons. Its description says it closes #12 (scored 6.5, below the approval bar).",
+    );
+    expect(await score()).toBe("Product Manager reasons. Its description says it closes #12.");
   });
 });

@@ -6,12 +6,13 @@
  *
  * - Technical Architect: integration against bulk: lines in new files against changes to existing ones, the
  *   generated or vendored share, tests among the files, the dependency manifests and lockfiles touched.
- * - Product Manager: the issues the description says it closes (GitHub's closing keywords).
+ * - Product Manager: the issues the description says it closes (GitHub's closing keywords), each with its
+ *   report's average and verdict where the caller holds one (`linked`: the App's backlog, same repository only).
  * - UX Designer: the user-facing files it changes (templates, stylesheets, UI components), only when there are.
  */
 import type { PersonaId } from "../personas.js";
 import { pathFacts } from "./classify-path.js";
-import { issueName, linkedIssues } from "./linked-issues.js";
+import { issueName, linkedIssues, type LinkedReports } from "./linked-issues.js";
 import type { ChangedFile } from "./parse-diff.js";
 import type { ReadChangeSource } from "./pull-change.js";
 import { isGeneratedFile } from "./read-change.js";
@@ -154,13 +155,32 @@ function ux(files: readonly ChangedFile[]): string | undefined {
   return `It changes what users see: ${listed(parts)}.`;
 }
 
-function product(description: string): string | undefined {
-  const links = linkedIssues(description);
-  if (links.length === 0) return undefined;
-  return `Its description says it closes ${listed(links.map(issueName))}.`;
+/** A score as the report comment shows one: "7", "7.4". */
+const scoreText = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+
+/** "#12", or "#12 (scored 7.4, approved)" when its report is known. */
+function namedWithReport(name: string, linked: LinkedReports | undefined): string {
+  const known = linked?.get(name);
+  if (!known || !Number.isFinite(known.score)) return name;
+  return `${name} (scored ${scoreText(known.score)}, ${known.approved ? "approved" : "below the approval bar"})`;
 }
 
-export function changeStatements(read: ReadChangeSource, description: string): ChangeStatements {
+function product(description: string, linked: LinkedReports | undefined): string | undefined {
+  const links = linkedIssues(description);
+  if (links.length === 0) return undefined;
+  const names = links.map((issue) => namedWithReport(issueName(issue), linked));
+  return `Its description says it closes ${listed(names)}.`;
+}
+
+/**
+ * `linked`: the reports of the issues the description closes, where the caller has them (see LinkedReports);
+ * without it, or for an issue not in it, the issue is named only.
+ */
+export function changeStatements(
+  read: ReadChangeSource,
+  description: string,
+  linked?: LinkedReports,
+): ChangeStatements {
   const statements: ChangeStatements = {};
   const { files, reading } = read;
   const said = new Set<string>();
@@ -173,6 +193,6 @@ export function changeStatements(read: ReadChangeSource, description: string): C
     give("architect", architect(files, reading.dependencies, reading.truncated));
     give("ux", ux(files));
   }
-  give("product", product(description));
+  give("product", product(description, linked));
   return statements;
 }

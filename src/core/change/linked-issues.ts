@@ -12,6 +12,21 @@ export interface LinkedIssue {
   number: number;
 }
 
+/**
+ * What the App holds for an issue a pull request closes: its latest report's average score and whether it was
+ * approved. Looked up outside the core (the App's backlog) and passed in; the core only reads it.
+ */
+export interface LinkedReport {
+  readonly score: number;
+  readonly approved: boolean;
+}
+
+/**
+ * The linked issues' reports, by their names as `issueName` gives them ("#12", "owner/repo#12"). Whoever fills it
+ * holds reports of its own repository only, so another repository's issue is never in it and is named only.
+ */
+export type LinkedReports = ReadonlyMap<string, LinkedReport>;
+
 /** At most this many are kept: a description that "fixes" hundreds of issues says nothing about any one. */
 export const MAX_LINKED_ISSUES = 10;
 
