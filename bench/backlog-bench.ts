@@ -13,7 +13,12 @@ import { buildReport } from "../src/core/score-task.js";
 import { BacklogStore, type TaskRecord } from "../src/backlog/backlog-store.js";
 import { TASK_KINDS } from "../src/backlog/task-list.schema.js";
 import { openDatabase } from "../src/storage/database.js";
-import { appProcessEnv, INSTALLATION_ID, sign, installationCreated } from "../test/helpers/app-harness.js";
+import {
+  appProcessEnv,
+  deliverOverHttp,
+  INSTALLATION_ID,
+  installationCreated,
+} from "../test/helpers/app-harness.js";
 import { loadCorpus } from "../test/helpers/corpus.js";
 import { freshDatabase } from "../test/helpers/postgres.js";
 import { compileForNode } from "./compile-for-node.js";
@@ -248,18 +253,13 @@ async function backfill(main: string, where: Where, sizes: Sizes): Promise<Recor
     const rssStart = rssMb(pid);
     const cpuStart = cpuSeconds(pid);
     const t0 = performance.now();
-    const body = JSON.stringify(installationCreated([repo]));
     const done = server.logged(/^backfill: (done|paused|stopped|failed)/, 600_000);
-    const res = await fetch(`${server.url}/api/github/webhooks`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-github-event": "installation",
-        "x-github-delivery": "bench-install-1",
-        "x-hub-signature-256": sign(body),
-      },
-      body,
-    });
+    const res = await deliverOverHttp(
+      server.url,
+      "installation",
+      installationCreated([repo]),
+      "bench-install-1",
+    );
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`installation.created answered ${res.status}`);
     const end = await done;

@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sign, installationCreated } from "../test/helpers/app-harness.js";
+import { deliverOverHttp, installationCreated } from "../test/helpers/app-harness.js";
 import { freshDatabase } from "../test/helpers/postgres.js";
 import {
   compiledMain,
@@ -209,17 +209,12 @@ async function learn(main: string, where: Where, sizes: Sizes): Promise<Record<s
     const t0 = performance.now();
     const learned = server.logged(/^learning: learned from/, 600_000);
     const done = server.logged(/^learning: done/, 600_000);
-    const body = JSON.stringify(installationCreated([repo]));
-    const res = await fetch(`${server.url}/api/github/webhooks`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-github-event": "installation",
-        "x-github-delivery": "bench-learning-1",
-        "x-hub-signature-256": sign(body),
-      },
-      body,
-    });
+    const res = await deliverOverHttp(
+      server.url,
+      "installation",
+      installationCreated([repo]),
+      "bench-learning-1",
+    );
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`installation.created answered ${res.status}`);
     const end = await done;
@@ -333,17 +328,12 @@ async function learnLarge(
     const learned = server.logged(/^learning: learned from/, 600_000);
     const done = server.logged(/^learning: done/, 600_000);
     const probe = probeRest(server.url, 20);
-    const body = JSON.stringify(installationCreated([repo]));
-    const res = await fetch(`${server.url}/api/github/webhooks`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-github-event": "installation",
-        "x-github-delivery": "bench-learning-large-1",
-        "x-hub-signature-256": sign(body),
-      },
-      body,
-    });
+    const res = await deliverOverHttp(
+      server.url,
+      "installation",
+      installationCreated([repo]),
+      "bench-learning-large-1",
+    );
     await res.arrayBuffer();
     if (res.status !== 200) throw new Error(`installation.created answered ${res.status}`);
     const end = await done;
