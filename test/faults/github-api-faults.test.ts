@@ -1,38 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { beforeEach, describe, expect, it } from "@jest/globals";
 import pino from "pino";
 import { appOctokit } from "../../src/app/github-app-plugin.js";
-import { composeService, type Service } from "../../src/compose-service.js";
+import type { Service } from "../../src/compose-service.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
-import { PRIVATE_KEY, deliver, payload } from "../helpers/app-harness.js";
-import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { loadServiceConfig } from "../../src/config/service-config.js";
+import { appWithStandIn, deliver, payload } from "../helpers/app-harness.js";
 
 /**
  * GitHub failing under the App: the production Octokit (retries and throttling on, as `npm start`
  * builds it) against a stand-in API that injects faults. Retries must not leave two comments.
  */
-let github: FakeGitHub;
+const app = appWithStandIn();
+const { github } = app;
 let service: Service;
 const warnings: string[] = [];
 
 beforeEach(async () => {
-  github = await startFakeGitHub();
   const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(line) });
-  service = await composeService(
-    loadServiceConfig({
-      APP_ID: "1",
-      PRIVATE_KEY,
-      WEBHOOK_SECRET: "test-webhook-secret",
-      GHE_HOST: github.host,
-      GHE_PROTOCOL: "http",
-      LOG_LEVEL: "warn",
-    }),
-    { logger, Octokit: appOctokit(logger) },
-  );
-});
-afterEach(async () => {
-  await service.close();
-  await github.close();
+  service = await app.start({ LOG_LEVEL: "warn" }, undefined, logger, appOctokit(logger));
 });
 
 async function deliverOpened(id: string) {

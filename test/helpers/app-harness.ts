@@ -62,10 +62,16 @@ export function sign(body: string): string {
   return "sha256=" + createHmac("sha256", WEBHOOK_SECRET).update(body).digest("hex");
 }
 
+/**
+ * The service composed as `npm start` composes it, with the App's test credentials, the offline scorer and a silent
+ * logger unless told; `Octokit` is the test one (no retries, no throttling) unless another is given (the production
+ * one, to test GitHub's faults).
+ */
 export async function startService(
   env: Record<string, string> = {},
   scorer?: CreatedScorer,
   logger: pino.Logger = pino({ level: "silent" }),
+  Octokit: typeof TestOctokit = TestOctokit,
 ): Promise<Service> {
   return watchFailedJobs(
     await composeService(
@@ -77,7 +83,7 @@ export async function startService(
         SCORER: "offline",
         ...env,
       }),
-      { logger, Octokit: TestOctokit, ...(scorer ? { scorer } : {}) },
+      { logger, Octokit, ...(scorer ? { scorer } : {}) },
     ),
   );
 }
@@ -169,7 +175,12 @@ export function appWithStandIn(options: { keepGitHub?: boolean; storage?: TestSt
   github: FakeGitHub;
   /** The settings that point the App at the stand-in, with these added. */
   env: (extra?: Record<string, string>) => Record<string, string>;
-  start: (extra?: Record<string, string>, scorer?: CreatedScorer, logger?: pino.Logger) => Promise<Service>;
+  start: (
+    extra?: Record<string, string>,
+    scorer?: CreatedScorer,
+    logger?: pino.Logger,
+    Octokit?: typeof TestOctokit,
+  ) => Promise<Service>;
   /** The service this test started last (start() first). */
   readonly service: Service;
 } {
@@ -198,8 +209,8 @@ export function appWithStandIn(options: { keepGitHub?: boolean; storage?: TestSt
   return {
     github,
     env,
-    start: async (extra, scorer, logger) => {
-      const service = await startService(env({ ...(await storageEnv()), ...extra }), scorer, logger);
+    start: async (extra, scorer, logger, Octokit) => {
+      const service = await startService(env({ ...(await storageEnv()), ...extra }), scorer, logger, Octokit);
       started.push(service);
       return service;
     },

@@ -2,15 +2,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import pino from "pino";
 import { runAdmin } from "../../src/admin/admin-commands.js";
 import { AppMetering } from "../../src/accounts/app-metering.js";
-import { composeService } from "../../src/compose-service.js";
-import { loadServiceConfig } from "../../src/config/service-config.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { openDatabase } from "../../src/storage/database.js";
-import { PRIVATE_KEY, TestOctokit, deliver, payload } from "../helpers/app-harness.js";
-import { startFakeGitHub } from "../helpers/fake-github.js";
+import { appWithStandIn, deliver, payload } from "../helpers/app-harness.js";
 import { ScorerUnavailableError } from "../../src/core/errors.js";
 import type { Scorer } from "../../src/core/scorer.js";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
@@ -193,9 +189,10 @@ describe("one amount due, whoever asks (the admin CLI or GET /usage)", () => {
 });
 
 describe("the GitHub App on a Free account", () => {
+  const app = appWithStandIn({ storage: "pglite" });
+
   it("6 issues opened at once with 1 task left: the model is asked once more, for 1 report; the other 5 get the note", async () => {
-    const github = await startFakeGitHub();
-    const logger = pino({ level: "silent" });
+    const { github } = app;
     let calls = 0;
     const counting: Scorer = {
       name: "openai",
@@ -205,19 +202,9 @@ describe("the GitHub App on a Free account", () => {
         return offlineScorer.score(input, options);
       },
     };
-    const service = await composeService(
-      loadServiceConfig({
-        APP_ID: "1",
-        PRIVATE_KEY,
-        WEBHOOK_SECRET: "test-webhook-secret",
-        GHE_HOST: github.host,
-        GHE_PROTOCOL: "http",
-        AUTH: "keys",
-        DATA_DIR: "memory://",
-        APP_QUEUE_CONCURRENCY: "8",
-        LOG_LEVEL: "silent",
-      }),
-      { logger, Octokit: TestOctokit, scorer: { scorer: counting, description: "counting" } },
+    const service = await app.start(
+      { AUTH: "keys", APP_QUEUE_CONCURRENCY: "8" },
+      { scorer: counting, description: "counting" },
     );
     const opened = (n: number) =>
       deliver(
@@ -248,7 +235,6 @@ describe("the GitHub App on a Free account", () => {
       expect(latest.filter((b) => b.includes("Task score: paused for this month"))).toHaveLength(5);
     } finally {
       await service.close(0);
-      await github.close();
     }
   }, 90_000);
 });
