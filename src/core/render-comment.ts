@@ -30,6 +30,49 @@ export interface RenderOptions {
   style?: CommentStyle;
   /** What the task leaves out; computed from the report's text when not given. */
   gaps?: readonly TaskGap[];
+  /** Earlier issues of the repository like this one, best first (the App's similar-issues index). */
+  similar?: readonly SimilarMention[];
+}
+
+/** An earlier issue like this one, as the comment names it. */
+export interface SimilarMention {
+  number: number;
+  title: string;
+  state: "open" | "closed";
+  /** GitHub's `state_reason` of a closed issue: completed, not_planned, duplicate. */
+  stateReason: string | null;
+  /** In [0, 1]. */
+  similarity: number;
+  /** Likely the same issue (the index's duplicate bar, docs/similar-issues.md). */
+  duplicate: boolean;
+}
+
+/**
+ * The similarity from which an earlier issue is named as related: below the duplicate bar (0.84), a weaker claim.
+ * The benchmark labels duplicates only, so this bar is chosen, not measured: at 0.6 the re-ranker's top hits on the
+ * development part share the report's subject when read (docs/similar-issues.md).
+ */
+export const RELATED_AT = 0.6;
+
+const STATE_WORDS: Record<string, string> = {
+  completed: "closed as completed",
+  not_planned: "closed as not planned",
+  duplicate: "closed as a duplicate",
+};
+
+/**
+ * "**Possibly the same as** #12 “Export fails on empty reports” (open)" where the best earlier issue passes the
+ * duplicate bar; else "**Related:** #12, #40" (at most three above RELATED_AT); else nothing.
+ */
+export function renderSimilar(similar: readonly SimilarMention[] | undefined): string | undefined {
+  if (!similar?.length) return undefined;
+  const best = similar[0]!;
+  if (best.duplicate) {
+    const state = best.state === "open" ? "open" : (STATE_WORDS[best.stateReason ?? ""] ?? "closed");
+    return `**Possibly the same as** #${best.number} “${escapeMarkdown(truncate(best.title, 120))}” (${state})`;
+  }
+  const related = similar.filter((x) => x.similarity >= RELATED_AT).slice(0, 3);
+  return related.length ? `**Related:** ${related.map((x) => `#${x.number}`).join(", ")}` : undefined;
 }
 
 export type CommentStyle = "compact" | "full";
@@ -62,14 +105,16 @@ export function renderGapAdvice(gaps: readonly TaskGap[]): string | undefined {
  * fake our marker, render links or images, or @mention anyone.
  */
 export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/\r\n?|\n/g, " ")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/([\\`*_{}[\]()#+!|~])/g, "\\$1")
-    // Last, so the entity's "#" is not escaped into "&\#64;", which GitHub shows as it stands.
-    .replace(/@/g, "&#64;");
+  return (
+    text
+      .replace(/\r\n?|\n/g, " ")
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/([\\`*_{}[\]()#+!|~])/g, "\\$1")
+      // Last, so the entity's "#" is not escaped into "&\#64;", which GitHub shows as it stands.
+      .replace(/@/g, "&#64;")
+  );
 }
 
 function truncate(text: string, max: number): string {
@@ -155,6 +200,8 @@ export function renderReport(report: ScoreReport, approval: ApprovalResult, opti
   if (ask) lines.push(ask, "");
   const change = renderChange(report);
   if (change) lines.push(change, "");
+  const similar = renderSimilar(options.similar);
+  if (similar) lines.push(similar, "");
 
   for (const note of options.notes ?? []) lines.push(`> ⚠️ ${escapeMarkdown(note)}`);
   if (options.notes?.length) lines.push("");

@@ -3,7 +3,12 @@
  * problems told to the maintainer who asked with `/score`.
  */
 import type { Context } from "probot";
-import { escapeMarkdown, REPORT_MARKER, renderReport } from "../../core/render-comment.js";
+import {
+  escapeMarkdown,
+  REPORT_MARKER,
+  renderReport,
+  type SimilarMention,
+} from "../../core/render-comment.js";
 import type { ScoreOutcome } from "../../core/score-task.js";
 import type { TaskScorerError } from "../../core/errors.js";
 import { apiBaseUrl } from "../../github/github-request.js";
@@ -38,12 +43,14 @@ export async function publishScored(
   outputs: ResolvedOutputs,
   config: RepoConfig,
   outcome: ScoreOutcome,
+  similar?: readonly SimilarMention[],
 ): Promise<ConfigDiagnostic[]> {
   const { deps, subject } = run;
   const markdown = renderReport(outcome.report, outcome.approval, {
     scorer: deps.scorerDescription,
     hint: HINT,
     style: config["comment-style"],
+    ...(similar ? { similar } : {}),
   });
   return writeOutputs(
     client(run),
