@@ -1,9 +1,16 @@
 import { Writable } from "node:stream";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { describe, expect, it } from "@jest/globals";
 import pino from "pino";
 import { composeService, type Service } from "../../src/compose-service.js";
-import { PRIVATE_KEY, TestOctokit, WEBHOOK_SECRET, deliver, payload } from "../helpers/app-harness.js";
-import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import {
+  PRIVATE_KEY,
+  TestOctokit,
+  WEBHOOK_SECRET,
+  deliver,
+  payload,
+  standInGitHub,
+  startService,
+} from "../helpers/app-harness.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
 
 /** Metrics, health, client addresses behind a proxy and CORS, as an operator sees them. */
@@ -33,11 +40,7 @@ function sample(text: string, series: string): number {
 }
 
 describe("/metrics (Prometheus)", () => {
-  let github: FakeGitHub;
-  beforeAll(async () => {
-    github = await startFakeGitHub();
-  });
-  afterAll(() => github.close());
+  const github = standInGitHub({ keep: true });
 
   it("counts requests by route and status, and times scoring", async () => {
     const service = await composeService(loadServiceConfig({ SCORER: "offline" }), { logger: silent });
@@ -90,17 +93,7 @@ describe("/metrics (Prometheus)", () => {
   });
 
   it("shows the webhook queue's depth and its jobs done and failed", async () => {
-    const service = await composeService(
-      loadServiceConfig({
-        SCORER: "offline",
-        APP_ID: "123",
-        PRIVATE_KEY,
-        WEBHOOK_SECRET,
-        GHE_HOST: github.host,
-        GHE_PROTOCOL: "http",
-      }),
-      { logger: silent, Octokit: TestOctokit },
-    );
+    const service = await startService({ GHE_HOST: github.host, GHE_PROTOCOL: "http" });
     try {
       expect((await deliver(service, "issues", payload("issues", "opened"))).statusCode).toBe(200);
       await service.queue!.drain();

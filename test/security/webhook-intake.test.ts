@@ -6,18 +6,20 @@ import type { Service } from "../../src/compose-service.js";
 import { DatabaseDeliveries } from "../../src/fleet/delivery-queues.js";
 import { DeliveryStore } from "../../src/fleet/delivery-store.js";
 import { openDatabase, type Database } from "../../src/storage/database.js";
-import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
-import { capturingLogger, deliver, payload, sign, startService } from "../helpers/app-harness.js";
+import {
+  capturingLogger,
+  deliver,
+  payload,
+  sign,
+  standInGitHub,
+  startService,
+} from "../helpers/app-harness.js";
 
 /**
  * The webhook as an attacker meets it: unauthenticated bodies, forged shapes, and a delivery that
  * kills the process each time it is handled.
  */
-let github: FakeGitHub;
-beforeAll(async () => {
-  github = await startFakeGitHub();
-});
-afterAll(async () => github.close());
+const github = standInGitHub({ keep: true });
 
 describe("the webhook checks what it can before reading an unauthenticated body", () => {
   let service: Service;
