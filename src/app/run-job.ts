@@ -18,6 +18,7 @@ import { decide, type Decision } from "./job/decide.js";
 import { charge, meter, release } from "./job/meter.js";
 import { saveToBacklog } from "./job/persist.js";
 import { lastVerdictsOf } from "./job/last-verdicts.js";
+import { readLinkedReports } from "./job/linked-reports.js";
 import { readPullChange } from "./job/read-change.js";
 import {
   publishAllowanceNote,
@@ -118,6 +119,8 @@ async function scoreAndPublish(
 
   // Listed after the allowance is checked (up to 30 requests), before the deadline's clock for the score.
   const change = await readPullChange(run, signal);
+  // The issues it closes, with their reports where the backlog has them; only a change's reading names them.
+  const linked = change && (await readLinkedReports(run, deps.backlog?.store));
   const textKey = `${subjectKey(subject.ref)} ${hashText(subject.title, subject.body)}`;
   // New commits change the change, not the text: the text's last verdicts here answer again (last-verdicts.ts).
   const scorer = lastVerdictsOf(deps.queue).scorer(deps.scorer, textKey, decision.pushOnly);
@@ -130,6 +133,7 @@ async function scoreAndPublish(
       subject,
       { signal, timeoutMs: reportDeadlineForJob(deps.queue.jobTimeoutMs) - (Date.now() - started) },
       change,
+      linked,
     );
   } catch (error) {
     await release(deps.metering, metered);

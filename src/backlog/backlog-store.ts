@@ -154,6 +154,27 @@ export class BacklogStore extends BackfillQueueStore {
   }
 
   /**
+   * The latest report's average score and verdict of each of these issues the backlog holds, open or closed
+   * (a pull request that closes an issue names its report: the Product Manager's sentence). One statement.
+   */
+  async reports(
+    repository: string,
+    numbers: readonly number[],
+  ): Promise<Map<number, { score: number; approved: boolean }>> {
+    if (numbers.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom("backlog_tasks")
+      .select(["number", "score", "approved"])
+      .where("repository", "=", repositoryKey(repository))
+      .where("number", "in", [...numbers])
+      .execute();
+    // `real` keeps 7.4 as 7.400000095…: rounded as the tasks API rounds it.
+    return new Map(
+      rows.map((r) => [r.number, { score: Math.round(r.score * 100) / 100, approved: r.approved }]),
+    );
+  }
+
+  /**
    * What an event says of its repository (issue 33): its visibility, its GitHub id and its name as GitHub
    * spells it now. A stored repository found by that id (or by `formerName`, a rename's or a transfer's) under
    * another name follows it: its row, tasks and learning move to the new name. Repositories the backlog does

@@ -3,6 +3,7 @@
  * approval thresholds and what was learned from its closed issues, with a pull request's change beside it. The job and the backfill both score here.
  */
 import type { ApprovalPolicy } from "../../core/approval.js";
+import type { LinkedReports } from "../../core/change/linked-issues.js";
 import type { ChangeSource } from "../../core/change/pull-change.js";
 import { scoreTask, type ScoreOutcome } from "../../core/score-task.js";
 import type { Scorer } from "../../core/scorer.js";
@@ -28,6 +29,8 @@ export async function scoreText(
   limits: { signal?: AbortSignal; timeoutMs: number },
   /** A pull request's change as listed from GitHub (read-change.ts); read beside the text, not scored. */
   change?: ChangeSource,
+  /** The reports of the issues it closes, from the backlog (linked-reports.ts): named in the change's reading. */
+  linked?: LinkedReports,
 ): Promise<ScoreOutcome> {
   const input = ScoreRequestSchema.parse({
     task: clip(text.title, TASK_MAX_CHARS),
@@ -40,6 +43,7 @@ export async function scoreText(
       policy: config ? repoApprovalPolicy(config, deps.policy) : deps.policy,
       calibration: await deps.calibrations?.get(repository),
       change,
+      linked,
       ...(deps.clock ? { clock: deps.clock } : {}),
     },
     limits,
