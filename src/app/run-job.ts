@@ -5,6 +5,7 @@
  */
 import type { Context } from "probot";
 import { isTaskScorerError } from "../core/errors.js";
+import type { SimilarMention } from "../core/render-comment.js";
 import type { ScoreOutcome } from "../core/score-task.js";
 import type { ConfigDiagnostic, RepoConfig } from "../repo-config/repo-config.schema.js";
 import { askBackfill } from "./commands/backlog.js";
@@ -158,5 +159,26 @@ async function scoreAndPublish(
       outcome.report,
       hashText(subject.title, subject.body),
     );
-  return publishScored(run, outputs, config, outcome);
+  return publishScored(run, outputs, config, outcome, await earlierLikeThis(run));
+}
+
+/**
+ * Earlier issues of the repository like this one (issue 32), for the comment's "Possibly the same as" or "Related"
+ * line: issues only, from the App's own index (which the backlog fills), never across repositories. A failure
+ * costs the line, not the report.
+ */
+async function earlierLikeThis(run: JobRun): Promise<SimilarMention[] | undefined> {
+  const { deps, subject } = run;
+  if (!deps.backlog || subject.isPullRequest) return undefined;
+  try {
+    return await deps.backlog.store.similar.similarTo(
+      run.repository,
+      { title: subject.title, body: subject.body, number: subject.ref.issue_number },
+      3,
+      { earlierOnly: true },
+    );
+  } catch (error) {
+    run.log.warn({ err: error }, "similar issues not read: the comment goes without its line");
+    return undefined;
+  }
 }

@@ -1,4 +1,7 @@
-import { describe, expect, it } from "@jest/globals";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "@jest/globals";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { deliverOverHttp, payload } from "../helpers/app-harness.js";
 import { serverWithStandIn } from "../helpers/server-with-stand-in.js";
@@ -8,7 +11,14 @@ import { serverWithStandIn } from "../helpers/server-with-stand-in.js";
  * `npm run start:prod` starts it, from the test build),
  * GitHub Enterprise settings pointing at a stand-in API on loopback, signed deliveries over HTTP.
  */
-const app = serverWithStandIn({ startTimeoutMs: 20_000, hookTimeoutMs: 30_000 });
+// With a data folder, as a maintainer who wants the board runs it: the backlog and similar issues need storage.
+const dataDir = mkdtempSync(join(tmpdir(), "npm-start-app-"));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const app = serverWithStandIn({
+  startTimeoutMs: 30_000,
+  hookTimeoutMs: 40_000,
+  env: () => ({ DATA_DIR: dataDir }),
+});
 const { github } = app;
 
 const output = () => app.server.output();
@@ -47,6 +57,24 @@ describe("npm start with GitHub App credentials", () => {
     expect(github.comments[0]!.body).toMatch(/stripe/i);
   });
 
+  it("names the earlier issue in the comment of a new issue that repeats it (similar issues)", async () => {
+    const again = payload("issues", "opened", (p) => {
+      p.issue.number = 2;
+      p.issue.id = 2;
+      p.issue.node_id = "I_2";
+      p.issue.title = "Add Stripe checkout so free users can upgrade to Pro";
+    });
+    expect((await deliver("issues", again, "e2e-2b")).status).toBe(200);
+    await waitFor(() => github.comments.length === 2, "the second issue's comment");
+    const second = github.comments.find((c) => c.issue === "Codertocat/Hello-World#2")!;
+    expect(second.body).toContain(
+      "**Possibly the same as** #1 “Add Stripe checkout so free users can upgrade to Pro” (open)",
+    );
+    expect(github.comments.find((c) => c.issue === "Codertocat/Hello-World#1")!.body).not.toContain(
+      "Possibly the same as",
+    );
+  });
+
   it("rejects an unsigned delivery and changes nothing", async () => {
     const raw = JSON.stringify(payload("issues", "opened"));
     const res = await fetch(`${app.server.base}/api/github/webhooks`, {
@@ -61,7 +89,8 @@ describe("npm start with GitHub App credentials", () => {
     });
     expect(res.status).toBe(401);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("invalid_signature");
-    expect(github.comments).toHaveLength(1);
+    // The two issues' comments above, and nothing more.
+    expect(github.comments).toHaveLength(2);
   });
 
   it("still answers POST /score-task", async () => {
