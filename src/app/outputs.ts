@@ -55,6 +55,8 @@ export interface OutputTarget {
   labels: readonly string[];
   /** A pull request's head commit (for the check run); looked up when unknown. */
   headSha?: string | undefined;
+  /** The earlier issue the comment names as "Possibly the same as": the possible-duplicate label's cue. */
+  duplicateOf?: number | undefined;
 }
 
 export interface OutputOptions {

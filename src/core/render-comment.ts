@@ -67,12 +67,21 @@ const STATE_WORDS: Record<string, string> = {
 export function renderSimilar(similar: readonly SimilarMention[] | undefined): string | undefined {
   if (!similar?.length) return undefined;
   const best = similar[0]!;
-  if (best.duplicate) {
+  if (possibleDuplicateOf(similar) !== undefined) {
     const state = best.state === "open" ? "open" : (STATE_WORDS[best.stateReason ?? ""] ?? "closed");
     return `**Possibly the same as** #${best.number} “${escapeMarkdown(truncate(best.title, 120))}” (${state})`;
   }
   const related = similar.filter((x) => x.similarity >= RELATED_AT).slice(0, 3);
   return related.length ? `**Related:** ${related.map((x) => `#${x.number}`).join(", ")}` : undefined;
+}
+
+/**
+ * The earlier issue the line names as "Possibly the same as", if it does: what the possible-duplicate label
+ * (`duplicate-label`) follows, so the label and the line never disagree.
+ */
+export function possibleDuplicateOf(similar: readonly SimilarMention[] | undefined): number | undefined {
+  const best = similar?.[0];
+  return best?.duplicate ? best.number : undefined;
 }
 
 export type CommentStyle = "compact" | "full";

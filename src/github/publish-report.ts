@@ -61,6 +61,11 @@ export interface PublishTarget {
   labels?: readonly string[] | undefined;
   /** A pull request's head commit (for the check run); looked up when unknown. */
   headSha?: string | undefined;
+  /**
+   * The earlier issue the report's comment names as "Possibly the same as" (render-comment.ts,
+   * possibleDuplicateOf), if any: where the possible-duplicate label (`duplicate-label`) is written.
+   */
+  duplicateOf?: number | undefined;
 }
 
 export interface PublishOptions {
@@ -131,7 +136,7 @@ export async function publishComment(
 
 /**
  * Write what `outputs` asks for on one issue or pull request, in the order comment, labels, board, check run
- * (the check run and the size label only on a pull request). See the header for what is returned and what is thrown.
+ * (the check run and the size label only on a pull request, the possible-duplicate label only on an issue). See the header for what is returned and what is thrown.
  */
 export async function publishReport(
   github: PublishClient,
@@ -149,12 +154,21 @@ export async function publishReport(
 
   // A size label only where the change was read: a pull request whose files could not be listed keeps its label.
   const sizeLabels = target.isPullRequest && report.reading.change ? outputs.sizeLabels : undefined;
-  if (outputs.approvalLabels || outputs.needsHumanLabel || outputs.kindLabels || sizeLabels) {
+  // The possible-duplicate label only on an issue whose comment says "Possibly the same as"; never taken off.
+  const duplicateLabel =
+    !target.isPullRequest && target.duplicateOf !== undefined ? outputs.duplicateLabel : undefined;
+  if (
+    outputs.approvalLabels ||
+    outputs.needsHumanLabel ||
+    outputs.kindLabels ||
+    sizeLabels ||
+    duplicateLabel
+  ) {
     const labels = await attempt("labels", async () =>
       writeReportLabels(
         labelsClient(github),
         target.ref,
-        { ...outputs, sizeLabels },
+        { ...outputs, sizeLabels, duplicateLabel },
         report,
         target.labels ?? (await currentLabels(github, target.ref)),
         options.kindLabelNames,

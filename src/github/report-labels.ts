@@ -1,6 +1,6 @@
 import { needsHuman } from "../core/needs-human.js";
 import type { ScoreReport } from "../core/score-report.schema.js";
-import { applyApprovalLabels, applyFlagLabel } from "./approval-labels.js";
+import { applyApprovalLabels, applyFlagLabel, ensureLabel } from "./approval-labels.js";
 import type { LabelsOctokit } from "./github-request.js";
 import type { GitHubRequest } from "./github-request.js";
 import { applyKindLabel, type ReadingKind } from "./kind-labels.js";
@@ -14,6 +14,11 @@ export interface ReportLabelOutputs {
   kindLabels: boolean;
   /** A pull request's size label (`size-labels`), written where the report read its change. */
   sizeLabels?: SizeLabelNames | undefined;
+  /**
+   * The possible-duplicate label (`duplicate-label`), given only where the comment says "Possibly the same as"
+   * (publish-report.ts). Only ever added.
+   */
+  duplicateLabel?: string | undefined;
 }
 
 export interface ReportLabelsWritten {
@@ -23,7 +28,8 @@ export interface ReportLabelsWritten {
 
 /**
  * The labels a report writes, the same for the App and the Action: the verdict's label, `needs-human` while the
- * report needs a person, the kind's label (names from `kindNames`), and a pull request's size label. `current` is the issue's labels now.
+ * report needs a person, the kind's label (names from `kindNames`), a pull request's size label, and an issue's
+ * possible-duplicate label (added, never removed). `current` is the issue's labels now.
  * GitHub's errors are thrown: each adapter says in its own way what it could not write.
  */
 export async function writeReportLabels(
@@ -61,8 +67,19 @@ export async function writeReportLabels(
     written.added.push(...r.added);
     written.removed.push(...r.removed);
   }
+  const duplicate = outputs.duplicateLabel;
+  if (duplicate && !current.includes(duplicate)) {
+    await ensureLabel(labels, ref, duplicate, DUPLICATE_COLOR, DUPLICATE_DESCRIPTION);
+    await labels.rest.issues.addLabels({ ...ref, labels: [duplicate] });
+    written.added.push(duplicate);
+  }
   return written;
 }
+
+/** GitHub's own colour for its default `duplicate` label. */
+const DUPLICATE_COLOR = "cfd3d7";
+const DUPLICATE_DESCRIPTION =
+  "task-scorer: possibly the same as an earlier issue (named in the report comment)";
 
 /** A pull request's head commit, from the event when it carries one, else from GitHub. */
 export async function pullRequestHeadSha(

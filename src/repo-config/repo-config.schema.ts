@@ -97,6 +97,16 @@ const sizeLabels = z
     message: "each size band needs a label of its own",
   });
 
+/** `duplicate-label: true`: the label put on a new issue whose comment says "Possibly the same as" (issue 32). */
+export const DEFAULT_DUPLICATE_LABEL = "possible-duplicate";
+
+/** `duplicate-label`: true (the default name), false, or the label's name. */
+const duplicateLabel = z
+  .union([yamlBoolean, labelName.min(1, "a label needs a name")], {
+    error: "expected true/false, or a label name",
+  })
+  .transform((v): string | false => (v === true ? DEFAULT_DUPLICATE_LABEL : v));
+
 export const TRIGGER_MODES = ["always", "label", "command"] as const;
 export type TriggerMode = (typeof TRIGGER_MODES)[number];
 
@@ -209,6 +219,11 @@ export const RepoConfigSchema = z
       .default(false)
       .describe(
         "Pull requests: exactly one size label from the change's size band (by lines changed outside generated files), moved when new commits change the band. true: size/XS, size/S, size/M, size/L, size/XL; or a mapping naming some of them, e.g. { XS: tiny, XL: huge }. Off by default; written whatever `output` lists.",
+      ),
+    "duplicate-label": duplicateLabel
+      .default(false)
+      .describe(
+        'Issues: a label put on a new issue when its report comment says "Possibly the same as #N" (an earlier open or closed issue of this repository passes the duplicate bar). true: possible-duplicate; or the label\'s name. Only ever added: never removed, nothing closed, nothing written on the earlier issue. Off by default; written whatever `output` lists.',
       ),
     project: z
       .string()

@@ -16,6 +16,11 @@ export interface ResolvedOutputs {
   check: boolean;
   /** A pull request's size label, by band (`size-labels`), when it is written. */
   sizeLabels?: Readonly<Record<SizeBand, string>> | undefined;
+  /**
+   * The label put on an issue whose comment says "Possibly the same as" (`duplicate-label`), when it is written.
+   * Only ever added (never taken off: once on, it is the people's to remove).
+   */
+  duplicateLabel?: string | undefined;
 }
 
 export const DEFAULT_NEEDS_HUMAN_LABEL = "needs-human";
@@ -30,6 +35,8 @@ export function resolveOutputs(config: RepoConfig): ResolvedOutputs {
   const named = config.labels;
   // Its own opt-in, whatever `output` lists (a pull request's size is not one of the report's outputs).
   const sizeLabels = config["size-labels"] || undefined;
+  // Its own opt-in too: what the comment's similar-issues line says, not one of the report's outputs.
+  const duplicateLabel = config["duplicate-label"] || undefined;
   const approval =
     named.approved || named.rejected
       ? { approved: named.approved ?? undefined, rejected: named.rejected ?? undefined }
@@ -43,6 +50,7 @@ export function resolveOutputs(config: RepoConfig): ResolvedOutputs {
       project: undefined,
       check: false,
       sizeLabels,
+      duplicateLabel,
     };
   const has = (o: Output) => config.output!.includes(o);
   const labels = has("labels");
@@ -59,6 +67,7 @@ export function resolveOutputs(config: RepoConfig): ResolvedOutputs {
     project: has("project") ? (config.project ?? undefined) : undefined,
     check: has("check"),
     sizeLabels,
+    duplicateLabel,
   };
 }
 

@@ -5,6 +5,7 @@
 import type { Context } from "probot";
 import {
   escapeMarkdown,
+  possibleDuplicateOf,
   REPORT_MARKER,
   renderReport,
   type SimilarMention,
@@ -63,6 +64,8 @@ export async function publishScored(
       nodeId: run.item?.nodeId,
       labels: subject.labels,
       headSha: run.item?.headSha,
+      // The possible-duplicate label (`duplicate-label`) goes where the comment's line says "Possibly the same as".
+      duplicateOf: possibleDuplicateOf(similar),
     },
     outcome.report,
     {
