@@ -1,11 +1,12 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, generateKeyPairSync, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
  * The one stand-in for the GitHub REST and GraphQL APIs, on 127.0.0.1 (ephemeral port), for the tests and the
  * benchmarks (bench/backlog-bench.ts, learning-bench.ts, webhook-bench.ts): installation tokens, config files,
- * issue comments, labels, check runs, pull requests' files, Projects v2, OAuth, and each repository's issues
+ * issue comments, labels, check runs, pull requests' files, Projects v2, OAuth, the App manifest flow
+ * (registration: the "New GitHub App" form, its confirm button, the code conversion), and each repository's issues
  * listed as GitHub lists them (items of GitHub's own shape and size, pages of at most 100 with Link and ETag,
  * the rate-limit headers), all kept in memory; every request is recorded. The Action reaches it through
  * `GITHUB_API_URL` (nock cannot: @actions/github's Octokit brings its own fetch); the App through `GHE_HOST`,
@@ -132,6 +133,13 @@ export class FakeGitHub {
   readonly revokedTokens = new Set<string>();
   /** Repositories each user can read besides public ones, by login: "owner/repo". */
   readonly userAccess = new Map<string, Set<string>>();
+  /**
+   * GitHub's side of the App manifest flow (registration): the "New GitHub App" form (personal or an
+   * organisation's) that receives the manifest, its confirm button that sends the person back with a code, and the
+   * API's code conversion (POST /api/v3/app-manifests/{code}/conversions), which answers once per code, as GitHub
+   * does, with the App's credentials below (its private key made on first use: an RSA key costs CPU).
+   */
+  readonly manifest = new FakeManifestFlow();
   private nextId = 1000;
   private server: Server | undefined;
   url = "";
@@ -185,6 +193,7 @@ export class FakeGitHub {
     this.userTokens.clear();
     this.revokedTokens.clear();
     this.userAccess.clear();
+    this.manifest.reset();
   }
 
   /** A code GitHub's authorize page would give this user (for the callback's redirect_uri, when set). */
@@ -344,6 +353,7 @@ export class FakeGitHub {
     };
 
     if (pathname === "/llm/v1/chat/completions" && method === "POST") return this.chat(body, send);
+    if (this.manifest.handle(method, url.pathname, url.searchParams, raw, this.url, res)) return;
     if (this.oauth(method, url, raw, body, res)) return;
     // A user-to-server token (sign-in): who it is, and the repositories GitHub shows that user.
     const user = this.userOf(req.headers.authorization);
@@ -684,6 +694,108 @@ export interface FakeProject {
   fields: { id: string; name: string; dataType: string }[];
   /** Items by content node id, with their number field values by field id. */
   items: Map<string, { id: string; values: Map<string, number> }>;
+}
+
+/** The App manifest flow of `FakeGitHub.manifest`. */
+class FakeManifestFlow {
+  /** Manifests received, with the account they were posted for ("personal" or the organisation). */
+  readonly received: { owner: string; state: string; manifest: Record<string, any> }[] = [];
+  /** The codes the API was asked to convert, in order. */
+  readonly conversions: string[] = [];
+  readonly webhookSecret = randomBytes(20).toString("hex");
+  /** The App's OAuth client, which GitHub returns with the credentials (sign-in uses it). */
+  readonly clientId = `Iv1.${randomBytes(8).toString("hex")}`;
+  readonly clientSecret = randomBytes(20).toString("hex");
+  private readonly codes = new Map<string, { redirect: string; state: string }>();
+  private key: string | undefined;
+
+  /** The App's private key (PKCS#1 PEM, as GitHub gives it). */
+  get pem(): string {
+    return (this.key ??= generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: "pkcs1", format: "pem" },
+      publicKeyEncoding: { type: "spki", format: "pem" },
+    }).privateKey);
+  }
+
+  reset(): void {
+    this.received.length = 0;
+    this.conversions.length = 0;
+    this.codes.clear();
+  }
+
+  /** Answers the flow's requests (`pathname` as sent, /api/v3 included); false for any other. */
+  handle(
+    method: string,
+    pathname: string,
+    query: URLSearchParams,
+    raw: string,
+    base: string,
+    res: ServerResponse,
+  ): boolean {
+    const html = (status: number, body: string) => {
+      res.writeHead(status, { "content-type": "text/html; charset=utf-8" });
+      res.end(`<!doctype html><html lang="en"><head><title>GitHub</title></head><body>${body}</body></html>`);
+      return true;
+    };
+    const form = pathname.match(/^(?:\/organizations\/([^/]+))?\/settings\/apps\/new$/);
+    if (method === "POST" && form) {
+      const manifest = JSON.parse(new URLSearchParams(raw).get("manifest") ?? "{}") as Record<string, any>;
+      const state = query.get("state") ?? "";
+      const owner = form[1] ? decodeURIComponent(form[1]) : "personal";
+      this.received.push({ owner, state, manifest });
+      const code = randomBytes(10).toString("hex");
+      this.codes.set(code, { redirect: String(manifest.redirect_url), state });
+      return html(
+        200,
+        `<h1>Create GitHub App ${escapeHtml(String(manifest.name))}</h1>
+         <form method="post" action="/settings/apps/new/confirm"><input type="hidden" name="code" value="${code}">
+         <button type="submit">Create GitHub App for ${escapeHtml(owner)}</button></form>`,
+      );
+    }
+    if (method === "POST" && pathname === "/settings/apps/new/confirm") {
+      const code = new URLSearchParams(raw).get("code") ?? "";
+      const pending = this.codes.get(code);
+      if (!pending) return html(404, "unknown code");
+      const back = new URL(pending.redirect);
+      back.searchParams.set("code", code);
+      back.searchParams.set("state", pending.state);
+      res.writeHead(302, { location: back.href });
+      res.end();
+      return true;
+    }
+    const conversion = pathname.match(/^\/api\/v3\/app-manifests\/([^/]+)\/conversions$/);
+    if (method === "POST" && conversion) {
+      const code = decodeURIComponent(conversion[1]!);
+      this.conversions.push(code);
+      res.setHeader("content-type", "application/json; charset=utf-8");
+      if (!this.codes.delete(code)) {
+        res.writeHead(404);
+        res.end(JSON.stringify({ message: "Not Found" }));
+        return true;
+      }
+      res.writeHead(201);
+      res.end(
+        JSON.stringify({
+          id: 4242,
+          slug: "task-scorer",
+          name: "task-scorer",
+          html_url: `${base}/apps/task-scorer`,
+          client_id: this.clientId,
+          client_secret: this.clientSecret,
+          webhook_secret: this.webhookSecret,
+          pem: this.pem,
+          owner: { login: "octocat" },
+        }),
+      );
+      return true;
+    }
+    return false;
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** A user as GitHub writes one into an issue. */

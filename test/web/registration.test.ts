@@ -8,7 +8,7 @@ import { composeService, type Service } from "../../src/compose-service.js";
 import { appSettingsFromEnv } from "../../src/config/app-env.schema.js";
 import { PRIVATE_KEY, WEBHOOK_SECRET } from "../helpers/app-harness.js";
 import { describeInChromium, launchChromium } from "../helpers/chromium.js";
-import { FakeGitHubManifest } from "../helpers/fake-github-manifest.js";
+import { FakeGitHub } from "../helpers/fake-github.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
 
 /**
@@ -40,12 +40,12 @@ async function serve(
 }
 
 describeInChromium("registering the GitHub App in the browser (manifest flow)", () => {
-  let github: FakeGitHubManifest;
+  let github: FakeGitHub;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   const existing = "# my settings\nPORT=3000\nOPENAI_MODEL=gpt-4o-mini\nAPP_ID=999\n\nLOG_LEVEL=debug\n";
 
   beforeAll(async () => {
-    github = await new FakeGitHubManifest().start();
+    github = await new FakeGitHub().start();
     browser = await launchChromium();
   });
   afterAll(async () => {
@@ -67,7 +67,7 @@ describeInChromium("registering the GitHub App in the browser (manifest flow)", 
       const served = await serve({ GHE_HOST: github.host, GHE_PROTOCOL: "http" }, envFile, listen);
       const { service } = served;
       const base = origin(served.port);
-      const received = github.received.length;
+      const received = github.manifest.received.length;
       const violations: string[] = [];
       const page = await browser.context.newPage();
       page.on("console", (m) => {
@@ -103,8 +103,8 @@ describeInChromium("registering the GitHub App in the browser (manifest flow)", 
         await service.close();
       }
 
-      expect(github.received).toHaveLength(received + 1);
-      const { manifest, owner } = github.received[received]!;
+      expect(github.manifest.received).toHaveLength(received + 1);
+      const { manifest, owner } = github.manifest.received[received]!;
       expect(owner).toBe("personal");
       expect(manifest).toMatchObject({
         name: "task-scorer",
@@ -132,21 +132,21 @@ describeInChromium("registering the GitHub App in the browser (manifest flow)", 
       );
       expect(written.match(/^APP_ID=/gm)).toHaveLength(1);
       const vars = parseEnv(written);
-      expect(vars.WEBHOOK_SECRET).toBe(github.webhookSecret);
+      expect(vars.WEBHOOK_SECRET).toBe(github.manifest.webhookSecret);
       // The App's OAuth client and a fresh session secret (32 random bytes): sign-in works on the next start.
-      expect(vars.GITHUB_CLIENT_ID).toBe(github.clientId);
-      expect(vars.GITHUB_CLIENT_SECRET).toBe(github.clientSecret);
+      expect(vars.GITHUB_CLIENT_ID).toBe(github.manifest.clientId);
+      expect(vars.GITHUB_CLIENT_SECRET).toBe(github.manifest.clientSecret);
       expect(vars.SESSION_SECRET).toMatch(/^[\w-]{43}$/);
       // The callback URL registered, for the next start's sign-in (its redirect_uri whatever name is used).
       expect(vars.GITHUB_CALLBACK_URL).toBe(`${base}/auth/github/callback`);
       // The next start accepts what was written: the key parses, the App is on.
       expect(statSync(envFile).mode & 0o777).toBe(0o600);
       const settings = appSettingsFromEnv(vars);
-      expect(settings).toMatchObject({ appId: "4242", webhookSecret: github.webhookSecret });
-      expect(settings!.privateKey.trim()).toBe(github.pem.trim());
+      expect(settings).toMatchObject({ appId: "4242", webhookSecret: github.manifest.webhookSecret });
+      expect(settings!.privateKey.trim()).toBe(github.manifest.pem.trim());
       expect(loadServiceConfig({ ...vars }).auth.signIn).toEqual({
-        clientId: github.clientId,
-        clientSecret: github.clientSecret,
+        clientId: github.manifest.clientId,
+        clientSecret: github.manifest.clientSecret,
         sessionSecret: vars.SESSION_SECRET,
         callbackUrl: `${base}/auth/github/callback`,
       });
@@ -156,9 +156,9 @@ describeInChromium("registering the GitHub App in the browser (manifest flow)", 
 });
 
 describe("registration pages (no browser)", () => {
-  let github: FakeGitHubManifest;
+  let github: FakeGitHub;
   beforeAll(async () => {
-    github = await new FakeGitHubManifest().start();
+    github = await new FakeGitHub().start();
   });
   afterAll(() => github.close());
 
@@ -301,13 +301,13 @@ describe("registration pages (no browser)", () => {
       const vars = parseEnv(readFileSync(fresh, "utf8"));
       expect(vars).toMatchObject({
         APP_ID: "4242",
-        GITHUB_CLIENT_ID: github.clientId,
-        GITHUB_CLIENT_SECRET: github.clientSecret,
+        GITHUB_CLIENT_ID: github.manifest.clientId,
+        GITHUB_CLIENT_SECRET: github.manifest.clientSecret,
       });
       expect(vars.SESSION_SECRET).toMatch(/^[\w-]{43}$/);
       expect(Buffer.from(vars.SESSION_SECRET!, "base64url")).toHaveLength(32);
       // The next start has sign-in on.
-      expect(loadServiceConfig({ ...vars }).auth.signIn?.clientId).toBe(github.clientId);
+      expect(loadServiceConfig({ ...vars }).auth.signIn?.clientId).toBe(github.manifest.clientId);
     } finally {
       await service.close();
     }
