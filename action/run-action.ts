@@ -1,5 +1,10 @@
 import type { CreatedScorer, ScorerSettings } from "../src/llm/create-scorer.js";
-import { REPORT_MARKER, renderReport } from "../src/core/render-comment.js";
+import {
+  possibleDuplicateOf,
+  REPORT_MARKER,
+  renderReport,
+  type SimilarMention,
+} from "../src/core/render-comment.js";
 import type { ScoreReport } from "../src/core/score-report.schema.js";
 import { scoreTask } from "../src/core/score-task.js";
 import type { LlmLogger } from "../src/llm/openai-scorer.js";
@@ -19,6 +24,7 @@ import { ActionError, failureMessage, githubError } from "./errors.js";
 import { parseInputs, type ActionInputs, type InputName } from "./inputs.schema.js";
 import { readEventItem, resolveTask, type EventContext, type EventItem } from "./read-event.js";
 import { readPullRequestChange } from "./read-change.js";
+import { readSimilarIssues, similarOutput } from "./read-similar.js";
 
 /** The slice of `@actions/core` the Action uses (the real module satisfies it). */
 export interface ActionCore {
@@ -130,6 +136,7 @@ async function writeToGitHub(
   item: EventItem | undefined,
   markdown: string,
   report: ScoreReport,
+  similar: readonly SimilarMention[] | undefined,
 ): Promise<UpsertResult | undefined> {
   const { core } = deps;
   const asked = actionOutputs(explicitInputs(inputs), undefined);
@@ -167,6 +174,8 @@ async function writeToGitHub(
         ref,
         isPullRequest: item.kind === "pull_request",
         headSha: typeof pr?.head?.sha === "string" ? pr.head.sha : undefined,
+        // `duplicate-label` in the repository's file: where the comment says "Possibly the same as".
+        duplicateOf: possibleDuplicateOf(similar),
       },
       report,
       {
@@ -242,6 +251,9 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
       ...(deps.clock ? { clock: deps.clock } : {}),
     });
     result.report = report;
+    // An issue's earlier open issues like it (read-similar.ts): the comment's line and the `similar` output.
+    const similar =
+      task.source === "event" ? await readSimilarIssues(deps, inputs.githubToken, item) : undefined;
 
     const { consensus } = report;
     core.setOutput("avg-score", String(consensus.avgScore));
@@ -251,13 +263,18 @@ export async function runAction(deps: ActionDeps): Promise<ActionResult> {
     core.setOutput("report", JSON.stringify(report));
     core.setOutput("kind", report.reading.kind);
     core.setOutput("evidence", JSON.stringify(report.reading.evidence));
+    if (similar) core.setOutput("similar", similarOutput(similar));
     core.info(
       `Average ${consensus.avgScore} (lowest ${consensus.minScore}, highest ${consensus.maxScore}): ${consensus.approved ? "approved" : "not approved"}.`,
     );
 
-    const markdown = renderReport(report, approval, { scorer: description, notes: task.warnings });
+    const markdown = renderReport(report, approval, {
+      scorer: description,
+      notes: task.warnings,
+      ...(similar ? { similar } : {}),
+    });
     await writeSummary(deps, markdown);
-    const comment = await writeToGitHub(deps, inputs, item, markdown, report);
+    const comment = await writeToGitHub(deps, inputs, item, markdown, report, similar);
     if (comment) result.comment = comment;
 
     if (inputs.failOnReject && !consensus.approved) {

@@ -42,7 +42,7 @@ describe("action.yml and the inputs schema", () => {
     expect(meta.branding?.color).toBeTruthy();
   });
 
-  it("declares exactly the inputs the schema reads, and the seven outputs", () => {
+  it("declares exactly the inputs the schema reads, and the eight outputs", () => {
     const inputNames = [...inputsBlock.matchAll(/^ {2}([a-z][a-z-]*):\s*$/gm)].map((m) => m[1]);
     expect(inputNames).toEqual([...INPUT_NAMES]);
     const outputNames = [...outputsBlock.matchAll(/^ {2}([a-z][a-z-]*):\s*$/gm)].map((m) => m[1]);
@@ -54,8 +54,9 @@ describe("action.yml and the inputs schema", () => {
       "report",
       "kind",
       "evidence",
+      "similar",
     ]);
-    expect(declared.length).toBe(INPUT_NAMES.length + 7);
+    expect(declared.length).toBe(INPUT_NAMES.length + 8);
   });
 
   it("documents the core's approval defaults and the other defaults the schema applies", () => {
