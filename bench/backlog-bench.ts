@@ -134,6 +134,33 @@ export interface Main {
   stop(): Promise<void>;
 }
 
+/**
+ * The App installed on `repo` (a signed `installation.created`), and the service's own process measured from the
+ * delivery until it logs `until`: wall and CPU seconds, and RSS at the start, at the end and at its peak (sampled
+ * every 20 ms). `t0` is when the delivery was sent (performance.now()).
+ */
+export async function installAndMeasure(server: Main, repo: string, deliveryId: string, until: RegExp) {
+  const pid = server.child.pid!;
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
+  try {
+    const rssStart = rssMb(pid);
+    const cpuStart = cpuSeconds(pid);
+    const t0 = performance.now();
+    const done = server.logged(until, 600_000);
+    const res = await deliverOverHttp(server.url, "installation", installationCreated([repo]), deliveryId);
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`installation.created answered ${res.status}`);
+    const end = await done;
+    const wall = (performance.now() - t0) / 1000;
+    const cpu = cpuSeconds(pid) - cpuStart;
+    const rssEnd = rssMb(pid);
+    return { end, t0, wall, cpu, rssStart, rssEnd, peak: Math.max(peak, rssEnd) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
 /** `node build/src/main.js` as `npm start` runs it, with `env`, in `cwd` (no stray .env is read). */
 export async function startMain(main: string, env: Record<string, string>, cwd: string): Promise<Main> {
   const child = spawn(process.execPath, ["--max-old-space-size=256", main], {
@@ -242,32 +269,17 @@ async function backfill(main: string, where: Where, sizes: Sizes): Promise<Recor
       newestFirst.slice(0, (page - 1) * 100).filter((i) => !i.pull_request).length;
     const fifth = Math.ceil(sizes.issues / 5);
     let rssAfterFifth: number | undefined;
-    let peak = 0;
     github.onRequest = (r) => {
       if (r.path !== `/repos/${repo}/issues`) return;
       const page = Number(new URLSearchParams(r.query).get("page") ?? 1);
       if (rssAfterFifth === undefined && issuesBeforePage(page) >= fifth) rssAfterFifth = rssMb(pid);
     };
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
-
-    const rssStart = rssMb(pid);
-    const cpuStart = cpuSeconds(pid);
-    const t0 = performance.now();
-    const done = server.logged(/^backfill: (done|paused|stopped|failed)/, 600_000);
-    const res = await deliverOverHttp(
-      server.url,
-      "installation",
-      installationCreated([repo]),
+    const { end, wall, cpu, rssStart, rssEnd, peak } = await installAndMeasure(
+      server,
+      repo,
       "bench-install-1",
+      /^backfill: (done|paused|stopped|failed)/,
     );
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`installation.created answered ${res.status}`);
-    const end = await done;
-    const wall = (performance.now() - t0) / 1000;
-    const cpu = cpuSeconds(pid) - cpuStart;
-    const rssEnd = rssMb(pid);
-    clearInterval(sampler);
-    peak = Math.max(peak, rssEnd);
     if (end.msg !== "backfill: done") throw new Error(`the backfill did not finish: ${JSON.stringify(end)}`);
 
     const list = (await (await fetch(`${server.url}/api/repos/${repo}/tasks?limit=1`)).json()) as {

@@ -20,10 +20,9 @@ import { deliverOverHttp, installationCreated } from "../test/helpers/app-harnes
 import { freshDatabase } from "../test/helpers/postgres.js";
 import {
   compiledMain,
-  cpuSeconds,
+  installAndMeasure,
   random,
   round,
-  rssMb,
   startAppOnStandIn,
   type Where,
 } from "./backlog-bench.js";
@@ -200,29 +199,14 @@ async function learn(main: string, where: Where, sizes: Sizes): Promise<Record<s
   const repo = "acme/gadgets";
   const items = history(sizes);
   const { github, server } = await startAppOnStandIn(main, where, repo, items, sizes.githubDelayMs);
-  const pid = server.child.pid!;
   try {
-    let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 20);
-    const rssStart = rssMb(pid);
-    const cpuStart = cpuSeconds(pid);
-    const t0 = performance.now();
     const learned = server.logged(/^learning: learned from/, 600_000);
-    const done = server.logged(/^learning: done/, 600_000);
-    const res = await deliverOverHttp(
-      server.url,
-      "installation",
-      installationCreated([repo]),
+    const { end, t0, wall, cpu, rssStart, rssEnd, peak } = await installAndMeasure(
+      server,
+      repo,
       "bench-learning-1",
+      /^learning: done/,
     );
-    await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`installation.created answered ${res.status}`);
-    const end = await done;
-    const wall = (performance.now() - t0) / 1000;
-    const cpu = cpuSeconds(pid) - cpuStart;
-    const rssEnd = rssMb(pid);
-    clearInterval(sampler);
-    peak = Math.max(peak, rssEnd);
     const result = await learned;
     // Then the backfill re-scores the open issues with what was learned; the tasks API says what was used.
     const backfill = await server.logged(/^backfill: (done|paused|stopped|failed)/, 600_000);
