@@ -14,10 +14,20 @@ import { capturingLogger, payload, sign, standInGitHub, startService } from "../
 let channel: Server;
 let stream: ServerResponse | undefined;
 let source = "";
-const github = standInGitHub({ keep: true });
 /** One service for the file (the relay is its client), started after the stand-in. */
 let service: Service;
 let relay: Awaited<ReturnType<typeof startWebhookRelay>>;
+// Declared before the stand-in's own hooks: jest runs afterAll hooks in the order they are declared, so the
+// relay and the service stop before the stand-in does.
+afterAll(async () => {
+  await relay?.stop();
+  stream?.end();
+  channel.closeAllConnections();
+  await new Promise((resolve) => channel.close(resolve));
+  await service.close();
+});
+
+const github = standInGitHub({ keep: true });
 
 beforeAll(async () => {
   channel = createServer((req, res) => {
@@ -35,14 +45,6 @@ beforeAll(async () => {
     `http://127.0.0.1:${port}${service.webhookPath}`,
     pino({ level: "silent" }),
   );
-});
-
-afterAll(async () => {
-  await relay?.stop();
-  stream?.end();
-  channel.closeAllConnections();
-  await new Promise((resolve) => channel.close(resolve));
-  await service.close();
 });
 
 describe("WEBHOOK_PROXY_URL", () => {
