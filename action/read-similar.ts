@@ -8,7 +8,8 @@
  */
 import type { SimilarMention } from "../src/core/render-comment.js";
 import { SimilarIndex } from "../src/core/similar/similar-index.js";
-import { httpStatus, isPermissionStatus, type GitHubRequest } from "../src/github/github-request.js";
+import { httpStatus, type GitHubRequest } from "../src/github/github-request.js";
+import { isRefusal } from "../src/github/publish-report.js";
 import type { EventItem } from "./read-event.js";
 
 /** At most this many pages of 100 open issues (300, the newest): one run costs at most three requests. */
@@ -94,7 +95,8 @@ export async function readSimilarIssues(
   } catch (error) {
     const status = httpStatus(error);
     deps.core.warning(
-      isPermissionStatus(status)
+      // A refusal (401/403/404/410, not a rate limit's 403) is the workflow's permissions to fix.
+      isRefusal(error)
         ? `The token cannot list the repository's issues (GitHub answered ${status}): add \`issues: read\` to the workflow's \`permissions\`; the report goes without the similar-issues line.`
         : `The repository's open issues could not be listed (${status === undefined ? "GitHub could not be reached" : `GitHub answered ${status}`}); the report goes without the similar-issues line.`,
     );

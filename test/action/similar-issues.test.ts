@@ -184,6 +184,22 @@ describe("the Action names an earlier open issue like the event's", () => {
     expect(core.warning).toHaveBeenCalledWith(expect.stringContaining("add `issues: read`"));
   });
 
+  it("a rate limit's 403 is not taken for a missing permission", async () => {
+    github.repoIssues.set(REPO, backlog());
+    github.faults.push({
+      method: "GET",
+      path: /^\/repos\/[^/]+\/[^/]+\/issues$/,
+      status: 403,
+      headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1893456000" },
+      body: { message: "API rate limit exceeded" },
+    });
+    expect((await run(issueEvent(4, AGAIN))).ok).toBe(true);
+    expect(github.commentsOn(KEY(4))[0]!.body).not.toMatch(LINE);
+    expect(core.warning).toHaveBeenCalledWith(
+      "The repository's open issues could not be listed (GitHub answered 403); the report goes without the similar-issues line.",
+    );
+  });
+
   it("compares nothing for a pull request or when the `task` input is scored", async () => {
     github.repoIssues.set(REPO, backlog());
     inputValues.set("task", "CSV export fails when the report is empty");
