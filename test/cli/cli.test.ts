@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { runCli } from "../../src/cli.js";
 import { ScoreReportSchema } from "../../src/core/score-report.schema.js";
-import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
+import { standInGitHub } from "../helpers/app-harness.js";
 import { builtCommand, builtFile } from "../helpers/server-build.js";
 
 /** The CLI as scripts use it: its output and its exit codes. */
@@ -114,11 +114,8 @@ describe("task-scorer CLI", () => {
   });
 
   describe("with the LLM scorer (a stand-in provider on loopback)", () => {
-    let github: FakeGitHub;
-    beforeAll(async () => {
-      github = await startFakeGitHub();
-    });
-    afterAll(() => github.close());
+    // Kept as each test leaves it: each sets llmFailStatus itself.
+    const github = standInGitHub({ keep: true });
     const llm = () => ({
       SCORER: "openai",
       OPENAI_API_KEY: "test-key",
