@@ -7,7 +7,7 @@ import {
 } from "../src/core/render-comment.js";
 import type { ScoreReport } from "../src/core/score-report.schema.js";
 import { scoreTask } from "../src/core/score-task.js";
-import type { LlmLogger } from "../src/llm/openai-scorer.js";
+import type { LlmLogger } from "../src/llm/llm-logger.js";
 import type { LabelsOctokit } from "../src/github/github-request.js";
 import type { GitHubRequest } from "../src/github/github-request.js";
 import { kindLabelNames, type KindLabelNames } from "../src/github/kind-labels.js";

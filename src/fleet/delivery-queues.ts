@@ -117,5 +117,3 @@ export class DatabaseDeliveries implements DeliveryIntake {
     clearTimeout(timer);
   }
 }
-
-export { RedisDeliveries, type RedisDeliveriesOptions } from "./redis-deliveries.js";

@@ -4,7 +4,8 @@ import { memoizeScorer } from "../core/memoize-scorer.js";
 import { offlineScorer } from "../core/offline/offline-scorer.js";
 
 import type { Scorer } from "../core/scorer.js";
-import { OPENAI_DEFAULTS, OpenAiScorer, safeUrl, type LlmLogger } from "./openai-scorer.js";
+import type { LlmLogger } from "./llm-logger.js";
+import { OPENAI_DEFAULTS, OpenAiScorer, safeUrl } from "./openai-scorer.js";
 
 export type { ScorerSettings };
 

@@ -14,12 +14,6 @@ import { emptyStats, type ReportStats } from "./report-stats.js";
 import { DEFAULT_RETRY_POLICY, abortableSleep, type RetryPolicy } from "./retry-policy.js";
 import { singleFlightScorer } from "./single-flight-scorer.js";
 
-// The parts' names stay importable from here, where callers have always found them.
-export type { LlmLogger } from "./llm-logger.js";
-export type { OfflineFallback } from "./offline-fallback.js";
-export type { ReportStats } from "./report-stats.js";
-export { namePersonas, reportError } from "./persona-failures.js";
-
 export interface OpenAiScorerOptions {
   apiKey: string;
   /** Any OpenAI-compatible endpoint; defaults to OpenAI's own. */

@@ -10,11 +10,6 @@ import { pgliteOptions } from "./pglite-seed.js";
 import { StorageError } from "./storage-error.js";
 import type { Db, Tables } from "./tables.js";
 
-// The parts' names stay importable from here, where callers have always found them.
-export type { Db, Tables } from "./tables.js";
-export { StorageError } from "./storage-error.js";
-export { migrate } from "./migrator.js";
-
 export interface Database {
   db: Db;
   engine: "postgres" | "pglite";
