@@ -7,7 +7,8 @@
  */
 import type { ChangeSource } from "../src/core/change/pull-change.js";
 import type { GitHubRequest } from "../src/github/github-request.js";
-import { httpStatus, isPermissionStatus } from "../src/github/github-request.js";
+import { httpStatus } from "../src/github/github-request.js";
+import { isRefusal } from "../src/github/publish-report.js";
 import { listPullFiles } from "../src/github/pull-files.js";
 import type { EventItem } from "./read-event.js";
 
@@ -60,7 +61,8 @@ export async function readPullRequestChange(
   } catch (error) {
     const status = httpStatus(error);
     deps.core.warning(
-      isPermissionStatus(status)
+      // A refusal (not a rate limit's 403) is the workflow's permissions to fix, as for the similar issues' listing.
+      isRefusal(error)
         ? `The token cannot list the files of ${where} (GitHub answered ${status}): add \`pull-requests: read\` to the workflow's \`permissions\`; ${instead}.`
         : `The files of ${where} could not be listed (${status === undefined ? "GitHub could not be reached" : `GitHub answered ${status}`}); ${instead}.`,
     );
