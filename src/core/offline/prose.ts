@@ -3,9 +3,6 @@
  * analysis, the kind model, the evidence finders): template prompts in HTML comments, fenced code, links.
  */
 export const HTML_COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
-/** Fenced code as one pattern: only the similar-issues index's tokeniser still uses it (to move to replaceFences). */
-export const FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
-
 /** An opening fence: three or more backticks or tildes at a line's start, and its info string. */
 const FENCE_OPEN_RE = /^[ \t]*(`{3,}|~{3,})([^\r\n]*)\r?$/;
 

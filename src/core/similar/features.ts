@@ -3,10 +3,8 @@
  * n-grams of them. Template prompts (HTML comments), fenced code, links' targets and bare URLs are left out (the
  * same regular expressions as every other reader of the text, src/core/offline/prose.ts). Pure: no I/O.
  */
-import { MD_LINK_RE, URL_RE, withoutPrompts } from "../offline/prose.js";
+import { MD_LINK_RE, replaceFences, URL_RE, withoutPrompts } from "../offline/prose.js";
 
-/** A fenced block (only when `dropCode`: the shipped method keeps code). */
-const FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 
 export interface FeatureOptions {
   /** How many times a title's word counts (the body's count once). */
@@ -57,7 +55,8 @@ const MAX_TITLE_CHARS = 512;
 /** The author's own text: no template prompts, no fenced code (unless kept), link texts without their targets. */
 export function authorText(body: string, dropCode = true): string {
   let text = withoutPrompts(body.slice(0, MAX_BODY_CHARS));
-  if (dropCode) text = text.replace(FENCE_RE, "\n");
+  // Fenced blocks as every reader reads them (only when `dropCode`: the shipped method keeps code).
+  if (dropCode) text = replaceFences(text, () => "\n");
   return text.replace(MD_LINK_RE, "$1").replace(URL_RE, " ");
 }
 
