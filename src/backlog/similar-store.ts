@@ -9,6 +9,7 @@
  */
 import { sql } from "kysely";
 import { withoutPrompts } from "../core/offline/prose.js";
+import type { SimilarMention } from "../core/render-comment.js";
 import { MAX_BODY_CHARS } from "../core/similar/features.js";
 import { SIMILAR_METHOD, SimilarIndex, type SimilarMethod } from "../core/similar/similar-index.js";
 import type { Db } from "../storage/tables.js";
@@ -25,17 +26,9 @@ export interface SimilarIssueInput {
   stateReason?: string | null | undefined;
 }
 
-/** One similar issue, as the API and the App's comment line use it. */
-export interface SimilarIssue {
-  number: number;
-  title: string;
+/** One similar issue, as the API and the App's comment line use it: what the comment names, and its address. */
+export interface SimilarIssue extends SimilarMention {
   url: string;
-  state: "open" | "closed";
-  stateReason: string | null;
-  /** In [0, 1], two decimals. */
-  similarity: number;
-  /** Likely the same issue: the first hit only, above the threshold chosen for precision (docs/similar-issues.md). */
-  duplicate: boolean;
 }
 
 interface Meta {

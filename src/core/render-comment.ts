@@ -49,8 +49,7 @@ export interface SimilarMention {
 
 /**
  * The similarity from which an earlier issue is named as related: below the duplicate bar (0.84), a weaker claim.
- * The benchmark labels duplicates only, so this bar is chosen, not measured: at 0.6 the re-ranker's top hits on the
- * development part share the report's subject when read (docs/similar-issues.md).
+ * The benchmark labels duplicates only, so this bar is chosen, not measured (docs/similar-issues.md).
  */
 export const RELATED_AT = 0.6;
 
