@@ -82,6 +82,15 @@ function evidenceWords(e: Evidence): string | null {
 const WEAK_TERMS = new Set(reasoningTerms.weakTerms);
 const AMBIGUOUS_LENS = new Set(reasoningTerms.ambiguousLens);
 
+/** Where a lower-case word stands whole (not inside another word) in lower-case text, or -1. */
+function wordIndex(text: string, word: string): number {
+  const letter = /\p{L}/u;
+  for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + 1)) {
+    if (!letter.test(text[at - 1] ?? " ") && !letter.test(text[at + word.length] ?? " ")) return at;
+  }
+  return -1;
+}
+
 /** A sentence without its inline code: a term in code (`import cv2`) is never the author's word for an area. */
 const withoutCode = (text: string) => text.replace(/`[^`]*`/g, (m) => " ".repeat(m.length));
 
@@ -252,7 +261,7 @@ function candidates(
     // where "the technical core" or "who it is for" claimed what the sentence is (issue 35's readings). The word
     // must stand in the part of the sentence shown.
     const word = wordsOf[i]!.find((w) => lens.has(w))!;
-    const at = s.text.toLowerCase().search(new RegExp(`(?<![\\p{L}])${word}(?![\\p{L}])`, "u"));
+    const at = wordIndex(s.text.toLowerCase(), word);
     if (at < 0 || at + word.length > QUOTE_SHOWN - 2) continue;
     const shownWord = s.text.slice(at, at + word.length);
     out.push({
