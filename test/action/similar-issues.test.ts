@@ -4,6 +4,7 @@ import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { examplePayload } from "../helpers/action-runner.js";
 import { FakeGitHub, type FakeIssue } from "../helpers/fake-github.js";
 import { fakeActionsCore } from "../helpers/fake-toolkit.js";
+import { AGAIN, FIRST, MORE, OTHER } from "../helpers/similar-texts.js";
 
 /**
  * The Action compares an issue with the repository's open issues (issue 32, Deliver 5), listed with the workflow's
@@ -36,23 +37,6 @@ beforeEach(() => {
   github.reset();
   inputValues.set("github-token", TOKEN);
 });
-
-const FIRST = {
-  title: "Export to CSV fails on empty reports",
-  body: "When a report has no rows, clicking Export CSV throws `TypeError: rows is undefined` in exportReport and no file is downloaded. Steps: open an empty report, click Export CSV.",
-};
-const AGAIN = {
-  title: "CSV export fails when the report is empty",
-  body: "Clicking Export CSV on a report with no rows throws TypeError: rows is undefined in exportReport, and nothing is downloaded.",
-};
-const OTHER = {
-  title: "Dark mode for the settings page",
-  body: "The settings page ignores the dark theme: its background stays white at night.",
-};
-const MORE = {
-  title: "Keyboard shortcut to open the search box",
-  body: "Power users want to press / to focus the search field instead of reaching for the mouse.",
-};
 
 /** The repository's issues as GitHub lists them: #1, #2, #3 a pull request repeating #1, #4 the refiling, #6. */
 function backlog(): FakeIssue[] {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { parseRepoConfig } from "../../src/repo-config/repo-config.schema.js";
-import { appWithStandIn, deliver, payload } from "../helpers/app-harness.js";
+import { appWithStandIn, deliver, issueOpened } from "../helpers/app-harness.js";
+import { AGAIN, FIRST, OTHER } from "../helpers/similar-texts.js";
 
 /**
  * The opt-in possible-duplicate label (issue 32, Deliver 3): `duplicate-label` in .github/task-scorer.yml puts a
@@ -13,40 +14,13 @@ const { github, start } = appWithStandIn({ storage: "pglite" });
 const REPO = "acme/widgets";
 const KEY = (n: number) => `${REPO}#${n}`;
 
-function issue(number: number, title: string, body: string, labels: string[] = []) {
-  return payload("issues", "opened", (p) => {
-    p.repository.owner.login = "acme";
-    p.repository.name = "widgets";
-    p.repository.full_name = REPO;
-    p.issue.number = number;
-    p.issue.title = title;
-    p.issue.body = body;
-    p.issue.html_url = `https://github.com/${REPO}/issues/${number}`;
-    p.issue.labels = labels.map((name) => ({ name })) as typeof p.issue.labels;
-    p.sender.type = "User";
-  });
-}
-
-const FIRST = {
-  title: "Export to CSV fails on empty reports",
-  body: "When a report has no rows, clicking Export CSV throws `TypeError: rows is undefined` in exportReport and no file is downloaded. Steps: open an empty report, click Export CSV.",
-};
-const AGAIN = {
-  title: "CSV export fails when the report is empty",
-  body: "Clicking Export CSV on a report with no rows throws TypeError: rows is undefined in exportReport, and nothing is downloaded.",
-};
-const OTHER = {
-  title: "Dark mode for the settings page",
-  body: "The settings page ignores the dark theme: its background stays white at night.",
-};
-
 async function fileThree(service: Awaited<ReturnType<typeof start>>, onAgain: string[] = []) {
-  await deliver(service, "issues", issue(1, FIRST.title, FIRST.body));
+  await deliver(service, "issues", issueOpened(REPO, 1, FIRST));
   await service.queue!.drain();
   github.issueLabels.set(KEY(2), [...onAgain]);
-  await deliver(service, "issues", issue(2, AGAIN.title, AGAIN.body, onAgain));
+  await deliver(service, "issues", issueOpened(REPO, 2, AGAIN, onAgain));
   await service.queue!.drain();
-  await deliver(service, "issues", issue(3, OTHER.title, OTHER.body));
+  await deliver(service, "issues", issueOpened(REPO, 3, OTHER));
   await service.queue!.drain();
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { renderSimilar } from "../../src/core/render-comment.js";
-import { appWithStandIn, deliver, payload } from "../helpers/app-harness.js";
+import { appWithStandIn, deliver, issueOpened } from "../helpers/app-harness.js";
+import { AGAIN, FIRST, OTHER } from "../helpers/similar-texts.js";
 
 /**
  * A new issue that repeats an earlier one says so in its one comment (issue 32, Deliver 3): the App against the
@@ -12,41 +13,14 @@ const { github, start } = appWithStandIn({ storage: "pglite" });
 const REPO = "acme/widgets";
 const KEY = (n: number) => `${REPO}#${n}`;
 
-function issue(number: number, title: string, body: string) {
-  return payload("issues", "opened", (p) => {
-    p.repository.owner.login = "acme";
-    p.repository.name = "widgets";
-    p.repository.full_name = REPO;
-    p.issue.number = number;
-    p.issue.title = title;
-    p.issue.body = body;
-    p.issue.html_url = `https://github.com/${REPO}/issues/${number}`;
-    p.issue.labels = [];
-    p.sender.type = "User";
-  });
-}
-
-const FIRST = {
-  title: "Export to CSV fails on empty reports",
-  body: "When a report has no rows, clicking Export CSV throws `TypeError: rows is undefined` in exportReport and no file is downloaded. Steps: open an empty report, click Export CSV.",
-};
-const AGAIN = {
-  title: "CSV export fails when the report is empty",
-  body: "Clicking Export CSV on a report with no rows throws TypeError: rows is undefined in exportReport, and nothing is downloaded.",
-};
-const OTHER = {
-  title: "Dark mode for the settings page",
-  body: "The settings page ignores the dark theme: its background stays white at night.",
-};
-
 describe("the comment of a new issue names an earlier one like it", () => {
   it("says 'Possibly the same as #1' on a refiling, and nothing on an unrelated issue or on #1", async () => {
     const service = await start();
-    await deliver(service, "issues", issue(1, FIRST.title, FIRST.body));
+    await deliver(service, "issues", issueOpened(REPO, 1, FIRST));
     await service.queue!.drain();
-    await deliver(service, "issues", issue(2, AGAIN.title, AGAIN.body));
+    await deliver(service, "issues", issueOpened(REPO, 2, AGAIN));
     await service.queue!.drain();
-    await deliver(service, "issues", issue(3, OTHER.title, OTHER.body));
+    await deliver(service, "issues", issueOpened(REPO, 3, OTHER));
     await service.queue!.drain();
 
     const [first] = github.commentsOn(KEY(1));

@@ -294,3 +294,24 @@ export function capturingLogger(): { logger: pino.Logger; lines: Record<string, 
   );
   return { logger, lines };
 }
+
+/** An `issues.opened` delivery in `owner/name`, opened by a person, with the labels named. */
+export function issueOpened(
+  repository: string,
+  number: number,
+  text: { title: string; body: string },
+  labels: string[] = [],
+) {
+  const [owner, name] = repository.split("/") as [string, string];
+  return payload("issues", "opened", (p) => {
+    p.repository.owner.login = owner;
+    p.repository.name = name;
+    p.repository.full_name = repository;
+    p.issue.number = number;
+    p.issue.title = text.title;
+    p.issue.body = text.body;
+    p.issue.html_url = `https://github.com/${repository}/issues/${number}`;
+    p.issue.labels = labels.map((n) => ({ name: n })) as typeof p.issue.labels;
+    p.sender.type = "User";
+  });
+}
