@@ -5,7 +5,6 @@
  */
 import { MD_LINK_RE, replaceFences, URL_RE, withoutPrompts } from "../offline/prose.js";
 
-
 export interface FeatureOptions {
   /** How many times a title's word counts (the body's count once). */
   titleWeight: number;
