@@ -38482,6 +38482,13 @@ function evidenceWords(e) {
 }
 var WEAK_TERMS = new Set(reasoning_terms_default.weakTerms);
 var AMBIGUOUS_LENS = new Set(reasoning_terms_default.ambiguousLens);
+function wordIndex(text2, word) {
+  const letter = new RegExp("\\p{L}", "u");
+  for (let at = text2.indexOf(word); at >= 0; at = text2.indexOf(word, at + 1)) {
+    if (!letter.test(text2[at - 1] ?? " ") && !letter.test(text2[at + word.length] ?? " ")) return at;
+  }
+  return -1;
+}
 var withoutCode = (text2) => text2.replace(/`[^`]*`/g, (m) => " ".repeat(m.length));
 var NOT_AREAS = /* @__PURE__ */ new Set(["bulk-generation", "hype", "fix-request", "defect", "removal", "documentation"]);
 function ownWord(original, term) {
@@ -38586,7 +38593,7 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf) {
   const ranked = sentences2.map((s2, i) => ({ s: s2, i, n: wordsOf[i].filter((w) => lens.has(w)).length })).filter((x) => x.n > 0 && !/:\s*$/.test(x.s.text)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
   for (const { s: s2, i } of ranked) {
     const word = wordsOf[i].find((w) => lens.has(w));
-    const at = s2.text.toLowerCase().search(new RegExp(`(?<![\\p{L}])${word}(?![\\p{L}])`, "u"));
+    const at = wordIndex(s2.text.toLowerCase(), word);
     if (at < 0 || at + word.length > QUOTE_SHOWN - 2) continue;
     const shownWord = s2.text.slice(at, at + word.length);
     out.push({
@@ -78994,14 +79001,14 @@ async function readPullRequestChange(deps, token, item, payload) {
   } catch (error63) {
     const status = httpStatus(error63);
     deps.core.warning(
-      isPermissionStatus(status) ? `The token cannot list the files of ${where} (GitHub answered ${status}): add \`pull-requests: read\` to the workflow's \`permissions\`; ${instead}.` : `The files of ${where} could not be listed (${status === void 0 ? "GitHub could not be reached" : `GitHub answered ${status}`}); ${instead}.`
+      // A refusal (not a rate limit's 403) is the workflow's permissions to fix, as for the similar issues' listing.
+      isRefusal(error63) ? `The token cannot list the files of ${where} (GitHub answered ${status}): add \`pull-requests: read\` to the workflow's \`permissions\`; ${instead}.` : `The files of ${where} could not be listed (${status === void 0 ? "GitHub could not be reached" : `GitHub answered ${status}`}); ${instead}.`
     );
     return totals;
   }
 }
 
 // src/core/similar/features.ts
-var FENCE_RE = /(```|~~~)[\s\S]*?(?:\1|$)/g;
 var DEFAULT_FEATURES = {
   titleWeight: 2,
   dropCode: true,
@@ -79016,7 +79023,7 @@ var MAX_BODY_CHARS = 32768;
 var MAX_TITLE_CHARS = 512;
 function authorText(body, dropCode = true) {
   let text2 = withoutPrompts(body.slice(0, MAX_BODY_CHARS));
-  if (dropCode) text2 = text2.replace(FENCE_RE, "\n");
+  if (dropCode) text2 = replaceFences(text2, () => "\n");
   return text2.replace(MD_LINK_RE, "$1").replace(URL_RE, " ");
 }
 var STOPWORDS = new Set(
