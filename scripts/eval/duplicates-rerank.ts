@@ -4,6 +4,7 @@
  * for the partner and 0 for the rest; a logistic regression (L2) over the signals. The held-out part is not read.
  *
  *   node --import tsx scripts/eval/duplicates-rerank.ts [--depth 20] [--l2 1] [--without code,apart]
+ *     [--features '{"compounds":true}']   the first stage's features changed (features.ts, FeatureOptions)
  *
  * Prints the weights to paste into SIMILAR_METHOD, and the development figures by 5-fold cross-validation over
  * the pairs' groups (each fold's pairs ranked by a model fitted on the other four), beside the first stage's.
@@ -25,6 +26,7 @@ const depth = Number(arg("--depth", "20"));
 const l2 = Number(arg("--l2", "1"));
 const without = new Set(arg("--without", "").split(",").filter(Boolean));
 const used = RERANK_FEATURES.filter((f) => !without.has(f));
+const featureChanges = JSON.parse(arg("--features", "{}")) as Partial<SimilarMethod["features"]>;
 
 interface Example {
   group: number;
@@ -63,6 +65,25 @@ export function fitLogistic(examples: readonly Example[], lambda: number): { bia
   return { bias: b - raw.reduce((s, rj, j) => s + rj * mean[j]!, 0), w: raw };
 }
 
+/** Per pair, the ordinal of its connected group of pairs (in order of each group's first pair). */
+export function components(pairs: readonly [number, number][]): number[] {
+  const parent = new Map<number, number>();
+  const find = (x: number): number => {
+    const p = parent.get(x) ?? x;
+    return p === x ? x : find(p);
+  };
+  for (const [a, b] of pairs) {
+    const [ra, rb] = [find(a), find(b)];
+    if (ra !== rb) parent.set(Math.max(ra, rb), Math.min(ra, rb));
+  }
+  const ordinal = new Map<number, number>();
+  return pairs.map(([a]) => {
+    const root = find(a);
+    if (!ordinal.has(root)) ordinal.set(root, ordinal.size);
+    return ordinal.get(root)!;
+  });
+}
+
 function main() {
   const data = load();
   if (!data) {
@@ -74,6 +95,7 @@ function main() {
   const devPairs = pairs.filter(([a]) => !held(a));
   const method: SimilarMethod = {
     ...SIMILAR_METHOD,
+    features: { ...SIMILAR_METHOD.features, ...featureChanges },
     rerank: {
       depth,
       bias: 0,
@@ -122,9 +144,11 @@ function main() {
         const first = firstRanks[group]!.rank;
         return { pair, rank: at >= 0 ? at + 1 : first };
       });
+  // Folds by duplicate group (pairs sharing a report are in one fold: a report never trains and tests at once).
+  const componentOf = components(devPairs);
   const cv: { pair: [number, number]; rank: number }[] = [];
   for (let fold = 0; fold < 5; fold++) {
-    const test = new Set(devPairs.map((_, g) => g).filter((g) => g % 5 === fold));
+    const test = new Set(devPairs.map((_, g) => g).filter((g) => componentOf[g]! % 5 === fold));
     const model = fitLogistic(
       examples.filter((e) => !test.has(e.group)),
       l2,

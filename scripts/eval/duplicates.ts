@@ -60,8 +60,33 @@ export const VARIANTS: Record<string, SimilarMethod> = {
   "S + title char 3,4-grams 0.3": v({ ...good, ngrams: [3, 4] }, tfidf, { weight: 0.3 }),
   "S + all char 4-grams 0.3": v({ ...good, ngrams: [4], ngramSource: "all" }, tfidf, { weight: 0.3 }),
   "S, bm25 words + title char 4-grams 0.3": v({ ...good, ngrams: [4] }, bm25(1.2, 0.75), { weight: 0.3 }),
-  "S + title char 4-grams 0.2, first stage only": { ...SIMILAR_METHOD, rerank: undefined },
-  "S + title char 4-grams 0.2, re-ranked top 20 (duplicates-rerank.ts --l2 30)": SIMILAR_METHOD,
+  "S + title char 4-grams 0.2, first stage only": {
+    ...SIMILAR_METHOD,
+    features: { ...SIMILAR_METHOD.features, urlTails: false },
+    rerank: undefined,
+  },
+  "S + title char 4-grams 0.2, re-ranked top 20 (duplicates-rerank.ts --l2 30)": {
+    ...SIMILAR_METHOD,
+    features: { ...SIMILAR_METHOD.features, urlTails: false },
+    rerank: {
+      depth: 20,
+      bias: -2.027,
+      weights: {
+        score: 2.664,
+        behindBest: -2.097,
+        title: 1.467,
+        rareShared: 0.39,
+        code: -0.125,
+        apart: -0.292,
+      },
+    },
+  },
+  "S + title char 4-grams 0.2 + links' last parts, first stage only": {
+    ...SIMILAR_METHOD,
+    rerank: undefined,
+  },
+  "S + title char 4-grams 0.2 + links' last parts, re-ranked top 20 (refitted, grouped CV, --l2 30)":
+    SIMILAR_METHOD,
   shipped: SIMILAR_METHOD,
 };
 

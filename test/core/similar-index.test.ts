@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { codeTerms } from "../../src/core/similar/features.js";
+import { authorText, codeTerms, urlTail } from "../../src/core/similar/features.js";
 import { isSeries, SIMILAR_METHOD, SimilarIndex } from "../../src/core/similar/similar-index.js";
 
 /** The similar-issues method's pieces (issue 32): invented issues, no benchmark text. */
@@ -15,6 +15,23 @@ describe("similar issues: the method's pieces", () => {
     expect(terms.has("widgetparser.parse")).toBe(true);
     expect(terms.has("widgetparser.java")).toBe(true);
     expect(terms.has("!widget 0 has no frame")).toBe(true);
+  });
+
+  it("keeps a link's last path part (an advisory, an upstream issue), not its address", () => {
+    expect(urlTail("https://nvd.example.org/vuln/detail/CVE-2031-12345]")).toBe("CVE-2031-12345");
+    expect(urlTail("https://tracker.example.org/browse/WIDGET-77?focus=1#c2")).toBe("WIDGET-77");
+    expect(urlTail("https://example.org/")).toBe("");
+    expect(
+      authorText("see [the advisory](https://a.example/adv/GHSA-1) and https://b.example/x/y.", false, true),
+    ).toBe("see the advisory GHSA-1 and  y ");
+    expect(authorText("see [the advisory](https://a.example/adv/GHSA-1)", false)).toBe("see the advisory");
+    // Two reports naming the same advisory only through links share it as a word.
+    const index = new SimilarIndex();
+    const a = index.features("Upgrade the widget library", "Fixes https://a.example/adv/CVE-2031-4242");
+    expect(a.words.has("4242")).toBe(true);
+    expect(
+      index.features("Upgrade the widget library", "Fixes https://a.example/adv/x").words.has("adv"),
+    ).toBe(false);
   });
 
   it("tells a series from one issue twice", () => {

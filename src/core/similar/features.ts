@@ -21,6 +21,16 @@ export interface FeatureOptions {
   /** Character n-gram sizes (none: []), of the words of `ngramSource`, each word padded with "_". */
   ngrams: readonly number[];
   ngramSource: "title" | "all";
+  /**
+   * Two adjacent words of the title also as one ("Bouncy Castle" → bouncycastle, "journal node" → journalnode):
+   * a name written as one word in one report and as two in another still matches.
+   */
+  compounds: boolean;
+  /**
+   * A link's last path part is kept in place of the whole address (…/detail/CVE-2020-26939 → CVE-2020-26939,
+   * …/browse/PROJ-123 → PROJ-123): two reports linking the same advisory or upstream issue share it.
+   */
+  urlTails: boolean;
 }
 
 export const DEFAULT_FEATURES: FeatureOptions = {
@@ -32,6 +42,8 @@ export const DEFAULT_FEATURES: FeatureOptions = {
   stopwords: false,
   ngrams: [],
   ngramSource: "title",
+  compounds: false,
+  urlTails: false,
 };
 
 /** Term counts of one issue, by space: words, and character n-grams (and what the re-ranker compares, rerank.ts). */
@@ -52,11 +64,24 @@ export const MAX_BODY_CHARS = 32_768;
 const MAX_TITLE_CHARS = 512;
 
 /** The author's own text: no template prompts, no fenced code (unless kept), link texts without their targets. */
-export function authorText(body: string, dropCode = true): string {
+export function authorText(body: string, dropCode = true, urlTails = false): string {
   let text = withoutPrompts(body.slice(0, MAX_BODY_CHARS));
   // Fenced blocks as every reader reads them (only when `dropCode`: the shipped method keeps code).
   if (dropCode) text = replaceFences(text, () => "\n");
-  return text.replace(MD_LINK_RE, "$1").replace(URL_RE, " ");
+  if (!urlTails) return text.replace(MD_LINK_RE, "$1").replace(URL_RE, " ");
+  return text
+    .replace(
+      MD_LINK_RE,
+      (link: string, label: string) => `${label} ${urlTail(link.slice(label.length + 3, -1))}`,
+    )
+    .replace(URL_RE, (url) => ` ${urlTail(url)} `);
+}
+
+/** A URL's last path part ("" for a bare host), without its query, fragment and trailing punctuation. */
+export function urlTail(url: string): string {
+  const path = url.replace(/[?#].*$/s, "").replace(/[)\].,;:!'"]+$/, "");
+  const parts = path.split("/").filter(Boolean);
+  return parts.length > 2 || (parts.length === 2 && !/^https?:$/i.test(parts[0]!)) ? parts.at(-1)! : "";
 }
 
 const STOPWORDS = new Set(
@@ -114,6 +139,17 @@ function addGrams(
   }
 }
 
+/** Two adjacent letter-only words of a title joined (each 2+ letters), lower case: "Bouncy Castle" → bouncycastle. */
+export function compoundsOf(title: string): string[] {
+  const ws = title.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  const out: string[] = [];
+  for (let i = 0; i + 1 < ws.length; i++) {
+    const [a, b] = [ws[i]!, ws[i + 1]!];
+    if (/^\p{L}{2,}$/u.test(a) && /^\p{L}{2,}$/u.test(b) && a.length + b.length <= 40) out.push(a + b);
+  }
+  return out;
+}
+
 /** The term counts of an issue (title and body as GitHub gives them). */
 export function issueFeatures(
   title: string,
@@ -121,9 +157,12 @@ export function issueFeatures(
   o: FeatureOptions = DEFAULT_FEATURES,
 ): IssueFeatures {
   const titleWords = words(title.slice(0, MAX_TITLE_CHARS), o);
-  const bodyWords = words(authorText(body, o.dropCode), o);
+  const bodyWords = words(authorText(body, o.dropCode, o.urlTails), o);
   const wordCounts = new Map<string, number>();
   for (const w of titleWords) wordCounts.set(w, (wordCounts.get(w) ?? 0) + o.titleWeight);
+  if (o.compounds)
+    for (const c of compoundsOf(title.slice(0, MAX_TITLE_CHARS)))
+      wordCounts.set(c, (wordCounts.get(c) ?? 0) + o.titleWeight);
   for (const w of bodyWords) wordCounts.set(w, (wordCounts.get(w) ?? 0) + 1);
   // The title's tokens as written (lower case, one-character ones too: "CentOS 7" and "CentOS 8" differ).
   const titleCounts = new Map<string, number>();
