@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
 import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { KeyAccess } from "../accounts/key-access.js";
 import type { ApprovalPolicy } from "../core/approval.js";
@@ -10,7 +10,7 @@ import { createMetrics, type ServiceMetrics } from "./metrics.js";
 import { errorReplies } from "./plugins/errors.js";
 import { strictJsonBodies } from "./plugins/json-body.js";
 import { openApiDocs, openApiRoute } from "./plugins/openapi.js";
-import { requestLogAndMetrics } from "./plugins/request-log.js";
+import { RequestLogController, requestLogAndMetrics } from "./plugins/request-log.js";
 import { lazyRequestLogger } from "./request-logger.js";
 import { registerAccountRoutes } from "./routes/accounts.js";
 import { healthRoute, metricsRoute } from "./routes/health.js";
@@ -104,11 +104,12 @@ export type BaseServerDeps = Pick<
 export async function createServer(deps: BaseServerDeps): Promise<FastifyInstance> {
   const requestTimeout = deps.requestTimeoutMs ?? 30_000;
   const without = new Set(deps.leaveOut);
+  const logController = new RequestLogController();
   const app = Fastify({
     ...(deps.loggerInstance ? { loggerInstance: deps.loggerInstance } : { logger: deps.logger ?? false }),
     bodyLimit: MAX_BODY_BYTES,
-    // One line per request, written by the onResponse hook below.
-    logController: new LogController({ disableRequestLogging: true }),
+    // One line per request, ours (see plugins/request-log.ts), and the request id on every answer.
+    logController,
     ...(without.has("request-logger") ? {} : { childLoggerFactory: lazyRequestLogger }),
     requestIdHeader: false,
     // Client ids are echoed when they look like ids; anything else gets a fresh one.
@@ -156,9 +157,13 @@ export async function createServer(deps: BaseServerDeps): Promise<FastifyInstanc
   app.setSerializerCompiler(() => (without.has("shared-json") ? JSON.stringify : sharedJson));
   if (!without.has("strict-json")) strictJsonBodies(app);
   requestLogAndMetrics(app, metrics, {
-    requestId: !without.has("request-id"),
-    accessLog: !without.has("access-log"),
-    metrics: !without.has("metrics"),
+    controller: logController,
+    hasLogger: Boolean(deps.loggerInstance ?? deps.logger),
+    parts: {
+      requestId: !without.has("request-id"),
+      accessLog: !without.has("access-log"),
+      metrics: !without.has("metrics"),
+    },
   });
   errorReplies(app, MAX_BODY_BYTES);
   if (!without.has("openapi")) await openApiDocs(app, { version: deps.version ?? "0.1.0", keys: deps.keys });

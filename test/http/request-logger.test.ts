@@ -146,6 +146,38 @@ describe("request logs", () => {
     });
     await app.close();
   });
+
+  // The id and the count come from fastify's log controller when the server has a logger and from an onResponse
+  // hook when it has none: both ways, every answer carries its id and every request is counted once.
+  it.each([
+    ["with a logger", true],
+    ["without a logger", false],
+  ])("put the request id on every answer and count each request once, %s", async (_name, withLogger) => {
+    const app = await buildServer({
+      scorer: createScorer({ scorer: "offline" }).scorer,
+      policy: DEFAULT_APPROVAL_POLICY,
+      ...(withLogger ? { loggerInstance: capture().logger } : { logger: false }),
+    });
+    const ok = await app.inject({ method: "POST", url: "/score-task", payload: { task: "Add CSV export" } });
+    const wrongType = await app.inject({
+      method: "POST",
+      url: "/score-task",
+      headers: { "content-type": "text/plain" },
+      payload: "Add CSV export",
+    });
+    const missing = await app.inject({ method: "GET", url: "/nowhere" });
+    expect([ok.statusCode, wrongType.statusCode, missing.statusCode]).toEqual([200, 415, 404]);
+    for (const res of [ok, wrongType, missing])
+      expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    const metrics = (await app.inject({ method: "GET", url: "/metrics" })).body;
+    for (const series of [
+      'method="POST",route="/score-task",status="200"',
+      'method="POST",route="/score-task",status="415"',
+      'method="GET",route="(no route)",status="404"',
+    ])
+      expect(metrics).toContain(`task_scorer_http_requests_total{${series}} 1\n`);
+    await app.close();
+  });
 });
 
 describe("the buffered log destination", () => {
