@@ -75,6 +75,7 @@ export const VARIANTS: Record<string, SimilarMethod> = {
         score: 2.664,
         behindBest: -2.097,
         title: 1.467,
+        titleChars: 0,
         rareShared: 0.39,
         code: -0.125,
         apart: -0.292,
@@ -85,7 +86,23 @@ export const VARIANTS: Record<string, SimilarMethod> = {
     ...SIMILAR_METHOD,
     rerank: undefined,
   },
-  "S + title char 4-grams 0.2 + links' last parts, re-ranked top 20 (refitted, grouped CV, --l2 30)":
+  "S + title char 4-grams 0.2 + links' last parts, re-ranked top 20 (refitted, grouped CV, --l2 30)": {
+    ...SIMILAR_METHOD,
+    rerank: {
+      depth: 20,
+      bias: -2.096,
+      weights: {
+        score: 2.75,
+        behindBest: -2.15,
+        title: 1.416,
+        titleChars: 0,
+        rareShared: 0.491,
+        code: -0.223,
+        apart: -0.286,
+      },
+    },
+  },
+  "S + title char 4-grams 0.2 + links' last parts, re-ranked with the titles' n-grams (--l2 30)":
     SIMILAR_METHOD,
   shipped: SIMILAR_METHOD,
 };

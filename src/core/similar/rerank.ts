@@ -7,7 +7,15 @@
  */
 
 /** The signals of one (query, candidate) pair, in this order. */
-export const RERANK_FEATURES = ["score", "behindBest", "title", "rareShared", "code", "apart"] as const;
+export const RERANK_FEATURES = [
+  "score",
+  "behindBest",
+  "title",
+  "titleChars",
+  "rareShared",
+  "code",
+  "apart",
+] as const;
 export type RerankFeature = (typeof RERANK_FEATURES)[number];
 
 export interface Reranker {
@@ -24,6 +32,8 @@ export interface PairSignals {
   best: number;
   /** TF-IDF cosine of the two titles' words. */
   title: number;
+  /** TF-IDF cosine of the titles' character n-grams (0 where the method has none). */
+  titleChars: number;
   /** Words both hold that few issues of the repository hold. */
   rareShared: number;
   /** TF-IDF cosine of the code terms (features.ts, codeTerms). */
@@ -37,6 +47,7 @@ export function featureVector(s: PairSignals): Record<RerankFeature, number> {
     score: s.score,
     behindBest: s.best - s.score,
     title: s.title,
+    titleChars: s.titleChars,
     rareShared: Math.log1p(s.rareShared),
     code: s.code,
     apart: Math.log1p(s.between),

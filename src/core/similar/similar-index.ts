@@ -57,14 +57,15 @@ export const SIMILAR_METHOD: SimilarMethod = {
   // feature subsets tried, docs/similar-issues.md).
   rerank: {
     depth: 20,
-    bias: -2.096,
+    bias: -2.29,
     weights: {
-      score: 2.75,
-      behindBest: -2.15,
-      title: 1.416,
-      rareShared: 0.491,
-      code: -0.223,
-      apart: -0.286,
+      score: 2.153,
+      behindBest: -2.084,
+      title: 0.524,
+      titleChars: 1.815,
+      rareShared: 0.463,
+      code: -0.197,
+      apart: -0.281,
     },
   },
 };
@@ -182,12 +183,17 @@ export class SimilarIndex {
     const keys = hits.map((h) => h.key);
     const titles = this.titles.cosines(features.title, keys);
     const code = this.code.cosines(features.code, keys);
+    const titleChars =
+      this.method.charWeight > 0 && this.method.chars.scheme === "tfidf"
+        ? this.chars.cosines(features.chars, keys)
+        : keys.map(() => 0);
     const rare = this.words.sharedRare(features.words, keys, 0.005, 2);
     const best = hits[0]?.score ?? 0;
     return hits.map((h, i) => ({
       score: h.score,
       best,
       title: titles[i]!,
+      titleChars: titleChars[i]!,
       rareShared: rare[i]!,
       code: code[i]!,
       between: self === undefined ? 0 : this.between(self, h.key),
