@@ -1,6 +1,7 @@
 import { language } from "./language.js";
 import { stripInjections } from "./strip-injections.js";
-import { HTML_COMMENT_RE, replaceFences, URL_RE } from "./prose.js";
+import { URL_RE } from "./prose.js";
+import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import languages from "./words/languages.json" with { type: "json" };
 import negation from "./words/negation.json" with { type: "json" };
 import {
@@ -317,22 +318,27 @@ export function conceptsIn(text: string): ConceptHit[] {
   return concepts;
 }
 
-export function analyzeTask(title: string, description: string): TaskAnalysis {
+export function analyzeTask(
+  title: string,
+  description: string,
+  md: MarkdownText = readMarkdown(description),
+  lang?: string,
+): TaskAnalysis {
   const titleInj = stripInjections(title);
+  // Read in the whole text: an instruction hidden in a template comment or a code block is still aimed at the scorer.
   const descInj = stripInjections(description);
   const injection = titleInj.found || descInj.found;
 
   // Each clean-up pass runs only when its cheap substring test says it can match: most issues have
   // no HTML comments, fences or links, and this function runs on every request.
-  let prose = descInj.text;
-  if (prose.includes("<!--")) prose = prose.replace(HTML_COMMENT_RE, " ");
-  let hasStackTrace = EXCEPTION_RE.test(prose);
-  prose = replaceFences(prose, (block) => {
+  let hasStackTrace = EXCEPTION_RE.test(md.text);
+  let prose = renderMarkdown(md, (block) => {
     STACK_LINE_RE.lastIndex = 0;
     if (!hasStackTrace && STACK_LINE_RE.test(block)) hasStackTrace = true;
     STACK_LINE_RE.lastIndex = 0;
     return "\n";
   });
+  if (descInj.found) prose = stripInjections(prose).text;
   prose = prose.replace(STACK_LINE_RE, () => {
     hasStackTrace = true;
     return "\n";
@@ -380,7 +386,7 @@ export function analyzeTask(title: string, description: string): TaskAnalysis {
     nonLatinShare <= 0.5 &&
     d.words >= 12 &&
     (t.englishWords + d.englishWords) / words < 0.06 &&
-    language(`${title}\n${description}`) !== "en";
+    (lang ?? language(title, md)) !== "en";
 
   const english = t.englishWords + d.englishWords;
   const englishProse = english >= 10 && english / Math.max(1, words) >= 0.15;

@@ -35,7 +35,8 @@ import {
   SECTION_ASK_RE,
   SECTION_OTHER_RE,
 } from "./ask-patterns.js";
-import { HTML_COMMENT_RE, replaceFences, TRACKER_NOTICE_RE } from "./prose.js";
+import { TRACKER_NOTICE_RE } from "./prose.js";
+import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 
 /** The longest ask, "…" included. */
 export const ASK_MAX = 240;
@@ -66,11 +67,6 @@ function countWords(text: string): number {
   const cjk = text.match(CJK_RE)?.length ?? 0;
   const rest = cjk ? text.replace(CJK_RE, " ") : text;
   return (rest.match(WORD_RE)?.length ?? 0) + Math.ceil(cjk / 2);
-}
-
-/** Replace each character of a match with a newline (or keep newlines): positions in the text stay the same. */
-function mask(text: string, re: RegExp): string {
-  return text.replace(re, (m) => m.replace(/[^\n]/g, "\n"));
 }
 
 interface Sentence {
@@ -122,17 +118,15 @@ function isProseBlock(body: string): boolean {
   );
 }
 
-/** The text with code blocks masked out, except the fences of blocks of prose. */
-function maskCode(text: string): string {
-  return replaceFences(text, (block) => {
-    const nl = block.indexOf("\n");
-    const close = block.lastIndexOf("\n");
-    if (nl > 0 && close > nl && isProseBlock(block.slice(nl + 1, close))) {
-      const blank = (t: string) => t.replace(/[^\n]/g, "\n");
-      return blank(block.slice(0, nl)) + block.slice(nl, close + 1) + blank(block.slice(close + 1));
-    }
-    return block.replace(/[^\n]/g, "\n");
-  });
+/** A code block masked out (its lines left blank), except the fences of a block of prose, whose lines are read. */
+function maskBlock(block: string): string {
+  const nl = block.indexOf("\n");
+  const close = block.lastIndexOf("\n");
+  if (nl > 0 && close > nl && isProseBlock(block.slice(nl + 1, close))) {
+    const blank = (t: string) => t.replace(/[^\n]/g, "\n");
+    return blank(block.slice(0, nl)) + block.slice(nl, close + 1) + blank(block.slice(close + 1));
+  }
+  return block.replace(/[^\n]/g, "\n");
 }
 
 /** Two search qualifiers or more ("is:issue", "in:title", "repo:…"): a query string, not prose. */
@@ -146,10 +140,8 @@ export const AUTOMATED_HEADING_RE = /\(automated\)|\bauto-?(?:generated|filled)\
 const COMMAND_RE = /^\s*(?:\$|%|>>>|PS [A-Z]:\\[^>]{0,100}>|C:\\[^>]{0,100}>)\s/;
 
 /** Paragraphs of the author's prose, each with the section it stands in. */
-export function paragraphs(description: string): { text: string; section: Section; step: boolean }[] {
-  let text = description.length > MAX_CHARS ? description.slice(0, MAX_CHARS) : description;
-  if (text.includes("<!--")) text = mask(text, HTML_COMMENT_RE);
-  if (text.includes("```") || text.includes("~~~")) text = maskCode(text);
+export function paragraphs(md: MarkdownText): { text: string; section: Section; step: boolean }[] {
+  const text = renderMarkdown(md, maskBlock, MAX_CHARS);
   const out: { text: string; section: Section; step: boolean }[] = [];
   let section: Section = "none";
   let current: string[] = [];
@@ -358,7 +350,11 @@ export function clipAsk(sentence: string): string {
  * `title` is not quoted (see the module's note); it is taken so that a sentence that only repeats it still
  * counts as the ask, and for future use.
  */
-export function findAsk(title: string, description: string): string | null {
+export function findAsk(
+  title: string,
+  description: string,
+  md: MarkdownText = readMarkdown(description),
+): string | null {
   void title;
   if (!description || !/[\p{L}]/u.test(description)) return null;
   const states = (c: Sentence) => askCue(c.text, c.step) !== null;
@@ -367,7 +363,7 @@ export function findAsk(title: string, description: string): string | null {
   // nothing else states one. Each sentence is judged only while it could still be chosen.
   let firstUnderAsk: Sentence | undefined;
   const firstWithCue: (Sentence | undefined)[] = [undefined, undefined, undefined];
-  for (const p of paragraphs(description)) {
+  for (const p of paragraphs(md)) {
     // The tracker's notice ("This issue tracker is not for questions …") is no one's ask, in any of its sentences.
     if (p.section === "other" || TRACKER_NOTICE_RE.test(p.text)) continue;
     const tier = p.section === "ask" ? 0 : p.section === "expected" ? 2 : 1;

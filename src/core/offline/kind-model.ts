@@ -6,7 +6,7 @@
  * deterministic: the weights are data (kind-model.data.ts), the features a fixed hash.
  */
 import { kindAdjustmentLogits, type KindAdjustment } from "./calibration.js";
-import { HTML_COMMENT_RE, replaceFences } from "./prose.js";
+import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { readStructure } from "./read-structure.js";
 import type { TaskStructure } from "./task-structure.js";
 
@@ -43,8 +43,8 @@ const OPENING_WORDS = 25;
  * The author's words: template prompts (HTML comments) go, code and links become one token each (their
  * presence says something, their content is noise), numbers collapse.
  */
-export function ownText(description: string): string {
-  return replaceFences(description.replace(HTML_COMMENT_RE, " "), () => " zzcode ")
+export function ownText(md: MarkdownText): string {
+  return renderMarkdown(md, () => " zzcode ")
     .replace(/https?:\/\/\S+/g, " zzlink ")
     .replace(/\d+/g, "0")
     .slice(0, BODY_CHARS)
@@ -63,12 +63,13 @@ export function featureNames(
   title: string,
   description: string,
   structure?: TaskStructure,
+  md: MarkdownText = readMarkdown(description),
 ): Map<string, number> {
   const out = new Map<string, number>();
   const add = (name: string, n = 1) => out.set(name, (out.get(name) ?? 0) + n);
   // The structural reading holds in any project (a title tag, steps, a stack trace, expected versus
   // actual, a question asked), where words are often one project's own.
-  const s = structure ?? readStructure(title, description);
+  const s = structure ?? readStructure(title, description, undefined, md);
   const strong = STRUCTURE_WEIGHT;
   add(`s:kind:${s.kind}`, strong);
   if (s.titleTag) add(`s:tag:${s.kind}`, strong);
@@ -90,7 +91,7 @@ export function featureNames(
   }
   const lowTitle = ` ${title.toLowerCase().replace(/\s+/g, " ")} `;
   for (let i = 0; i + 4 <= lowTitle.length; i++) add(`c:${lowTitle.slice(i, i + 4)}`);
-  const own = ownText(description);
+  const own = ownText(md);
   // The author's opening words, apart from headings and lists ("When I open…", "Is there a way…", "It would
   // be nice…"), say the kind in any project; a template's headings are one project's own (cross-validation on
   // the training split: headings kept apart cost 2 points of leave-one-repository-out macro-F1, the opening
@@ -122,9 +123,10 @@ export function kindFeatures(
   description: string,
   buckets: number,
   structure?: TaskStructure,
+  md?: MarkdownText,
 ): Map<number, number> {
   const out = new Map<number, number>();
-  for (const [name, n] of featureNames(title, description, structure)) {
+  for (const [name, n] of featureNames(title, description, structure, md)) {
     const bucket = fnv1a(name) & (buckets - 1);
     out.set(bucket, (out.get(bucket) ?? 0) + 1 + Math.log(n));
   }
@@ -185,8 +187,9 @@ export function predictKind(
   description: string,
   adjustment?: KindAdjustment,
   structure?: TaskStructure,
+  md?: MarkdownText,
 ): number[] {
-  const x = kindFeatures(title, description, model.buckets, structure);
+  const x = kindFeatures(title, description, model.buckets, structure, md);
   const z = kindLogits(model, x);
   const a = adjustmentFor(model, adjustment);
   if (a) {

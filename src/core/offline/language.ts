@@ -3,19 +3,24 @@
  * template comments are full of short words that are some language's commonest ("e", "com"), and once read 64
  * of 1,500 English reports as Portuguese. Words English shares ("no", "do", "OS") are not in the other lists.
  */
-import { HTML_COMMENT_RE, replaceFences, URL_RE } from "./prose.js";
+import { URL_RE } from "./prose.js";
+import { renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import languages from "./words/languages.json" with { type: "json" };
 
 /** Inline code, bare domains ("google.com") and "e.g.": short words that are not the author's language. */
 const NOT_WORDS_RE =
   /`[^`\n]*`|(?<![\w.-])[\w.-]{1,100}\.(?:com|org|net|io|dev|app)\b|\b(?:e\.g|i\.e|etc)\./gi;
 
-/** The author's prose: what is left without code, links and template comments. */
-function prose(text: string): string {
-  return replaceFences(text.replace(HTML_COMMENT_RE, " "), () => " ")
+/** The title and the author's prose: what is left without code, links and template comments. */
+function prose(title: string, md: MarkdownText): string {
+  return `${title}\n${renderMarkdown(md, () => " ", SAMPLE_READ)}`
     .replace(URL_RE, " ")
     .replace(NOT_WORDS_RE, " ");
 }
+
+/** How much of the description is read (before code and links are taken out), and how much prose is weighed. */
+const SAMPLE_READ = 4000;
+const SAMPLE_CHARS = 2000;
 
 /** Each language's commonest short words; a word may belong to several (Spanish and Portuguese share "que"). */
 const STOP_WORDS: readonly (readonly [string, readonly string[]])[] = languages.stopWords.map(
@@ -31,9 +36,9 @@ STOP_WORDS.forEach(([, words], i) => {
  * and Russian, else the most frequent stop words. One pass over the characters and one over the words (it runs on every
  * report, so it must not rescan the text per language).
  */
-export function language(text: string): string {
+export function language(title: string, md: MarkdownText): string {
   // Cut before cleaning: a 64 KB description costs what its first page costs.
-  const sample = prose(text.slice(0, 4000)).slice(0, 2000);
+  const sample = prose(title, md).slice(0, SAMPLE_CHARS);
   let ja = 0;
   let ko = 0;
   let zh = 0;

@@ -36,15 +36,21 @@ export function closesFence(line: string, open: { char: string; length: number }
   return true;
 }
 
+/** A fenced code block: offsets into the text it was found in (the block from its opening fence to its closing one). */
+export interface FenceBlock {
+  start: number;
+  end: number;
+  bodyStart: number;
+  bodyEnd: number;
+}
+
 /**
- * Every fenced code block replaced by what `replace` returns for it (its whole text, and its body between the
- * fences), read line by line as CommonMark reads fences: an unclosed block runs to the end. Linear in the text.
- * Every reader of the text takes its code blocks from here, so they agree on what is code.
+ * The fenced code blocks of a text, read line by line as CommonMark reads fences: an unclosed block runs to the
+ * end. Linear in the text. Every reader of the text takes its code blocks from here, so they agree on what is code.
  */
-export function replaceFences(text: string, replace: (block: string, body: string) => string): string {
-  if (!text.includes("```") && !text.includes("~~~")) return text;
-  let out = "";
-  let kept = 0;
+export function fenceBlocks(text: string): FenceBlock[] {
+  const blocks: FenceBlock[] = [];
+  if (!text.includes("```") && !text.includes("~~~")) return blocks;
   let i = 0;
   const n = text.length;
   while (i < n) {
@@ -69,11 +75,37 @@ export function replaceFences(text: string, replace: (block: string, body: strin
       }
       j = le + 1;
     }
-    out += text.slice(kept, i) + replace(text.slice(i, closeEnd), text.slice(bodyStart, close));
-    kept = closeEnd;
+    blocks.push({ start: i, end: closeEnd, bodyStart, bodyEnd: close });
     i = closeEnd + 1;
   }
-  return out + text.slice(kept);
+  return blocks;
+}
+
+/**
+ * The text with every block of `blocks` (found in it by fenceBlocks) replaced by what `replace` returns for it
+ * (its whole text, and its body between the fences). Read up to `upTo` characters of the text only, where given.
+ */
+export function withBlocks(
+  text: string,
+  blocks: readonly FenceBlock[],
+  replace: (block: string, body: string) => string,
+  upTo = text.length,
+): string {
+  if (blocks.length === 0) return upTo < text.length ? text.slice(0, upTo) : text;
+  let out = "";
+  let kept = 0;
+  for (const b of blocks) {
+    if (b.start >= upTo) break;
+    out +=
+      text.slice(kept, b.start) + replace(text.slice(b.start, b.end), text.slice(b.bodyStart, b.bodyEnd));
+    kept = b.end;
+  }
+  return kept < upTo ? out + text.slice(kept, upTo) : out;
+}
+
+/** Every fenced code block of a text replaced by what `replace` returns for it (fenceBlocks, then withBlocks). */
+export function replaceFences(text: string, replace: (block: string, body: string) => string): string {
+  return withBlocks(text, fenceBlocks(text), replace);
 }
 export const URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
 /** A markdown link, its text captured; bounded and never across a "[", so "![![![…" cannot backtrack. */

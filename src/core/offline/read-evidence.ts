@@ -4,7 +4,8 @@
  * description (template prompts in HTML comments removed) and returns the first quote it finds.
  */
 import { EVIDENCE_TYPES, type EvidenceType } from "../contract.js";
-import { HTML_COMMENT_RE, MD_LINK_RE, replaceFences } from "./prose.js";
+import { MD_LINK_RE } from "./prose.js";
+import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { POLICY_RE } from "./segments.js";
 
 export { EVIDENCE_TYPES, type EvidenceType } from "../contract.js";
@@ -17,7 +18,6 @@ export interface Evidence {
 const QUOTE_MAX = 140;
 /** How much of a quote a persona's reasoning shows (the reading keeps up to QUOTE_MAX). */
 export const QUOTE_SHOWN = 80;
-const MAX_CHARS = 70_000;
 
 /** Numbers written as words, as people write counts of people ("twelve customers", "about forty integrators"). */
 const NUMBER_WORD =
@@ -204,9 +204,11 @@ const EMPTY_ANSWER_RE = /^(?:_?no response_?|n\/a|none|-|\.\.\.|…)$/i;
 const isHeading = (line: string) => /^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*$)/.test(line);
 
 /** The evidence in a description, at most one quote of each type, in EVIDENCE_TYPES order. */
-export function readEvidence(title: string, description: string): Evidence[] {
-  const raw = description.length > MAX_CHARS ? description.slice(0, MAX_CHARS) : description;
-  const text = raw.replace(HTML_COMMENT_RE, "\n").replace(INLINE_FENCE_RE, "`$1`");
+export function readEvidence(
+  title: string,
+  description: string,
+  md: MarkdownText = readMarkdown(description),
+): Evidence[] {
   const found = new Map<EvidenceType, string>();
   const put = (type: EvidenceType, quote: string) => {
     // A heading's marks are markup, not the author's words ("## Acceptance criteria", "**Acceptance:**" are
@@ -218,7 +220,7 @@ export function readEvidence(title: string, description: string): Evidence[] {
 
   // Code blocks: a stack trace or error output, code, or neither (a log, a link, prose in a fence).
   let blockVersion: string | undefined;
-  const prose = replaceFences(text, (_block, body) => {
+  const prose = renderMarkdown(md, (_block, body) => {
     const lines = body.split("\n");
     const at = lines.findIndex((l) => TRACE_RE.test(l));
     // A Python trace's own line is its exception ("AttributeError: …"), wherever the paste starts.
@@ -246,7 +248,7 @@ export function readEvidence(title: string, description: string): Evidence[] {
     return `\n${FENCE_MARK}${(failing ?? firstWithText(lines)).trim()}\n`;
   });
 
-  const lines = prose.split("\n");
+  const lines = (prose.includes("```") ? prose.replace(INLINE_FENCE_RE, "`$1`") : prose).split("\n");
   let steps: string[] = [];
   let inSteps = false;
   const tasks: string[] = [];

@@ -6,6 +6,7 @@ import { KIND_MODEL } from "./kind-model.data.js";
 import { adjustmentFor, KIND_CLASSES, predictKind, type KindModel } from "./kind-model.js";
 import { language } from "./language.js";
 import { readEvidence } from "./read-evidence.js";
+import { readMarkdown, type MarkdownText } from "./read-markdown.js";
 import { readStructure, withJunkFlags } from "./read-structure.js";
 import type { TaskStructure } from "./task-structure.js";
 import { SOFT_SPAM_TERMS } from "./signals.js";
@@ -75,12 +76,27 @@ const TAGGED_CONFIDENCE = 0.9;
 export interface StructureRead {
   base: TaskStructure;
   structure: TaskStructure;
+  /** The description's markdown, read once (comments out, code blocks found), for every finder. */
+  md: MarkdownText;
+  /** The language of the title and the author's prose. */
+  language: string;
 }
 
 /** Read the structure once, and overlay the analysis's junk flags (advertising, a tracker's note). */
-export function readStructures(task: string, description: string, analysis: TaskAnalysis): StructureRead {
-  const base = readStructure(task, description);
-  return { base, structure: withJunkFlags(base, junkFlags(analysis, task, description)) };
+export function readStructures(
+  task: string,
+  description: string,
+  analysis: TaskAnalysis,
+  md: MarkdownText,
+  lang: string,
+): StructureRead {
+  const base = readStructure(task, description, undefined, md);
+  return {
+    base,
+    structure: withJunkFlags(base, junkFlags(analysis, task, description)),
+    md,
+    language: lang,
+  };
 }
 
 /**
@@ -100,10 +116,12 @@ export function readReading(
   if (!read) {
     task = readable(task);
     description = readable(description);
-    read = readStructures(task, description, analyzeTask(task, description));
+    const md = readMarkdown(description);
+    const lang = language(task, md);
+    read = readStructures(task, description, analyzeTask(task, description, md, lang), md, lang);
   }
   const s = read.structure;
-  const probs = predictKind(model, task, description, calibration?.kind, read.base);
+  const probs = predictKind(model, task, description, calibration?.kind, read.base, read.md);
   let best = 0;
   for (let i = 1; i < probs.length; i++) if (probs[i]! > probs[best]!) best = i;
   let kind: Reading["kind"] = KIND_CLASSES[best]!;
@@ -119,9 +137,9 @@ export function readReading(
     kind,
     kindConfidence: Math.round(kindConfidence * 100) / 100,
     ...(kind === "bug" && s.severity ? { severity: s.severity } : {}),
-    ask: findAsk(task, description),
-    evidence: readEvidence(task, description),
-    language: language(`${task}\n${description}`),
+    ask: findAsk(task, description, read.md),
+    evidence: readEvidence(task, description, read.md),
+    language: read.language,
     // Stated only where something learned was applied: a kind adjustment fitted against another release's
     // model is not (see adjustmentFor).
     calibration:

@@ -6,7 +6,8 @@
  *
  * Every pattern here is linear: anchored alternations of literal words, no nested unbounded repeats.
  */
-import { HTML_COMMENT_RE, replaceFences, URL_RE } from "./prose.js";
+import { URL_RE } from "./prose.js";
+import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import {
   ACCEPT_RE,
   ACCIDENT_RE,
@@ -59,13 +60,11 @@ interface BodyReading {
   taskList: number;
 }
 
-function readBody(description: string): BodyReading {
-  let text = description.length > 70_000 ? description.slice(0, 70_000) : description;
+function readBody(md: MarkdownText): BodyReading {
   let code = false;
   // The author's code and logs are the author's text too (for promptShare).
   let codeChars = 0;
-  if (text.includes("<!--")) text = text.replace(HTML_COMMENT_RE, "\n");
-  text = replaceFences(text, (block) => {
+  let text = renderMarkdown(md, (block) => {
     code = true;
     codeChars += block.length;
     // A line of its own that stands for the block: it answers a heading above it ("## Logs").
@@ -212,8 +211,9 @@ export function readStructure(
   title: string,
   description: string,
   flags: JunkFlags = NO_FLAGS,
+  md: MarkdownText = readMarkdown(description),
 ): TaskStructure {
-  return withJunkFlags(structureOf(title, description), flags);
+  return withJunkFlags(structureOf(title, description, md), flags);
 }
 
 /** Advertising or a tracker's note makes the task junk, whatever the title said. */
@@ -232,9 +232,9 @@ export function withJunkFlags(s: TaskStructure, flags: JunkFlags): TaskStructure
   };
 }
 
-function structureOf(title: string, description: string): TaskStructure {
+function structureOf(title: string, description: string, md: MarkdownText): TaskStructure {
   const t = readTitle(title);
-  const b = readBody(description);
+  const b = readBody(md);
   const versions = VERSION_RE.test(b.ownText) || /\b\d+\.\d+\.\d+\b/.test(description);
   const hype = b.ownText.match(HYPE_RE)?.length ?? 0;
   // A shortcut stated in the first lines of the description ("paste the helper into each package

@@ -7,8 +7,11 @@ import type { Reading } from "../reading.schema.js";
 import { analyzeTask, conceptsIn, type ConceptHit, type TaskAnalysis } from "./analyze-task.js";
 import { calibrationUsed, type RepositoryCalibration } from "./calibration.js";
 import { featureVector } from "./judge-model.js";
-import { HTML_COMMENT_RE, MD_LINK_RE, replaceFences } from "./prose.js";
+import { MD_LINK_RE } from "./prose.js";
+import { language } from "./language.js";
+import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { readReading, readStructures } from "./read-reading.js";
+import { readSegments, type Segments } from "./segments.js";
 import type { TaskStructure } from "./task-structure.js";
 import { rememberReading } from "./reading-memo.js";
 import { readable } from "./unreadable-text.js";
@@ -38,8 +41,8 @@ const THEMES = new Set([
 ]);
 
 /** The author's first sentence, outside code, quotes, links and template prompts (at most 200 characters). */
-function firstSentence(description: string): string {
-  const text = replaceFences(description.replace(HTML_COMMENT_RE, " "), () => " ")
+function firstSentence(md: MarkdownText): string {
+  const text = renderMarkdown(md, () => " ", 4000)
     .replace(/^[ \t]*(?:>|#).*$/gm, " ")
     .replace(MD_LINK_RE, " ")
     .replace(/https?:\/\/\S+/g, " ")
@@ -59,6 +62,8 @@ export interface TaskReading {
   themes: ConceptHit[];
   /** Themes named in the author's opening sentence and not in the title: the subject, said again. */
   openingThemes: ConceptHit[];
+  /** The author's sentences (what a reasoning may quote) and the headings the author answered. */
+  segments: Segments;
   /** The reader's findings (the report's `reading`): kind from the trained model, evidence with quotes. */
   reading: Reading;
   features: number[];
@@ -72,15 +77,18 @@ export function readTask(
   // Noise (random bytes, a bare blob) is read as nothing, so it scores like an empty task.
   const task = readable(original);
   const description = readable(originalDescription);
-  const analysis = analyzeTask(task, description);
-  const read = readStructures(task, description, analysis);
+  // The markdown is read once: every finder below reads its comments-free text and its code blocks.
+  const md = readMarkdown(description);
+  const lang = language(task, md);
+  const analysis = analyzeTask(task, description, md, lang);
+  const read = readStructures(task, description, analysis, md, lang);
   const structure = read.structure;
   // Parenthesised asides in the title are not its subject; keyword runs are not themes.
   const titleOnly = analysis.stuffing ? [] : conceptsIn(task.replace(/\([^)]{0,80}\)/g, " "));
   const themes = titleOnly.filter((h) => THEMES.has(h.concept.id));
   // The opening sentence says what the task is about as often as the title does; later sentences are
   // context, tangents or stuffing, and earn nothing.
-  const opening = firstSentence(description);
+  const opening = firstSentence(md);
   const seen = new Set(themes.map((h) => h.concept.id));
   const openingThemes =
     analysis.stuffing || !opening
@@ -96,6 +104,7 @@ export function readTask(
     structure,
     themes,
     openingThemes,
+    segments: readSegments(md),
     reading,
     features: featureVector(structure, analysis, reading),
   };

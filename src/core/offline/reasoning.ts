@@ -23,7 +23,7 @@ import { conceptsIn } from "./analyze-task.js";
 import { QUOTE_SHOWN, saysNothing, type Evidence, type EvidenceType } from "./read-evidence.js";
 import { askCue } from "./find-ask.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
-import { isTemplate, readSegments, type AuthorSentence } from "./segments.js";
+import { isTemplate, type AuthorSentence } from "./segments.js";
 
 /** What the title's own rules read (docs, chore and refactor work), named as the title's word. */
 const TAGGED_WORDS: Readonly<Record<string, string>> = {
@@ -320,10 +320,13 @@ function subjectOf(r: Pick<TaskReading, "task" | "description">, text: string, f
 }
 
 /** A persona's sentence for a text with nothing for it (or nothing to weigh at all). */
-export function nothingSentence(r: Pick<TaskReading, "task" | "description">, persona: PersonaId): string {
+export function nothingSentence(
+  r: Pick<TaskReading, "task" | "description" | "segments">,
+  persona: PersonaId,
+): string {
   return PERSONA_RECORDS[persona].voice.nothing.replace(
     "{subject}",
-    subjectOf(r, checkable(`${r.task} ${r.description}`), readSegments(r.description).sentences[0]?.text),
+    subjectOf(r, checkable(`${r.task} ${r.description}`), r.segments.sentences[0]?.text),
   );
 }
 
@@ -333,7 +336,7 @@ export function nothingSentence(r: Pick<TaskReading, "task" | "description">, pe
  */
 export function groundedSentences(r: TaskReading, estimate?: string): Record<PersonaId, string> {
   const text = checkable(`${r.task} ${r.description}`);
-  const { sentences } = readSegments(r.description);
+  const { sentences } = r.segments;
   // Piled-up keywords name no area: repetition earns nothing.
   const areas = sentences.length && !r.analysis.stuffing ? areasIn(sentences.slice(0, 40)) : [];
   const wordsOf = sentences.map(

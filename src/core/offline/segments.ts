@@ -9,7 +9,8 @@
  * Linear: one pass over at most MAX_CHARS characters, patterns anchored and bounded.
  */
 import { AUTOMATED_HEADING_RE } from "./find-ask.js";
-import { closesFence, fenceOpening, POLICY_RE, TRACKER_NOTICE_RE } from "./prose.js";
+import { POLICY_RE, TRACKER_NOTICE_RE } from "./prose.js";
+import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { TEMPLATE_BOILERPLATE } from "./signals.js";
 import { HEADING_RE, LABEL_RE, PLACEHOLDER_RE } from "./structure-patterns.js";
 
@@ -31,7 +32,8 @@ const SENTENCE_CHARS = 600;
 /** A quote holds at most this many characters; longer sentences are cut at a word and end with "…". */
 export const SENTENCE_SHOWN = 160;
 
-const COMMENT_RE = /<!--[\s\S]*?(?:-->|$)/g;
+/** Where a code block stood: a control character, which no description holds as a line of its own. */
+const CODE_LINE = "\u0001";
 const QUOTE_LINE_RE = /^\s*>/;
 const TABLE_RE = /^\s*\|/;
 const INDENTED_RE = /^(?: {4}|\t)/;
@@ -116,7 +118,7 @@ function sentencesOf(paragraph: string): string[] {
 
 /** The author's sentences in the description, in order. */
 export function authorSentences(description: string): AuthorSentence[] {
-  return readSegments(description).sentences;
+  return readSegments(readMarkdown(description)).sentences;
 }
 
 export interface Segments {
@@ -126,15 +128,14 @@ export interface Segments {
 }
 
 /** One pass over the description: the author's sentences, and which headings the author answered. */
-export function readSegments(description: string): Segments {
-  let text = description.length > MAX_CHARS ? description.slice(0, MAX_CHARS) : description;
-  if (text.includes("<!--")) text = text.replace(COMMENT_RE, "\n");
+export function readSegments(md: MarkdownText): Segments {
+  // Each code block stands as one line of its own: it ends a paragraph and answers the heading above it.
+  const text = renderMarkdown(md, () => CODE_LINE, MAX_CHARS);
   const out: AuthorSentence[] = [];
   let section = "";
   let paragraph: string[] = [];
   let paragraphChars = 0;
   let paragraphIsItem = false;
-  let fence: { char: string; length: number } | null = null;
   let previousBlank = true;
   let trackerSeen = false;
   const answered: string[] = [];
@@ -169,14 +170,8 @@ export function readSegments(description: string): Segments {
   };
   for (const line of text.split("\n")) {
     if (out.length >= MAX_SENTENCES) break;
-    if (fence) {
-      if (closesFence(line, fence)) fence = null;
-      continue;
-    }
-    const opening = fenceOpening(line);
-    if (opening) {
+    if (line === CODE_LINE) {
       flush();
-      fence = opening;
       answer();
       continue;
     }
