@@ -64,7 +64,8 @@ const atLeast = (t: number, label: string) => (v: number) => `${label} ${v >= t 
 const atMost = (t: number, label: string) => (v: number) => `${label} ${v <= t ? "OK" : "MISSED"}`;
 
 if (want("scorer")) {
-  add(runScorerBench({ iterations: smoke ? 5 : 300 }), {
+  // The smoke run warms up once per task, not 200 times over the corpus (about 20 s of CPU on CI), and times once.
+  add(runScorerBench(smoke ? { iterations: 1, warmup: 1, rounds: 1 } : { iterations: 300 }), {
     // The judge (reader included) may spend up to 0.5 ms on a real issue.
     "scorer.median_us": atMost(500, "<= 500 µs"),
     // Short texts are cheaper per KiB (fewer injection patterns have a hint word to run on); from 16 KiB

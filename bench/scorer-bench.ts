@@ -13,15 +13,22 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** Offline scorer CPU per task over the corpus, and how it grows with text length up to the 64 KiB limit. */
-export function runScorerBench(options: { iterations: number }): Record<string, number> {
+export function runScorerBench(options: {
+  iterations: number;
+  /** Calls per task before timing, for the JIT to settle (200; the smoke run's figures are not read: 1). */
+  warmup?: number;
+  /** Rounds of each timing, the fastest kept (5; the smoke run: 1). */
+  rounds?: number;
+}): Record<string, number> {
   const corpus = loadCorpus() ?? [
     { task: "Add Stripe checkout", description: "Let free users upgrade to Pro" },
   ];
   const tasks = corpus.map((c) => ({ task: c.task, description: c.description ?? "" }));
-  for (const t of tasks) for (let i = 0; i < 200; i++) scoreOffline(t); // warm-up: JIT settles
+  const warmup = options.warmup ?? 200;
+  for (const t of tasks) for (let i = 0; i < warmup; i++) scoreOffline(t); // warm-up: JIT settles
   // Rounds over the whole corpus, keeping each task's fastest round: on a shared machine a neighbour can
   // take the core for a while, and what it costs says nothing about the scorer (timeit's reasoning).
-  const rounds = 5;
+  const rounds = options.rounds ?? 5;
   const perRound = Math.max(1, Math.round(options.iterations / rounds));
   const best = tasks.map(() => Infinity);
   for (let r = 0; r < rounds; r++) {
