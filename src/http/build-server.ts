@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
-import { validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { KeyAccess } from "../accounts/key-access.js";
 import type { ApprovalPolicy } from "../core/approval.js";
 import type { Scorer } from "../core/scorer.js";
 import { sharedJson } from "../core/shared-json.js";
 import { corsHook } from "./cors.js";
+import { scoreRequestFirst } from "./score-request-validator.js";
 import { createMetrics, type ServiceMetrics } from "./metrics.js";
 import { errorReplies } from "./plugins/errors.js";
 import { strictJsonBodies } from "./plugins/json-body.js";
@@ -149,7 +150,7 @@ export async function createServer(deps: BaseServerDeps): Promise<FastifyInstanc
     // Without validation, the defaults zod would fill in (the benchmark sends a task only).
     without.has("validation")
       ? () => (value: unknown) => ({ value: { description: "", ...(value as object) } })
-      : validatorCompiler,
+      : scoreRequestFirst,
   );
   // Responses are built by the core from validated parts, so re-validating them on the way out only
   // costs time on the hot path; the response schemas still document the API in OpenAPI.
