@@ -66,7 +66,27 @@ export function featureNames(
   md: MarkdownText = readMarkdown(description),
 ): Map<string, number> {
   const out = new Map<string, number>();
-  const add = (name: string, n = 1) => out.set(name, (out.get(name) ?? 0) + n);
+  readFeatures(title, description, structure, md, (prefix, a, b, n) => {
+    const name = b === undefined ? `${prefix}${a}` : `${prefix}${a} ${b}`;
+    out.set(name, (out.get(name) ?? 0) + n);
+  });
+  return out;
+}
+
+/**
+ * Each feature, given to `add` as its name's parts (a prefix, a word, the next word of a pair) and a count, so
+ * the scorer can hash a name without writing it out (kindFeatures) and the fit can see it (featureNames).
+ */
+type AddFeature = (prefix: string, a: string, b: string | undefined, n: number) => void;
+
+function readFeatures(
+  title: string,
+  description: string,
+  structure: TaskStructure | undefined,
+  md: MarkdownText,
+  put: AddFeature,
+): void {
+  const add = (name: string, n = 1) => put(name, "", undefined, n);
   // The structural reading holds in any project (a title tag, steps, a stack trace, expected versus
   // actual, a question asked), where words are often one project's own.
   const s = structure ?? readStructure(title, description, undefined, md);
@@ -86,11 +106,11 @@ export function featureNames(
   if (s.acceptance) add("s:acceptance", strong);
   const t = tokens(title.replace(/\d+/g, "0"));
   for (let i = 0; i < t.length; i++) {
-    add(`t:${t[i]}`);
-    if (i + 1 < t.length) add(`t:${t[i]} ${t[i + 1]}`);
+    put("t:", t[i]!, undefined, 1);
+    if (i + 1 < t.length) put("t:", t[i]!, t[i + 1]!, 1);
   }
   const lowTitle = ` ${title.toLowerCase().replace(/\s+/g, " ")} `;
-  for (let i = 0; i + 4 <= lowTitle.length; i++) add(`c:${lowTitle.slice(i, i + 4)}`);
+  for (let i = 0; i + 4 <= lowTitle.length; i++) put("c:", lowTitle.slice(i, i + 4), undefined, 1);
   const own = ownText(md);
   // The author's opening words, apart from headings and lists ("When I open…", "Is there a way…", "It would
   // be nice…"), say the kind in any project; a template's headings are one project's own (cross-validation on
@@ -102,20 +122,40 @@ export function featureNames(
     .join(" ");
   const opening = tokens(prose).slice(0, OPENING_WORDS);
   for (let i = 0; i < opening.length; i++) {
-    add(`f:${opening[i]}`);
-    if (i + 1 < opening.length) add(`f:${opening[i]} ${opening[i + 1]}`);
+    put("f:", opening[i]!, undefined, 1);
+    if (i + 1 < opening.length) put("f:", opening[i]!, opening[i + 1]!, 1);
   }
   const asked = (prose.match(/\?/g) ?? []).length;
   add(asked === 0 ? "q:0" : asked === 1 ? "q:1" : "q:2+", 2);
   const b = tokens(own);
   for (let i = 0; i < b.length; i++) {
-    add(`b:${b[i]}`);
-    if (i + 1 < b.length) add(`b:${b[i]} ${b[i + 1]}`);
+    put("b:", b[i]!, undefined, 1);
+    if (i + 1 < b.length) put("b:", b[i]!, b[i + 1]!, 1);
   }
   add(b.length === 0 ? "len:empty" : b.length < 20 ? "len:short" : b.length < 150 ? "len:mid" : "len:long");
   if (/\?\s*$/.test(title.trim())) add("t:?");
-  return out;
 }
+
+/** FNV-1a continued over more characters: the hash of a name written in parts is the hash of the whole name. */
+function fnvFeed(h: number, s: string): number {
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h;
+}
+const FNV_SPACE = 0x20;
+
+/**
+ * Scratch tables for kindFeatures, reused by every call (the reader is synchronous): each name's count by its
+ * 32-bit hash in an open-addressed table, then each bucket's value. Allocating two maps per task was a sixth
+ * of the kind model's time in garbage collection.
+ */
+const SLOTS = 1 << 13;
+const slotHash = new Int32Array(SLOTS);
+const slotCount = new Float64Array(SLOTS);
+const slotUsed = new Uint8Array(SLOTS);
+const usedSlots: number[] = [];
 
 /** Hashed, log-scaled and L2-normalised: bucket to value. */
 export function kindFeatures(
@@ -123,13 +163,40 @@ export function kindFeatures(
   description: string,
   buckets: number,
   structure?: TaskStructure,
-  md?: MarkdownText,
+  md: MarkdownText = readMarkdown(description),
 ): Map<number, number> {
+  // Each name's count, keyed by its 32-bit hash (as featureNames would by its text, the names unwritten).
+  const overflow = new Map<number, number>();
+  readFeatures(title, description, structure, md, (prefix, a, b, n) => {
+    let h = fnvFeed(fnvFeed(0x811c9dc5, prefix), a);
+    if (b !== undefined) h = fnvFeed(Math.imul(h ^ FNV_SPACE, 0x01000193), b);
+    // A table three quarters full takes no more names: the rest are counted in a map.
+    if (usedSlots.length >= (SLOTS * 3) / 4) {
+      const k = h >>> 0;
+      overflow.set(k, (overflow.get(k) ?? 0) + n);
+      return;
+    }
+    let slot = h & (SLOTS - 1);
+    while (slotUsed[slot] && slotHash[slot] !== h) slot = (slot + 1) & (SLOTS - 1);
+    if (!slotUsed[slot]) {
+      slotUsed[slot] = 1;
+      slotHash[slot] = h;
+      slotCount[slot] = 0;
+      usedSlots.push(slot);
+    }
+    slotCount[slot]! += n;
+  });
   const out = new Map<number, number>();
-  for (const [name, n] of featureNames(title, description, structure, md)) {
-    const bucket = fnv1a(name) & (buckets - 1);
+  const addBucket = (h: number, n: number) => {
+    const bucket = h & (buckets - 1);
     out.set(bucket, (out.get(bucket) ?? 0) + 1 + Math.log(n));
+  };
+  for (const slot of usedSlots) {
+    addBucket(slotHash[slot]!, slotCount[slot]!);
+    slotUsed[slot] = 0;
   }
+  usedSlots.length = 0;
+  for (const [h, n] of overflow) addBucket(h, n);
   let norm = 0;
   for (const v of out.values()) norm += v * v;
   norm = Math.sqrt(norm) || 1;
