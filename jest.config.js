@@ -68,6 +68,8 @@ export default {
   testTimeout: 20000,
   globalSetup: "<rootDir>/test/setup/build-once.js",
   globalTeardown: "<rootDir>/test/setup/build-once-teardown.js",
+  // The longest files first when jest has no durations of its own for them (a new clone or machine).
+  testSequencer: "<rootDir>/test/setup/heaviest-first.js",
   projects: [
     {
       ...common,
