@@ -28,7 +28,7 @@ const PARTS: [RegExp, string][] = [
   [/^(record|flush) .*bench-servers|pino\/|sonic-boom|^atTime /, "access log"],
   [/^observeRequest /, "metrics"],
   [
-    /^(genReqId|randomUUID|lazyRequestLogger) |LazyRequestLogger|logger-factory/,
+    /^(genReqId|randomUUID|lazyRequestLogger|incomingRequest) |LazyRequestLogger|logger-factory/,
     "request id, request logger",
   ],
   [/^(sharedJson|textOf|serialize) /, "serialization"],
@@ -36,7 +36,10 @@ const PARTS: [RegExp, string][] = [
     /^(scoreTask|buildReport|score|readingOf|isoTimestamp|expertScoresOf|orderedOnce|computeStats|isApproved|Outcome|BuiltReport) .*bench-servers/,
     "handler and scoring",
   ],
-  [/zod\/|^(validatorCompiler|withinCodePoints|codePointLength|hasDiffHeader) /, "validation"],
+  [
+    /zod\/|^(validatorCompiler|quickScoreRequest|withinCodePoints|codePointLength|hasDiffHeader) /,
+    "validation",
+  ],
   [/secure-json-parse|^isUtf8 |content-type-parser/, "body"],
   [/^corsHook|access-control/, "CORS"],
   [/find-my-way|toad-cache/, "routing"],
