@@ -35,6 +35,8 @@ export interface TaskAnalysis {
   meta: string[];
   injection: boolean;
   stuffing: boolean;
+  /** The title's themes alone (conceptsIn of the title, read with the rest). */
+  titleConcepts: ConceptHit[];
   /** Share of letters outside the Latin script, 0..1. */
   nonLatinShare: number;
   /** Latin-script text with almost no English function words: likely another language the lists barely cover. */
@@ -308,7 +310,11 @@ function nonLatinLetterShare(text: string): number {
  * the title's subject, or the author's opening sentence.
  */
 export function conceptsIn(text: string): ConceptHit[] {
-  const t = scan(stripInjections(text).text.replace(TITLE_PREFIX_RE, ""));
+  return affirmedConcepts(scan(stripInjections(text).text.replace(TITLE_PREFIX_RE, "")));
+}
+
+/** The concepts a scan found affirmed, each with at most four of its terms as written. */
+function affirmedConcepts(t: Scan): ConceptHit[] {
   const concepts: ConceptHit[] = [];
   for (const hit of t.hits.values()) {
     if (hit.affirmed <= 0) continue;
@@ -398,6 +404,7 @@ export function analyzeTask(
     meta: [...new Set([...t.meta, ...d.meta])],
     injection,
     stuffing,
+    titleConcepts: affirmedConcepts(t),
     nonLatinShare,
     foreignLatin,
     englishProse,

@@ -84,7 +84,11 @@ export function readTask(
   const read = readStructures(task, description, analysis, md, lang);
   const structure = read.structure;
   // Parenthesised asides in the title are not its subject; keyword runs are not themes.
-  const titleOnly = analysis.stuffing ? [] : conceptsIn(task.replace(/\([^)]{0,80}\)/g, " "));
+  const titleOnly = analysis.stuffing
+    ? []
+    : task.includes("(")
+      ? conceptsIn(task.replace(/\([^)]{0,80}\)/g, " "))
+      : analysis.titleConcepts;
   const themes = titleOnly.filter((h) => THEMES.has(h.concept.id));
   // The opening sentence says what the task is about as often as the title does; later sentences are
   // context, tangents or stuffing, and earn nothing.
