@@ -48,7 +48,7 @@ export interface SimilarMention {
 }
 
 /**
- * The similarity from which an earlier issue is named as related: below the duplicate bar (0.84), a weaker claim.
+ * The similarity from which an earlier issue is named as related: below the duplicate bar (0.85), a weaker claim.
  * The benchmark labels duplicates only, so this bar is chosen, not measured (docs/similar-issues.md).
  */
 export const RELATED_AT = 0.6;
