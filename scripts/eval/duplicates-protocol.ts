@@ -79,8 +79,8 @@ export function load(): { reports: Report[]; pairs: [number, number][] } | undef
   return { reports, pairs };
 }
 
-/** Held out: a duplicate group (its lowest id) or a lone report, by a seeded hash: about a third. */
-export function heldOutOf(reports: Report[], pairs: [number, number][]): (id: number) => boolean {
+/** Each report's duplicate group, named by its lowest id (a lone report is its own). */
+export function groupRoot(pairs: readonly (readonly [number, number])[]): (id: number) => number {
   const parent = new Map<number, number>();
   const find = (x: number): number => {
     const p = parent.get(x) ?? x;
@@ -90,6 +90,12 @@ export function heldOutOf(reports: Report[], pairs: [number, number][]): (id: nu
     const [ra, rb] = [find(a), find(b)];
     if (ra !== rb) parent.set(Math.max(ra, rb), Math.min(ra, rb));
   }
+  return find;
+}
+
+/** Held out: a duplicate group (its lowest id) or a lone report, by a seeded hash: about a third. */
+export function heldOutOf(reports: Report[], pairs: [number, number][]): (id: number) => boolean {
+  const find = groupRoot(pairs);
   const held = new Set<number>();
   for (const r of reports) {
     const root = find(r.id);

@@ -16,7 +16,7 @@ import {
   type RerankFeature,
   type Reranker,
 } from "../../src/core/similar/rerank.js";
-import { DIR, figures, heldOutOf, load, type Report } from "./duplicates-protocol.js";
+import { DIR, figures, groupRoot, heldOutOf, load, type Report } from "./duplicates-protocol.js";
 
 const arg = (name: string, fallback: string) => {
   const at = process.argv.indexOf(name);
@@ -67,15 +67,7 @@ export function fitLogistic(examples: readonly Example[], lambda: number): { bia
 
 /** Per pair, the ordinal of its connected group of pairs (in order of each group's first pair). */
 export function components(pairs: readonly [number, number][]): number[] {
-  const parent = new Map<number, number>();
-  const find = (x: number): number => {
-    const p = parent.get(x) ?? x;
-    return p === x ? x : find(p);
-  };
-  for (const [a, b] of pairs) {
-    const [ra, rb] = [find(a), find(b)];
-    if (ra !== rb) parent.set(Math.max(ra, rb), Math.min(ra, rb));
-  }
+  const find = groupRoot(pairs);
   const ordinal = new Map<number, number>();
   return pairs.map(([a]) => {
     const root = find(a);
