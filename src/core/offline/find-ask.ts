@@ -35,6 +35,15 @@ import {
   SECTION_ASK_RE,
   SECTION_OTHER_RE,
 } from "./ask-patterns.js";
+import {
+  CHECKBOX_LINE_RE,
+  countWords,
+  INDENTED_RE,
+  LABEL_RE,
+  LIST_MARK_RE,
+  QUOTE_LINE_RE,
+  TABLE_LINE_RE,
+} from "./markdown-lines.js";
 import { TRACKER_NOTICE_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 
@@ -48,26 +57,12 @@ const CUE_CHARS = 400;
 const HEADING_RE =
   /^\s{0,3}(?:#{1,6}(?:\s|$)|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|\*[^*\n]{1,150}[?:]\*\s*:?\s*$|_[^_\n]{1,150}[?:]_\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^\s.!?:]*(?:[ \t]+[^\s.!?:]+){0,5}\s*:\s*$|<\/?(?:details|summary|h\d|p|div|br|b|strong)\b[^>]{0,200}>)/;
 /** A bold label at a line's start ("**Describe the bug:** The app …"): the rest of the line is judged alone. */
-const LABEL_RE = /^\s*(?:\*\*[^*\n]{1,80}\*\*|__[^_\n]{1,80}__)\s*:?\s*/;
 /** A short plain label at a line's start ("Description: …", "Bug: …"). */
 const PLAIN_LABEL_RE = /^\s*([A-Z][\p{L} '’/]{1,40}?)\s*:\s+(?=\S)/u;
-const CHECKBOX_RE = /^\s*(?:[-*+]\s+)?\[[ xX]?\]/;
-const QUOTE_LINE_RE = /^\s*>/;
-const TABLE_RE = /^\s*\|/;
-const LIST_MARK_RE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
-const INDENTED_RE = /^(?: {4}|\t)/;
 
-const WORD_RE = /[\p{L}\p{N}]+/gu;
-const CJK_RE = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g;
 /** A line that reads as code: a statement, a call, a declaration, an assignment. */
 const CODE_LINE_RE =
   /^\s*(?:#include\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|return)\s+[\w({[]|[\w.$[\]]+\s*(?:=|\+=|-=)\s*\S|[\w.$]+\([^)]*\)\s*;?\s*$|[{}]\s*$|.*;\s*$)/;
-
-function countWords(text: string): number {
-  const cjk = text.match(CJK_RE)?.length ?? 0;
-  const rest = cjk ? text.replace(CJK_RE, " ") : text;
-  return (rest.match(WORD_RE)?.length ?? 0) + Math.ceil(cjk / 2);
-}
 
 interface Sentence {
   text: string;
@@ -178,7 +173,7 @@ export function paragraphs(md: MarkdownText): { text: string; section: Section; 
       continue;
     }
     prevBlank = false;
-    if (QUOTE_LINE_RE.test(line) || TABLE_RE.test(line)) {
+    if (QUOTE_LINE_RE.test(line) || TABLE_LINE_RE.test(line)) {
       flush();
       continue;
     }
@@ -195,7 +190,7 @@ export function paragraphs(md: MarkdownText): { text: string; section: Section; 
       inList = false;
       continue;
     }
-    if (CHECKBOX_RE.test(line)) {
+    if (CHECKBOX_LINE_RE.test(line)) {
       flush();
       inCheckbox = true;
       continue;

@@ -13,16 +13,13 @@ import {
   ACCIDENT_RE,
   BULK_RE,
   CHECKBOX_RE,
-  CJK_TEST,
   DEBT_ADD_RE,
   DEMAND_RE,
   EMAIL_RE,
   EXPECTED_RE,
   HEADING_RE,
   HYPE_RE,
-  IMAGE_RE,
   IMPERATIVE_RE,
-  LABEL_RE,
   LINK_TEXT_RE,
   LIST_RE,
   NUMBERED_RE,
@@ -31,12 +28,12 @@ import {
   PLACEHOLDER_RE,
   PLACEHOLDER_TITLE_RE,
   PROMPT_RE,
-  QUOTE_RE,
   REQUEST_RE,
   STEPS_HEAD_RE,
   VERSION_RE,
 } from "./structure-patterns.js";
-import { countWords, firstMatch, removesShortcut, readTitle } from "./read-title.js";
+import { firstMatch, removesShortcut, readTitle } from "./read-title.js";
+import { CJK_TEST, countWords, IMAGE_RE, LABEL_RE, QUOTE_LINE_RE } from "./markdown-lines.js";
 import { type JunkReason, type TaskStructure } from "./task-structure.js";
 
 /** Stands for a code block removed from the text (a control character: no description holds it as such). */
@@ -123,7 +120,7 @@ function readBody(md: MarkdownText): BodyReading {
       if (/^[-=*_]{3,}$/.test(line)) templateLines++;
       continue;
     }
-    if (QUOTE_RE.test(line)) continue; // quoted text is someone else's words
+    if (QUOTE_LINE_RE.test(line)) continue; // quoted text is someone else's words
     if (HEADING_RE.test(line)) {
       templateLines++;
       promptChars += line.length;

@@ -1,7 +1,6 @@
 /** The title read for its structure: its tag, its kind, a defect's severity, debt taken on or paid down. */
 import {
   CHORE_RE,
-  CJK_RE,
   DEBT_ADD_RE,
   DEBT_REMOVE_RE,
   DOCS_RE,
@@ -12,17 +11,9 @@ import {
   SUPPORT_RE,
   TAG_KINDS,
   TAG_RE,
-  WORD_RE,
 } from "./structure-patterns.js";
 import { type TaskKind, isSevere, type TaskStructure } from "./task-structure.js";
-
-/** Words, counting text without spaces (Chinese, Japanese, Korean) as one word per two characters. */
-export function countWords(text: string): number {
-  const cjk = text.match(CJK_RE)?.length ?? 0;
-  if (cjk === 0) return text.match(WORD_RE)?.length ?? 0;
-  const rest = text.replace(CJK_RE, " ");
-  return (rest.match(WORD_RE)?.length ?? 0) + Math.ceil(cjk / 2);
-}
+import { countWords } from "./markdown-lines.js";
 
 export const firstMatch = (re: RegExp, text: string) => {
   const m = re.exec(text);

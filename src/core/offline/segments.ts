@@ -12,7 +12,17 @@ import { AUTOMATED_HEADING_RE } from "./find-ask.js";
 import { POLICY_RE, TRACKER_NOTICE_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { TEMPLATE_BOILERPLATE } from "./signals.js";
-import { HEADING_RE, LABEL_RE, PLACEHOLDER_RE } from "./structure-patterns.js";
+import {
+  CHECKBOX_LINE_RE,
+  IMAGE_RE,
+  INDENTED_RE,
+  LABEL_RE,
+  LIST_MARK_RE,
+  QUOTE_LINE_RE,
+  TABLE_LINE_RE,
+  WORD_RE,
+} from "./markdown-lines.js";
+import { HEADING_RE, PLACEHOLDER_RE } from "./structure-patterns.js";
 
 export interface AuthorSentence {
   text: string;
@@ -34,12 +44,6 @@ export const SENTENCE_SHOWN = 160;
 
 /** Where a code block stood: a control character, which no description holds as a line of its own. */
 const CODE_LINE = "\u0001";
-const QUOTE_LINE_RE = /^\s*>/;
-const TABLE_RE = /^\s*\|/;
-const INDENTED_RE = /^(?: {4}|\t)/;
-const CHECKBOX_RE = /^\s*(?:[-*+]\s+)?\[[ xX]?\]/;
-const LIST_MARK_RE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
-const IMAGE_RE = /!\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
 /** Sentences that hold markup are not quoted: a quote is words. */
 const MARKUP_RE = /<\/?[a-z][^>]{0,80}>|\|/i;
 /** Links and addresses are not words: they are left out of a quote, which shows "…" where they stood. */
@@ -67,7 +71,6 @@ function prosy(sentence: string): boolean {
   for (const t of tokens) if (PROSE_TOKEN_RE.test(t)) words++;
   return words >= 4 && words >= tokens.length * 0.6;
 }
-const WORD_RE = /[\p{L}\p{N}]+/gu;
 
 function words(text: string): number {
   return text.match(WORD_RE)?.length ?? 0;
@@ -189,7 +192,7 @@ export function readSegments(md: MarkdownText): Segments {
       continue;
     }
     previousBlank = false;
-    if (TABLE_RE.test(line) || CHECKBOX_RE.test(line)) {
+    if (TABLE_LINE_RE.test(line) || CHECKBOX_LINE_RE.test(line)) {
       flush();
       continue;
     }

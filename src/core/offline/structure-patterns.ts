@@ -80,7 +80,6 @@ export const HYPE_RE =
 // ---------------------------------------------------------------------------------------------------
 // Description
 
-export const IMAGE_RE = /!\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
 export const LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g;
 export const EMAIL_RE = /\S+@\S+\.\w+/g;
 // A "Label:" line is a heading only when short (five words at most): "The log now shows the following:"
@@ -88,9 +87,7 @@ export const EMAIL_RE = /\S+@\S+\.\w+/g;
 export const HEADING_RE =
   /^\s*(?:#{1,6}\s|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^\s.!?:]*(?:[ \t]+[^\s.!?:]+){0,4}:\s*$)/;
 /** A bold or underlined label at the start of a line ("**Feature Name:** …"): the rest is judged on its own. */
-export const LABEL_RE = /^\s*(?:\*\*[^*\n]{1,80}\*\*|__[^_\n]{1,80}__)\s*:?\s*/;
 export const CHECKBOX_RE = /^\s*[-*+]\s+\[[ xX]?\]/;
-export const QUOTE_RE = /^\s*>/;
 export const LIST_RE = /^\s*(?:[-*+]|\d{1,3}[.)])\s+\S/;
 export const NUMBERED_RE = /^\s*\d{1,3}[.)]\s+\S/;
 /**
@@ -113,6 +110,3 @@ export const EXPECTED_RE =
 export const DEMAND_RE =
   /\b\d[\d,.]{0,20}\s*(?:k\s+)?(?:%|percent|users|customers|downloads|installs|stars|votes|upvotes|people|teams|companies|organi[sz]ations|requests|tickets|sites|members|subscribers|clients|seats|instances|servers|devices|accounts|times a day|per day|per week|a day|a week)\b/i;
 export const OUT_OF_SCOPE_RE = /^\W*(?:out of scope|non-goals?|not in scope|won'?t do)\b/i;
-export const WORD_RE = /[\p{L}\p{N}]+/gu;
-export const CJK_TEST = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
-export const CJK_RE = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g;
