@@ -18,7 +18,9 @@ export function backlogApi(service: () => Service, defaultRepo: string) {
     repo = defaultRepo,
     options: { query?: string; closedIssues?: number | undefined; tries?: number } = {},
   ) {
-    const { query = "", closedIssues, tries = 400 } = options;
+    // 1,600 tries (40 s of polling at least): a backfill of a few hundred issues into PGlite has taken over 10 s
+    // at the start of a CI run, beside three production builds; the test's own timeout still bounds it.
+    const { query = "", closedIssues, tries = 1600 } = options;
     for (let i = 0; i < tries; i++) {
       const r = await tasks(query, repo);
       if (
