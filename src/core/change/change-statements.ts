@@ -13,6 +13,7 @@
 import type { PersonaId } from "../personas.js";
 import { pathFacts } from "./classify-path.js";
 import { issueName, linkedIssues, type LinkedReports } from "./linked-issues.js";
+import type { ChangeReading } from "./change.schema.js";
 import type { ChangedFile } from "./parse-diff.js";
 import type { ReadChangeSource } from "./pull-change.js";
 import { isGeneratedFile } from "./read-change.js";
@@ -33,19 +34,18 @@ function listed(names: readonly string[], total = names.length): string {
 /** A file's name as it may be shown: plain letters, digits and ._+- only (no markup, no control characters). */
 const SHOWABLE = /^[A-Za-z0-9._+-]{1,60}$/;
 
-function architect(files: readonly ChangedFile[], dependencies: readonly string[], truncated: boolean) {
+/** `reading` is the change's summary of the same files: its counts of tests and generated files are used as they are. */
+function architect(files: readonly ChangedFile[], reading: ChangeReading) {
+  const { dependencies, truncated, generated } = reading;
+  const tests = reading.tests.files;
   let newFiles = 0;
   let newLines = 0;
   let oldFiles = 0;
   let oldLines = 0;
-  let generated = 0;
   let generatedLines = 0;
-  let tests = 0;
   for (const f of files) {
     const lines = f.additions + f.deletions;
-    if (pathFacts(f.path).test) tests++;
     if (isGeneratedFile(f)) {
-      generated++;
       generatedLines += lines;
     } else if (f.status === "added") {
       newFiles++;
@@ -190,7 +190,7 @@ export function changeStatements(
     statements[persona] = sentence;
   };
   if (files) {
-    give("architect", architect(files, reading.dependencies, reading.truncated));
+    give("architect", architect(files, reading));
     give("ux", ux(files));
   }
   give("product", product(description, linked));
