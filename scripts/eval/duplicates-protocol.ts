@@ -93,6 +93,23 @@ export function groupRoot(pairs: readonly (readonly [number, number])[]): (id: n
   return find;
 }
 
+/**
+ * The benchmark and its held-out split, for a command line: exits with a message where the benchmark is absent
+ * (it sits beside the clone, in ../shared).
+ */
+export function loadSplitOrExit(): {
+  reports: Report[];
+  pairs: [number, number][];
+  held: (id: number) => boolean;
+} {
+  const data = load();
+  if (!data) {
+    console.error(`${DIR}/hadoop-issues.csv not found: the benchmark sits beside the clone (../shared).`);
+    process.exit(2);
+  }
+  return { ...data, held: heldOutOf(data.reports, data.pairs) };
+}
+
 /** Held out: a duplicate group (its lowest id) or a lone report, by a seeded hash: about a third. */
 export function heldOutOf(reports: Report[], pairs: [number, number][]): (id: number) => boolean {
   const find = groupRoot(pairs);

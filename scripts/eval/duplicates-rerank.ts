@@ -16,7 +16,7 @@ import {
   type RerankFeature,
   type Reranker,
 } from "../../src/core/similar/rerank.js";
-import { DIR, figures, groupRoot, heldOutOf, load, type Report } from "./duplicates-protocol.js";
+import { figures, groupRoot, loadSplitOrExit, type Report } from "./duplicates-protocol.js";
 
 const arg = (name: string, fallback: string) => {
   const at = process.argv.indexOf(name);
@@ -77,13 +77,7 @@ export function components(pairs: readonly [number, number][]): number[] {
 }
 
 function main() {
-  const data = load();
-  if (!data) {
-    console.error(`${DIR}/hadoop-issues.csv not found: the benchmark sits beside the clone (../shared).`);
-    process.exit(2);
-  }
-  const { reports, pairs } = data;
-  const held = heldOutOf(reports, pairs);
+  const { reports, pairs, held } = loadSplitOrExit();
   const devPairs = pairs.filter(([a]) => !held(a));
   const method: SimilarMethod = {
     ...SIMILAR_METHOD,

@@ -15,7 +15,7 @@
 import { DEFAULT_FEATURES, type FeatureOptions } from "../../src/core/similar/features.js";
 import type { Weighting } from "../../src/core/similar/term-index.js";
 import { isDuplicate, SIMILAR_METHOD, type SimilarMethod } from "../../src/core/similar/similar-index.js";
-import { chooseRule, claims, DIR, figures, heldOutOf, load, run } from "./duplicates-protocol.js";
+import { chooseRule, claims, figures, loadSplitOrExit, run } from "./duplicates-protocol.js";
 
 const f = (x: number) => (Number.isNaN(x) ? "  -  " : x.toFixed(2));
 
@@ -108,13 +108,7 @@ export const VARIANTS: Record<string, SimilarMethod> = {
 };
 
 function main() {
-  const data = load();
-  if (!data) {
-    console.error(`${DIR}/hadoop-issues.csv not found: the benchmark sits beside the clone (../shared).`);
-    process.exit(2);
-  }
-  const { reports, pairs } = data;
-  const held = heldOutOf(reports, pairs);
+  const { reports, pairs, held } = loadSplitOrExit();
   const showHeld = process.argv.includes("--holdout");
   const onlyAt = process.argv.indexOf("--only");
   const only = onlyAt > 0 ? process.argv[onlyAt + 1] : undefined;
