@@ -4,6 +4,37 @@
  * description (template prompts in HTML comments removed) and returns the first quote it finds.
  */
 import { EVIDENCE_TYPES, type EvidenceType } from "../contract.js";
+import {
+  ACCEPT_LABEL_RE,
+  ACTUAL_SHOWN_RE,
+  BARE_VERSION_RE,
+  CODE_LINE_RE,
+  DEMAND_GATE_RE,
+  DEMAND_RE,
+  ERROR_INTRO_RE,
+  ERROR_QUOTED_RE,
+  EXAMPLE_RE,
+  EXPECTED_INLINE_GATE_RE,
+  EXPECTED_INLINE_RE,
+  EXPECTED_LABEL_RE,
+  EXPECTED_SAID_RE,
+  IMAGE_RE,
+  INLINE_FENCE_RE,
+  LIST_ITEM_RE,
+  LOG_LINE_RE,
+  OUTPUT_LINE_RE,
+  PROSE_STEPS_RE,
+  STEPS_HEAD_RE,
+  STEPS_INLINE_RE,
+  STEP_ITEM_RE,
+  TASK_ITEM_RE,
+  TEMPLATE_ITEM_RE,
+  TRACE_GATE_RE,
+  TRACE_RE,
+  VERSION_FIELD_RE,
+  VERSION_RE,
+  isTrace,
+} from "./evidence-patterns.js";
 import { MD_LINK_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { POLICY_RE } from "./segments.js";
@@ -18,113 +49,6 @@ export interface Evidence {
 const QUOTE_MAX = 140;
 /** How much of a quote a persona's reasoning shows (the reading keeps up to QUOTE_MAX). */
 export const QUOTE_SHOWN = 80;
-
-/** Numbers written as words, as people write counts of people ("twelve customers", "about forty integrators"). */
-const NUMBER_WORD =
-  "(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundreds|a thousand|thousands|millions|a dozen|dozens|several hundred|several thousand)";
-const WHO =
-  "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|complaints|stars|seats|instances|servers|devices|times a (?:day|week|month))";
-/**
- * Requests and sessions count as demand ("200 feature requests"), except per unit of time: "10k requests per
- * minute" is load on a server, not people asking.
- */
-const RATE_AFTER =
-  "(?!\\s*(?:per|a|an|each|every|/)\\s*(?:s|sec|second|min|minute|h|hr|hour|day|week|month)\\b)";
-/**
- * Words that end the phrase a count belongs to: in "two projects as different users" the count is of projects.
- * "Three of our largest customers" keeps its count (of, our).
- */
-const LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|that|which|when|if)";
-const DEMAND_RE = new RegExp(
-  `(?:\\b\\d[\\d,.]{0,20}\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:requests|sessions)(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
-  "iu",
-);
-/**
- * Words without which DEMAND_RE cannot match (the start of each of its nouns), tested first: most lines name no
- * one, and this costs a fraction of the whole pattern. Same flags, so the same letters match.
- */
-const DEMAND_GATE_RE =
-  /user|customer|client|integrator|developer|team|compan|organi|orgs|people|member|subscriber|partner|account|buyer|merchant|admin|maintainer|contributor|site|store|shop|install|download|vote|reaction|thumbs|👍|ticket|complaint|star|seat|instance|server|device|times a|request|session/iu;
-const ACCEPT_LABEL_RE =
-  /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|a\.?c\.?(?=\s*[:：])|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
-/** Checklist items that are the template's own statements, not the author's plan ("I agree…", "There is…"). */
-const TEMPLATE_ITEM_RE =
-  /^(?:i(?:'m| am| have|'ve)?\b|please\b|there (?:is|are)\b|to the best\b|the (?:pr|feature|issue|patch)\b|this (?:is|issue|pr)\b|my\b)/i;
-const LIST_ITEM_RE = /^\s*(?:[-*+•]|\d{1,2}[.)]|\[[ xX]\])\s+\S/;
-const TASK_ITEM_RE = /^\s*[-*+]\s+\[[ xX]\]\s+(\S.*)$/;
-const STEP_ITEM_RE = /^\s*(?:\d{1,2}\s*[.):-]|step \d+[:.]|[-*+•])\s+(\S.*)$/i;
-const STEPS_LABELS =
-  "steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro(?:duction)? steps|verification steps|steps|pasos para reproducir|pasos|étapes pour reproduire|étapes|schritte zur reproduktion|schritte|复现步骤|重现步骤|再現手順|шаги воспроизведения|шаги";
-const STEPS_HEAD_RE = new RegExp(`^[^\\p{L}\\n]*(?:${STEPS_LABELS})(?![\\p{L}])`, "iu");
-/** Steps written on one line after their label: "Steps: 1. Open the report 2. Export it". */
-const STEPS_INLINE_RE = new RegExp(
-  `(?:^|[^\\p{L}])(?:${STEPS_LABELS})\\s*[:：]\\s*(1\\s*[.)]\\s*\\S.{0,200}?\\s2\\s*[.)]\\s*[\\p{L}\\p{N}][^\\n.!?。]{0,120}[.!?。]?)`,
-  "iu",
-);
-/** Verbs that open a step of a procedure. */
-const ACTION =
-  "open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use";
-/** Two actions or more in one sentence: a verb, then another after "then", "and", a comma or an arrow. */
-const PROSE_STEPS_RE = new RegExp(
-  `^[^\\n]{0,60}?\\b(?:${ACTION})\\b[^\\n]{2,120}?(?:,\\s*(?:and\\s+)?(?:then\\s+)?|\\s+(?:and\\s+)?then\\s+|\\s+and\\s+|\\s*(?:->|→|>)\\s*)(?:${ACTION}|see|observe|notice|wait)\\b`,
-  "i",
-);
-const TRACE_RE =
-  /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|(?<![\w\\/.-])[\w\\/.-]{1,300}(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
-/**
- * Words without which TRACE_RE cannot match, tested first (the same case and the same line starts): most lines
- * are neither traces nor errors, and the whole pattern's path-and-line alternative costs far more.
- */
-const TRACE_GATE_RE =
-  /^\s*at |Traceback|Exception|File "|panic|goroutine |SIGSEGV|Segmentation fault|0x|rror|ERROR|Assertion|exception/m;
-const isTrace = (line: string) => TRACE_GATE_RE.test(line) && TRACE_RE.test(line);
-/**
- * Error output quoted in prose: a sentence that announces an error and then quotes it, on the same line
- * ('I get this error: "Transaction needs a change address…"') or on the next ("… will encounter an error:").
- */
-const ERROR_QUOTED_RE =
-  /\b(?:get|gets|got|getting|see|saw|seeing|throws?|threw|raises?|raised|shows?|showed|showing|returns?|returned|receive[sd]?|encounter(?:ed)?|fails? with|failed with)\b[^\n"“]{0,30}\b(?:errors?|exceptions?)(?: messages?)?\b[^\n"“]{0,40}["“][^"”\n]{12,}["”]/i;
-const ERROR_INTRO_RE =
-  /\b(?:following|this|the|an|these|same|get|gets|got|getting|throws?|threw|shows?|returns?|gives?|see|saw|encounter(?:ed)?|received?)\b[^\n.]{0,20}\b(?:errors?|exceptions?)(?: messages?)?[^\n.`]{0,40}?[:：]\s*$/i;
-/** The line under such an announcement reads as output (a colon, quotes, code marks or an error's words), not prose. */
-const OUTPUT_LINE_RE =
-  /^[`"“_*>]|\b(?:error|exception|fail\w*|invalid|cannot|can't|unable|not found|denied|refused|undefined|null)\b/i;
-const VERSION_RE =
-  /\b(?<!\d\.)(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
-/** A heading or label that asks for a version ("### TensorFlow version"): the line under it holds one. */
-const VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
-const BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
-/** Template examples ("(e.g., Linux Ubuntu 16.04)") are the template's words, not the author's. */
-const EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)\n]{0,300}\)|\[e\.g\.[^\]\n]{0,300}\]/gi;
-/**
- * The expected side: a label ("Expected behavior", "What is the expected behavior?") or "should … but/instead";
- * inline, the label may open any sentence of the line ("… see USD prices. Expected: EUR prices.").
- */
-const EXPECTED_LABEL_RE =
-  /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
-/** Words without which EXPECTED_INLINE_RE cannot match, tested first (same flags). */
-const EXPECTED_INLINE_GATE_RE = /expect|should|instead|must provide/iu;
-const EXPECTED_INLINE_RE =
-  /(?:^|(?<=[.!?]\s+))[^\p{L}\n]{0,20}(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
-/**
- * Expected versus actual said in prose, across lines: what happens is shown ("The results are:", "it prints:")
- * and what should happen is said ("`focal_loss1` should be `0.51168`", "I would expect …").
- */
-const ACTUAL_SHOWN_RE =
-  /\b(?:(?:the )?(?:results?|outputs?) (?:is|are|was|were)|(?:it|this|that) (?:returns|prints|outputs|gives|shows)|(?:i|we) (?:get|got|see|saw))\b[^.\n]{0,30}[:：]\s*$/i;
-const EXPECTED_SAID_RE =
-  /\bshould (?:be|return|give|show|print|output|equal)\b|\b(?:i|we)(?:'d| would)? expect(?:ed)?\b|\bis supposed to\b/i;
-/** An embedded picture: markdown, or an <img> whose source is an address (not an XSS payload quoted in prose). */
-const IMAGE_RE =
-  /!\[([^\][]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^>]{0,500}>/i;
-/** Triple backticks opened and closed on one line are inline code, not a block. */
-const INLINE_FENCE_RE = /```([^`\n]+)```/g;
-/** A line that reads as code: statements, calls, declarations, markup, or a shell command. */
-const CODE_LINE_RE =
-  /^\s*(?:#include\s*[<"]|#(?:ifdef|ifndef|define|if|endif|pragma)\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|using|package|return)\b\s*[\w({[]|\$\s+\S|(?:npm|npx|pip3?|python3?|node|git|cd|cmake|make|cargo|go|docker|kubectl|yarn|pnpm|bitcoin-cli|curl)\s+\S|<\/?(?!details|summary|br|sub|sup|img|p\b|b\b|i\b)[a-zA-Z][\w-]*[\s>/]|[\w.$[\]]+(?:\s*,\s*[\w.$]+)*\s*(?:=|\+=|-=)\s*[^=\s]|[\w.$]+\([^)]*\)\s*;?\s*$|[\w.$]+\(.*[,{(]\s*$|\w+\s*\([^)]*\)\s*\{|[{}]\s*$|.*;\s*$)/;
-/** A line of a log, not code: a timestamp, a progress counter or a level tag opens it. */
-const LOG_LINE_RE =
-  /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s])/i;
 
 function clip(text: string): string {
   const t = text.replace(/\s+/g, " ").trim();
