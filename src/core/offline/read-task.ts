@@ -4,7 +4,8 @@
  * TaskReading made here, once per task.
  */
 import type { Reading } from "../reading.schema.js";
-import { analyzeTask, conceptsIn, type ConceptHit, type TaskAnalysis } from "./analyze-task.js";
+import { analyzeTask, conceptsIn, type TaskAnalysis } from "./analyze-task.js";
+import type { ConceptHit } from "./scan-concepts.js";
 import { calibrationUsed, type RepositoryCalibration } from "./calibration.js";
 import { featureVector } from "./judge-model.js";
 import { MD_LINK_RE } from "./prose.js";
