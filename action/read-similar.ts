@@ -7,7 +7,7 @@
  * token cannot list the issues, or GitHub fails, the report goes without the line and the log says why.
  */
 import type { SimilarMention } from "../src/core/render-comment.js";
-import { SimilarIndex } from "../src/core/similar/similar-index.js";
+import { hitFields, SimilarIndex } from "../src/core/similar/similar-index.js";
 import { httpStatus, type GitHubRequest } from "../src/github/github-request.js";
 import { isRefusal } from "../src/github/publish-report.js";
 import type { EventItem } from "./read-event.js";
@@ -121,14 +121,17 @@ export async function readSimilarIssues(
         : "none alike"
     }.`,
   );
-  return hits.map((h) => ({
-    number: h.key,
-    title: titles.get(h.key) ?? "",
-    state: "open",
-    stateReason: null,
-    similarity: Math.round(h.score * 100) / 100,
-    duplicate: h.duplicate,
-  }));
+  return hits.map((h) => {
+    const { number, similarity, duplicate } = hitFields(h);
+    return {
+      number,
+      title: titles.get(h.key) ?? "",
+      state: "open",
+      stateReason: null,
+      similarity,
+      duplicate,
+    };
+  });
 }
 
 /** The `similar` output: a JSON array of {number, similarity, duplicate}, best first. */

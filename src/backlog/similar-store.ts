@@ -11,7 +11,12 @@ import { sql } from "kysely";
 import { withoutPrompts } from "../core/offline/prose.js";
 import type { SimilarMention } from "../core/render-comment.js";
 import { MAX_BODY_CHARS } from "../core/similar/features.js";
-import { SIMILAR_METHOD, SimilarIndex, type SimilarMethod } from "../core/similar/similar-index.js";
+import {
+  hitFields,
+  SIMILAR_METHOD,
+  SimilarIndex,
+  type SimilarMethod,
+} from "../core/similar/similar-index.js";
 import type { Db } from "../storage/tables.js";
 import { repositoryKey } from "./backfill-queue-store.js";
 
@@ -178,14 +183,15 @@ export class SimilarStore {
     // A text without a number is the newest issue: filed after every one the index holds.
     return loaded.index.query(features, limit, accept, self ?? Number.MAX_SAFE_INTEGER).map((h) => {
       const meta = loaded.issues.get(h.key)!;
+      const { number, similarity, duplicate } = hitFields(h);
       return {
-        number: h.key,
+        number,
         title: meta.title,
         url: meta.url,
         state: meta.state,
         stateReason: meta.stateReason,
-        similarity: Math.round(h.score * 100) / 100,
-        duplicate: h.duplicate,
+        similarity,
+        duplicate,
       };
     });
   }

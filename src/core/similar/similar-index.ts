@@ -74,6 +74,12 @@ export interface SimilarHit extends Hit {
   duplicate: boolean;
 }
 
+/** What every surface states of a hit (the App's line and API, the Action's line and output): its number, its
+ * similarity to two places, and whether it is likely the same issue. */
+export function hitFields(h: SimilarHit): { number: number; similarity: number; duplicate: boolean } {
+  return { number: h.key, similarity: Math.round(h.score * 100) / 100, duplicate: h.duplicate };
+}
+
 export class SimilarIndex {
   private readonly words: TermIndex;
   private readonly chars: TermIndex;
