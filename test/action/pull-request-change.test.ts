@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from "@jest/globals";
+import { describe, expect, it, jest } from "@jest/globals";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { examplePayload } from "../helpers/action-runner.js";
-import { FakeGitHub } from "../helpers/fake-github.js";
-import { fakeActionsCore } from "../helpers/fake-toolkit.js";
+
+import { actionTestBed, fakeActionsCore } from "../helpers/fake-toolkit.js";
 
 /**
  * The Action reads a pull request's change (issue 31, phase 2): its files with the workflow's token, against the
@@ -18,19 +18,7 @@ const { runAction } = await import("../../action/run-action.js");
 
 const TOKEN = "ghs_fakeChangeToken";
 const REPO = "Codertocat/Hello-World";
-const github = new FakeGitHub();
-beforeAll(async () => {
-  await github.start();
-});
-afterAll(async () => {
-  await github.stop();
-});
-beforeEach(() => {
-  jest.clearAllMocks();
-  inputValues.clear();
-  github.reset();
-  inputValues.set("github-token", TOKEN);
-});
+const github = actionTestBed({ inputs: inputValues, token: TOKEN });
 
 function pullRequest(number: number, action = "opened", patch: (p: any) => void = () => {}) {
   return {

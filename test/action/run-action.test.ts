@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from "@jest/globals";
+import { describe, expect, it, jest } from "@jest/globals";
 import type { CreatedScorer, ScorerSettings } from "../../src/llm/create-scorer.js";
 import { ConfigError, ScorerUnavailableError } from "../../src/core/errors.js";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { scoreTask } from "../../src/core/score-task.js";
 import type { Scorer } from "../../src/core/scorer.js";
-import { FakeGitHub } from "../helpers/fake-github.js";
-import { fakeActionsCore } from "../helpers/fake-toolkit.js";
+
+import { actionTestBed, fakeActionsCore } from "../helpers/fake-toolkit.js";
 import { examplePayload } from "../helpers/action-runner.js";
 
 /**
@@ -27,20 +27,7 @@ type Deps = Parameters<typeof runAction>[0];
 const TOKEN = "ghs_fakeUnitToken";
 const KEY = "sk-fake-unit-key";
 const NOW = new Date("2026-05-01T12:00:00.000Z");
-const github = new FakeGitHub();
-
-beforeAll(async () => {
-  await github.start();
-});
-afterAll(async () => {
-  await github.stop();
-});
-beforeEach(() => {
-  jest.clearAllMocks();
-  inputValues.clear();
-  summaries.length = 0;
-  github.reset();
-});
+const github = actionTestBed({ inputs: inputValues, summaries });
 
 function setInputs(values: Record<string, string>) {
   for (const [k, v] of Object.entries(values)) inputValues.set(k, v);

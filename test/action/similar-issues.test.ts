@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, jest } from "@jest/globals";
+import { describe, expect, it, jest } from "@jest/globals";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
 import { REPORT_MARKER } from "../../src/core/render-comment.js";
 import { examplePayload } from "../helpers/action-runner.js";
-import { FakeGitHub, type FakeIssue } from "../helpers/fake-github.js";
-import { fakeActionsCore } from "../helpers/fake-toolkit.js";
+import { type FakeIssue } from "../helpers/fake-github.js";
+import { actionTestBed, fakeActionsCore } from "../helpers/fake-toolkit.js";
 import { AGAIN, FIRST, MORE, OTHER } from "../helpers/similar-texts.js";
 
 /**
@@ -23,20 +23,7 @@ const { runAction } = await import("../../action/run-action.js");
 const TOKEN = "ghs_fakeSimilarToken";
 const REPO = "Codertocat/Hello-World";
 const KEY = (n: number) => `${REPO}#${n}`;
-const github = new FakeGitHub();
-beforeAll(async () => {
-  await github.start();
-});
-afterAll(async () => {
-  await github.stop();
-});
-beforeEach(() => {
-  jest.clearAllMocks();
-  inputValues.clear();
-  summaries.length = 0;
-  github.reset();
-  inputValues.set("github-token", TOKEN);
-});
+const github = actionTestBed({ inputs: inputValues, summaries, token: TOKEN });
 
 /** The repository's issues as GitHub lists them: #1, #2, #3 a pull request repeating #1, #4 the refiling, #6. */
 function backlog(): FakeIssue[] {
