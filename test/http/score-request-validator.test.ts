@@ -2,7 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { DEFAULT_APPROVAL_POLICY } from "../../src/core/approval.js";
 import { ScoreRequestSchema } from "../../src/core/task-request.schema.js";
 import { buildServer } from "../../src/http/build-server.js";
-import { quickScoreRequest } from "../../src/http/score-request-validator.js";
+import { quickScoreRequest } from "../../src/core/task-request.schema.js";
 import { createScorer } from "../../src/llm/create-scorer.js";
 
 /** A small deterministic generator (mulberry32), so a failure names a body that can be run again. */
