@@ -68,8 +68,12 @@ function nonLatinLetterShare(text: string): number {
  * The themes one short text names, read as a title is (its tag and any instruction to the scorer left out):
  * the title's subject, or the author's opening sentence.
  */
-export function conceptsIn(text: string): ConceptHit[] {
-  return affirmedConcepts(scan(stripInjections(text).text.replace(TITLE_PREFIX_RE, "")));
+export function conceptsIn(text: string, injectionFree = false): ConceptHit[] {
+  // `injectionFree`: the caller knows the text holds no instruction to the scorer (its task had none), so the
+  // search for one is not run again.
+  return affirmedConcepts(
+    scan((injectionFree ? text : stripInjections(text).text).replace(TITLE_PREFIX_RE, "")),
+  );
 }
 
 export function analyzeTask(

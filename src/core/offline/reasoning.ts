@@ -35,7 +35,13 @@ const TAGGED_WORDS: Readonly<Record<string, string>> = {
 // ---------------------------------------------------------------------------------------------------------------
 // Quotes that stand in the text
 
-const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
+// Runs of white space become one space; a lone space is already one, so only the other runs are replaced (the
+// same text, without a replacement for every word of a long description).
+const norm = (s: string) =>
+  s
+    .replace(/ \s+|[^\S ]\s*/g, " ")
+    .trim()
+    .toLowerCase();
 /** The text as a reader checks a quote against it: case, spacing and markdown marks aside. */
 const checkable = (s: string) => norm(s).replace(/[*_`#>]/g, "");
 
@@ -81,6 +87,13 @@ function evidenceWords(e: Evidence): string | null {
  */
 const WEAK_TERMS = new Set(reasoningTerms.weakTerms);
 const AMBIGUOUS_LENS = new Set(reasoningTerms.ambiguousLens);
+/** Each persona's lens words, the ambiguous ones left out: made once, not for every task. */
+const LENS = Object.fromEntries(
+  PERSONAS.map((p) => [
+    p.id,
+    new Set(PERSONA_RECORDS[p.id].voice.lens.words.filter((w) => !AMBIGUOUS_LENS.has(w))),
+  ]),
+) as unknown as Record<PersonaId, ReadonlySet<string>>;
 
 /** Where a lower-case word stands whole (not inside another word) in lower-case text, or -1. */
 function wordIndex(text: string, word: string): number {
@@ -131,9 +144,9 @@ interface AreaHit {
   sentence: AuthorSentence;
 }
 
-function areasIn(sentences: readonly AuthorSentence[]): AreaHit[] {
+function areasIn(sentences: readonly AuthorSentence[], injectionFree: boolean): AreaHit[] {
   // One scan of the sentences together (each closes its clause), then the first sentence that holds a term.
-  const hits = conceptsIn(sentences.map((s) => s.text.replace(/[.!?]*$/, ".")).join("\n"));
+  const hits = conceptsIn(sentences.map((s) => s.text.replace(/[.!?]*$/, ".")).join("\n"), injectionFree);
   const out: AreaHit[] = [];
   for (const hit of hits) {
     const c = hit.concept;
@@ -249,10 +262,14 @@ function candidates(
       own: true,
     });
   }
-  const lens = new Set(record.voice.lens.words.filter((w) => !AMBIGUOUS_LENS.has(w)));
+  const lens = LENS[persona];
   // A lead-in to a list or a paste ("… want to understand the following:") says nothing of its own.
   const ranked = sentences
-    .map((s, i) => ({ s, i, n: wordsOf[i]!.filter((w) => lens.has(w)).length }))
+    .map((s, i) => {
+      let n = 0;
+      for (const w of wordsOf[i]!) if (lens.has(w)) n++;
+      return { s, i, n };
+    })
     .filter((x) => x.n > 0 && !/:\s*$/.test(x.s.text))
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .slice(0, 3);
@@ -338,7 +355,8 @@ export function groundedSentences(r: TaskReading, estimate?: string): Record<Per
   const text = checkable(`${r.task} ${r.description}`);
   const { sentences } = r.segments;
   // Piled-up keywords name no area: repetition earns nothing.
-  const areas = sentences.length && !r.analysis.stuffing ? areasIn(sentences.slice(0, 40)) : [];
+  const areas =
+    sentences.length && !r.analysis.stuffing ? areasIn(sentences.slice(0, 40), !r.analysis.injection) : [];
   const wordsOf = sentences.map(
     (s) =>
       withoutCode(s.text)
