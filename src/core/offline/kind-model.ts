@@ -156,6 +156,10 @@ const slotHash = new Int32Array(SLOTS);
 const slotCount = new Float64Array(SLOTS);
 const slotUsed = new Uint8Array(SLOTS);
 const usedSlots: number[] = [];
+/** Each bucket's summed value, whether it was seen, and the order seen (grown to the model's bucket count). */
+let bucketValue = new Float64Array(0);
+let bucketSeen = new Uint8Array(0);
+const bucketOrder: number[] = [];
 
 /** Hashed, log-scaled and L2-normalised: bucket to value. */
 export function kindFeatures(
@@ -186,10 +190,20 @@ export function kindFeatures(
     }
     slotCount[slot]! += n;
   });
-  const out = new Map<number, number>();
+  // Each bucket's value summed in a scratch array, the buckets kept in the order first seen: the map below is
+  // built in that order with the same sums, so the logits add up in the same order as a map built directly.
+  if (bucketValue.length < buckets) {
+    bucketValue = new Float64Array(buckets);
+    bucketSeen = new Uint8Array(buckets);
+  }
   const addBucket = (h: number, n: number) => {
     const bucket = h & (buckets - 1);
-    out.set(bucket, (out.get(bucket) ?? 0) + 1 + Math.log(n));
+    if (!bucketSeen[bucket]) {
+      bucketSeen[bucket] = 1;
+      bucketValue[bucket] = 0;
+      bucketOrder.push(bucket);
+    }
+    bucketValue[bucket] = bucketValue[bucket]! + 1 + Math.log(n);
   };
   for (const slot of usedSlots) {
     addBucket(slotHash[slot]!, slotCount[slot]!);
@@ -198,9 +212,14 @@ export function kindFeatures(
   usedSlots.length = 0;
   for (const [h, n] of overflow) addBucket(h, n);
   let norm = 0;
-  for (const v of out.values()) norm += v * v;
+  for (const b of bucketOrder) norm += bucketValue[b]! * bucketValue[b]!;
   norm = Math.sqrt(norm) || 1;
-  for (const [k, v] of out) out.set(k, v / norm);
+  const out = new Map<number, number>();
+  for (const b of bucketOrder) {
+    out.set(b, bucketValue[b]! / norm);
+    bucketSeen[b] = 0;
+  }
+  bucketOrder.length = 0;
   return out;
 }
 

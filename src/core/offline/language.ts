@@ -50,16 +50,18 @@ export function language(title: string, md: MarkdownText): string {
     else if (c >= 0x3400 && c <= 0x9fff) zh++;
     else if (c >= 0x0400 && c <= 0x04ff) ru++;
   }
+  // The words are read once, lower-case: for the letter count (lower-casing keeps every letter a letter) and for
+  // the stop words.
+  const words = sample.toLowerCase().match(/\p{L}+/gu) ?? [];
   let letters = 0;
-  for (const run of sample.match(/\p{L}+/gu) ?? []) for (const _ of run) letters++;
+  for (const run of words) for (const _ of run) letters++;
   letters ||= 1;
   if (ja > 5) return "ja";
   if (ko / letters > 0.2) return "ko";
   if (zh / letters > 0.2) return "zh";
   if (ru / letters > 0.3) return "ru";
   const scores = STOP_WORDS.map(() => 0);
-  for (const w of sample.toLowerCase().match(/\p{L}+/gu) ?? [])
-    for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]!++;
+  for (const w of words) for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]!++;
   // The first language with the highest count, as a stable sort of the candidates would give.
   let best = 0;
   for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
