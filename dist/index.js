@@ -35519,16 +35519,16 @@ function language(title, md) {
     else if (c >= 13312 && c <= 40959) zh++;
     else if (c >= 1024 && c <= 1279) ru++;
   }
+  const words3 = sample.toLowerCase().match(new RegExp("\\p{L}+", "gu")) ?? [];
   let letters = 0;
-  for (const run of sample.match(new RegExp("\\p{L}+", "gu")) ?? []) for (const _ of run) letters++;
+  for (const run of words3) for (const _ of run) letters++;
   letters ||= 1;
   if (ja > 5) return "ja";
   if (ko / letters > 0.2) return "ko";
   if (zh / letters > 0.2) return "zh";
   if (ru / letters > 0.3) return "ru";
   const scores = STOP_WORDS.map(() => 0);
-  for (const w of sample.toLowerCase().match(new RegExp("\\p{L}+", "gu")) ?? [])
-    for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]++;
+  for (const w of words3) for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]++;
   let best = 0;
   for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
   return scores[best] > 0 ? STOP_WORDS[best][0] : "en";
@@ -36910,8 +36910,10 @@ function nonLatinLetterShare(text2) {
   }
   return latin + other === 0 ? 0 : other / (latin + other);
 }
-function conceptsIn(text2) {
-  return affirmedConcepts(scan(stripInjections(text2).text.replace(TITLE_PREFIX_RE, "")));
+function conceptsIn(text2, injectionFree = false) {
+  return affirmedConcepts(
+    scan((injectionFree ? text2 : stripInjections(text2).text).replace(TITLE_PREFIX_RE, ""))
+  );
 }
 function analyzeTask(title, description, md = readMarkdown(description), lang) {
   const titleInj = stripInjections(title);
@@ -37671,6 +37673,9 @@ var slotHash = new Int32Array(SLOTS);
 var slotCount = new Float64Array(SLOTS);
 var slotUsed = new Uint8Array(SLOTS);
 var usedSlots = [];
+var bucketValue = new Float64Array(0);
+var bucketSeen = new Uint8Array(0);
+var bucketOrder = [];
 function kindFeatures(title, description, buckets, structure, md = readMarkdown(description)) {
   const overflow = /* @__PURE__ */ new Map();
   readFeatures(title, description, structure, md, (prefix, a, b2, n) => {
@@ -37691,10 +37696,18 @@ function kindFeatures(title, description, buckets, structure, md = readMarkdown(
     }
     slotCount[slot] += n;
   });
-  const out = /* @__PURE__ */ new Map();
+  if (bucketValue.length < buckets) {
+    bucketValue = new Float64Array(buckets);
+    bucketSeen = new Uint8Array(buckets);
+  }
   const addBucket = (h, n) => {
     const bucket = h & buckets - 1;
-    out.set(bucket, (out.get(bucket) ?? 0) + 1 + Math.log(n));
+    if (!bucketSeen[bucket]) {
+      bucketSeen[bucket] = 1;
+      bucketValue[bucket] = 0;
+      bucketOrder.push(bucket);
+    }
+    bucketValue[bucket] = bucketValue[bucket] + 1 + Math.log(n);
   };
   for (const slot of usedSlots) {
     addBucket(slotHash[slot], slotCount[slot]);
@@ -37703,9 +37716,14 @@ function kindFeatures(title, description, buckets, structure, md = readMarkdown(
   usedSlots.length = 0;
   for (const [h, n] of overflow) addBucket(h, n);
   let norm2 = 0;
-  for (const v of out.values()) norm2 += v * v;
+  for (const b2 of bucketOrder) norm2 += bucketValue[b2] * bucketValue[b2];
   norm2 = Math.sqrt(norm2) || 1;
-  for (const [k, v] of out) out.set(k, v / norm2);
+  const out = /* @__PURE__ */ new Map();
+  for (const b2 of bucketOrder) {
+    out.set(b2, bucketValue[b2] / norm2);
+    bucketSeen[b2] = 0;
+  }
+  bucketOrder.length = 0;
   return out;
 }
 var ids = /* @__PURE__ */ new WeakMap();
@@ -38503,7 +38521,7 @@ var TAGGED_WORDS = {
   chore: "maintenance work",
   refactor: "a refactor"
 };
-var norm = (s) => s.replace(/\s+/g, " ").trim().toLowerCase();
+var norm = (s) => s.replace(/ \s+|[^\S ]\s*/g, " ").trim().toLowerCase();
 var checkable = (s) => norm(s).replace(/[*_`#>]/g, "");
 function standsIn(quote, text2) {
   const parts = checkable(quote).replace(/…|\.\.\./g, "  ").split(/\s{2,}/).map((x) => x.trim().replace(/[.,;:!?]+$/, "")).filter((x) => x.length > 2);
@@ -38528,6 +38546,12 @@ function evidenceWords(e) {
 }
 var WEAK_TERMS = new Set(reasoning_terms_default.weakTerms);
 var AMBIGUOUS_LENS = new Set(reasoning_terms_default.ambiguousLens);
+var LENS = Object.fromEntries(
+  PERSONAS.map((p) => [
+    p.id,
+    new Set(PERSONA_RECORDS[p.id].voice.lens.words.filter((w) => !AMBIGUOUS_LENS.has(w)))
+  ])
+);
 function wordIndex(text2, word) {
   const letter = new RegExp("\\p{L}", "u");
   for (let at = text2.indexOf(word); at >= 0; at = text2.indexOf(word, at + 1)) {
@@ -38556,8 +38580,8 @@ function ownWord(original, term) {
   }
   return false;
 }
-function areasIn(sentences2) {
-  const hits = conceptsIn(sentences2.map((s) => s.text.replace(/[.!?]*$/, ".")).join("\n"));
+function areasIn(sentences2, injectionFree) {
+  const hits = conceptsIn(sentences2.map((s) => s.text.replace(/[.!?]*$/, ".")).join("\n"), injectionFree);
   const out = [];
   for (const hit of hits) {
     const c = hit.concept;
@@ -38635,8 +38659,12 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf) {
       own: true
     });
   }
-  const lens = new Set(record3.voice.lens.words.filter((w) => !AMBIGUOUS_LENS.has(w)));
-  const ranked = sentences2.map((s2, i) => ({ s: s2, i, n: wordsOf[i].filter((w) => lens.has(w)).length })).filter((x) => x.n > 0 && !/:\s*$/.test(x.s.text)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
+  const lens = LENS[persona];
+  const ranked = sentences2.map((s2, i) => {
+    let n = 0;
+    for (const w of wordsOf[i]) if (lens.has(w)) n++;
+    return { s: s2, i, n };
+  }).filter((x) => x.n > 0 && !/:\s*$/.test(x.s.text)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
   for (const { s: s2, i } of ranked) {
     const word = wordsOf[i].find((w) => lens.has(w));
     const at = wordIndex(s2.text.toLowerCase(), word);
@@ -38686,7 +38714,7 @@ function nothingSentence(r, persona) {
 function groundedSentences(r, estimate) {
   const text2 = checkable(`${r.task} ${r.description}`);
   const { sentences: sentences2 } = r.segments;
-  const areas = sentences2.length && !r.analysis.stuffing ? areasIn(sentences2.slice(0, 40)) : [];
+  const areas = sentences2.length && !r.analysis.stuffing ? areasIn(sentences2.slice(0, 40), !r.analysis.injection) : [];
   const wordsOf = sentences2.map(
     (s) => withoutCode(s.text).toLowerCase().match(/[\p{L}]+/gu) ?? []
   );
