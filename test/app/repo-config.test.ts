@@ -87,5 +87,7 @@ describe(".github/task-scorer.yml", () => {
     for (const [path, text] of Object.entries(await renderSchemas())) {
       expect(readFileSync(new URL(`../../${path}`, import.meta.url), "utf8")).toBe(text);
     }
-  });
+    // Two servers and an in-memory PGlite with every migration: about 5 s alone, and it went past jest's 20 s
+    // once in a CI run on two busy cores (.ci/run runs the Node 24 suites and the smoke runs beside it).
+  }, 60_000);
 });

@@ -11,7 +11,9 @@ import { serverWithStandIn } from "../helpers/server-with-stand-in.js";
  * suite's one test of `npm start` itself), and a model provider that hangs must still get REST clients the
  * documented JSON 504 under the default settings (the server as `npm run start:prod` runs it, from the test
  * build).
- * Both stand-ins (GitHub, the model provider) run on loopback.
+ * Both stand-ins (GitHub, the model provider) run on loopback. The hanging provider's request is sent before the
+ * first test and answered only when the default deadline (30 s) runs out: it waits beside the other describe's
+ * `npm start` and deliveries instead of after them.
  */
 
 async function timedScore(base: string): Promise<{ status: number; ms: number }> {
@@ -24,6 +26,40 @@ async function timedScore(base: string): Promise<{ status: number; ms: number }>
   await res.arrayBuffer();
   return { status: res.status, ms: performance.now() - started };
 }
+
+/** The hanging model provider, the server that asks it, and the REST request sent to it at the file's start. */
+let provider: Server;
+let server: NpmStart;
+let calls = 0;
+let hungRequest: Promise<Response>;
+
+beforeAll(async () => {
+  provider = createServer((req) => {
+    calls++;
+    req.resume(); // read the request, never answer
+  });
+  await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
+  const addr = provider.address();
+  const port = typeof addr === "object" && addr ? addr.port : 0;
+  // Only what is needed to reach the stand-in: every timeout, retry and deadline is the default.
+  server = await startBuiltServer({
+    OPENAI_API_KEY: "sk-test-not-a-real-key",
+    OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+  });
+  hungRequest = fetch(`${server.base}/score-task`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ task: "Add Stripe checkout" }),
+  });
+  // Handled where the test awaits it; a failure meanwhile is not an unhandled rejection.
+  hungRequest.catch(() => undefined);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  provider?.closeAllConnections();
+  await new Promise<void>((resolve) => provider.close(() => resolve()));
+});
 
 describe("npm start: a repository's hostile skip-title pattern", () => {
   const app = serverWithStandIn({
@@ -47,7 +83,6 @@ describe("npm start: a repository's hostile skip-title pattern", () => {
     }
     // Probe the REST API while the App works through the deliveries, until every issue has its
     // report (the title does not match the pattern, so each one is scored).
-    // (Octokit paces writes to GitHub at one a second, so this takes a few seconds.)
     const probes: { status: number; ms: number }[] = [];
     const giveUpAt = Date.now() + 45_000;
     while (github.comments.length < issues && Date.now() < giveUpAt) {
@@ -67,37 +102,9 @@ describe("npm start: a repository's hostile skip-title pattern", () => {
 });
 
 describe("npm start: a model provider that hangs, with the default settings", () => {
-  let provider: Server;
-  let server: NpmStart;
-  let calls = 0;
-
-  beforeAll(async () => {
-    provider = createServer((req) => {
-      calls++;
-      req.resume(); // read the request, never answer
-    });
-    await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
-    const addr = provider.address();
-    const port = typeof addr === "object" && addr ? addr.port : 0;
-    // Only what is needed to reach the stand-in: every timeout, retry and deadline is the default.
-    server = await startBuiltServer({
-      OPENAI_API_KEY: "sk-test-not-a-real-key",
-      OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`,
-    });
-  }, 120_000);
-
-  afterAll(async () => {
-    await server?.stop();
-    provider?.closeAllConnections();
-    await new Promise<void>((resolve) => provider.close(() => resolve()));
-  });
-
   it("gets the REST client a JSON 504 scorer_timeout, not a dropped connection", async () => {
-    const res = await fetch(`${server.base}/score-task`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ task: "Add Stripe checkout" }),
-    });
+    // Sent before the first test (see beforeAll above).
+    const res = await hungRequest;
     expect(res.status).toBe(504);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     const body = (await res.json()) as { error: { code: string; message: string } };
