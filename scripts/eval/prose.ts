@@ -129,6 +129,8 @@ export interface ProseFigures {
   /** Quoted spans of 1-2 words not in the text (report-worth.mjs does not count these). */
   shortMisquotes: number;
   absenceReports: number;
+  /** Reports in which two or more personas quote nothing but the title (the same words said persona after persona). */
+  titleRepeatReports: number;
   estimates: number;
   reportsWithEstimateTwice: number;
   maxEstimatesInReport: number;
@@ -152,6 +154,7 @@ export function proseFigures(reports: readonly ProseInput[], share = 0.05): Pros
     misquotes: 0,
     shortMisquotes: 0,
     absenceReports: 0,
+    titleRepeatReports: 0,
     estimates: 0,
     reportsWithEstimateTwice: 0,
     maxEstimatesInReport: 0,
@@ -164,8 +167,12 @@ export function proseFigures(reports: readonly ProseInput[], share = 0.05): Pros
     let quoting = 0;
     let absence = false;
     let estimates = 0;
+    let titleOnly = 0;
+    const title = searchableText(r.title, "");
     split[k]!.forEach((sentences, p) => {
       let quotes = 0;
+      const all = sentences.flatMap(quotedSpans);
+      if (all.length > 0 && all.every((span) => quoteFound(span, title))) titleOnly++;
       for (const s of sentences) {
         const b = blankSentence(s);
         personasOf.set(b, (personasOf.get(b) ?? new Set()).add(p));
@@ -195,6 +202,7 @@ export function proseFigures(reports: readonly ProseInput[], share = 0.05): Pros
       if (quoting >= 3) f.grounded++;
     }
     if (absence) f.absenceReports++;
+    if (titleOnly >= 2) f.titleRepeatReports++;
     f.estimates += estimates;
     if (estimates > 1) f.reportsWithEstimateTwice++;
     f.maxEstimatesInReport = Math.max(f.maxEstimatesInReport, estimates);
@@ -236,6 +244,11 @@ export function proseRows(f: ProseFigures): [string, string, string][] {
     ["misquotes (spans of 3+ words)", `${f.misquotes} of ${f.spans}`, "0"],
     ["misquotes (spans of 1-2 words)", `${f.shortMisquotes}`, "0"],
     ["reports stating an absence", `${pct(f.absenceReports, f.reports)} (${f.absenceReports})`, ""],
+    [
+      "reports where 2+ personas quote only the title",
+      `${pct(f.titleRepeatReports, f.reports)} (${f.titleRepeatReports})`,
+      "",
+    ],
     [
       "acceptance estimates per report",
       `${(f.estimates / Math.max(1, f.reports)).toFixed(2)} (max ${f.maxEstimatesInReport}, ${f.reportsWithEstimateTwice} reports with 2+)`,

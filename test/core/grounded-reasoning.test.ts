@@ -177,6 +177,36 @@ describe("nothing for a persona", () => {
   });
 });
 
+describe("personas with nothing of their own", () => {
+  it("quote the title once, then sentences of the author's no one has quoted yet", () => {
+    const title = "Wrong colour of the save button";
+    const description = [
+      "The save button turned grey after the last update.",
+      "It used to be green like the other buttons.",
+      "My team mixes it up with the disabled state all day.",
+      "It happens in both the desktop and the web version.",
+    ].join(" ");
+    const rs = reasons(title, description);
+    // The title is quoted by one persona at most.
+    expect(rs.filter((r) => r.includes(`“${title}”`)).length).toBeLessThanOrEqual(1);
+    // Whoever quotes a further sentence says that the author wrote it; the words are the author's, and no other
+    // persona quotes them.
+    const also = rs.filter((r) => r.includes("the author also writes"));
+    expect(also.length).toBeGreaterThan(0);
+    for (const r of also)
+      for (const m of r.matchAll(QUOTE_RE)) {
+        expect(description).toContain(m[1]!.replace(/…$/, ""));
+        expect(rs.filter((x) => x.includes(m[0])).length).toBe(1);
+      }
+  });
+
+  it("repeat the title only where the text has nothing else to quote", () => {
+    const rs = reasons("Plugin clashes with other shortcode plugins", "It conflicts with the maps plugin.");
+    expect(rs.filter((r) => /weighed for/.test(r)).length).toBeGreaterThan(1);
+    expect(rs.some((r) => r.includes("the author also writes"))).toBe(false);
+  });
+});
+
 describe("claims only where the finder behind them is reliable (issue 35)", () => {
   const all = (task: string, description: string) => reasons(task, description).join(" ");
 

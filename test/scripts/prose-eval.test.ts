@@ -72,8 +72,12 @@ describe("prose measures: sentences and quotes", () => {
 describe("prose measures: figures over reports", () => {
   const long =
     "The export button writes an empty file when the table has more than one page of rows. ".repeat(3);
-  const report = (reasoning: string[], description = long): ProseInput => ({
-    title: "Export writes an empty file",
+  const report = (
+    reasoning: string[],
+    description = long,
+    title = "Export writes an empty file",
+  ): ProseInput => ({
+    title,
     description,
     reasoning,
   });
@@ -113,6 +117,33 @@ describe("prose measures: figures over reports", () => {
     expect(f.estimates).toBe(3);
     expect(f.reportsWithEstimateTwice).toBe(1);
     expect(f.maxEstimatesInReport).toBe(2);
+  });
+
+  it("counts the reports in which two or more personas quote only the title", () => {
+    const title = "Export fails on empty reports";
+    const repeated = report(
+      [
+        `It reports a bug in “${title}”, weighed for revenue.`,
+        `It reports a bug in “${title}”, weighed for the code.`,
+        "The author writes: “writes an empty file”.",
+        "Nothing to quote.",
+        "Users see “an empty file”.",
+      ],
+      "It writes an empty file when the table has more than one page of rows.",
+      title,
+    );
+    const once = report(
+      [
+        `It reports a bug in “${title}”, weighed for revenue.`,
+        "It is weighed for the code; the author also writes: “writes an empty file”.",
+        "Users see “an empty file”.",
+        "Nothing to quote.",
+        "Nothing either.",
+      ],
+      "It writes an empty file when the table has more than one page of rows.",
+      title,
+    );
+    expect(proseFigures([repeated, once]).titleRepeatReports).toBe(1);
   });
 
   it("counts grounding only among tasks with 200+ characters of description", () => {

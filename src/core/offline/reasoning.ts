@@ -347,6 +347,51 @@ export function nothingSentence(
   );
 }
 
+const FIELD_ANSWER_RE = /^[^.!?:]{1,60}:\s*\S+(?:\s+\S+){0,4}\s*$/;
+const MACHINE_SECTION_RE =
+  /\b(?:environment|versions?|system|platform|logs?|output|trace\w*|screenshots?|checklist|pull request)\b/;
+
+/**
+ * Sentences a persona with nothing of its own does not quote, read as a maintainer would (issue 35's blind reading
+ * of such quotes): a greeting or thanks, a form's option chosen ("Yes, I am willing to help …"), a question put to
+ * the reporter by a form ("Do you want to request a feature or report a bug?"), a form's question with its answer
+ * after it, a sentence cut by a link taken out ("…"), or one that opens on markup.
+ */
+const NOT_WORTH_RE =
+  /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
+
+/**
+ * A sentence of the author's that no persona has quoted yet, for a persona with nothing of its own: the first that
+ * is neither the title nor a lead-in to a list, and is the author's account (not a form's field, the environment,
+ * the logs or a checklist, nor a greeting or a form's question).
+ */
+function unquoted(
+  r: TaskReading,
+  sentences: readonly AuthorSentence[],
+  used: ReadonlyMap<string, number>,
+  text: string,
+): string | undefined {
+  // Words compared without marks and punctuation, and by their start: the ask quoted by the Product Manager may
+  // be the same sentence with its markdown, or cut.
+  const loose = (t: string) =>
+    norm(t)
+      .replace(/[^\p{L}\p{N}]+/gu, " ")
+      .trim();
+  const quoted = [...used.keys()].map(loose).filter((k) => k.length >= 3);
+  const heading = loose(r.task);
+  for (const s of sentences) {
+    // A lead-in to a list or a paste ("When running the following line,"), a form's field, a greeting.
+    if (/[:,;]\s*$/.test(s.text) || FIELD_ANSWER_RE.test(s.text) || NOT_WORTH_RE.test(s.text)) continue;
+    if (MACHINE_SECTION_RE.test(s.section)) continue;
+    const key = loose(s.text);
+    const start = key.slice(0, 40);
+    if (heading.includes(key) || key.includes(heading)) continue;
+    if (quoted.some((k) => k.includes(start) || key.includes(k.slice(0, 40)))) continue;
+    if (standsIn(s.text, text)) return s.text;
+  }
+  return undefined;
+}
+
 /**
  * Each persona's grounded sentence: what in the text moves it, quoted, and what would raise its score. The
  * Product Manager's carries the acceptance estimate (`estimate`), said once per report.
@@ -366,15 +411,31 @@ export function groundedSentences(r: TaskReading, estimate?: string): Record<Per
   /** How many personas quoted each sentence: at most two quote the same words. */
   const used = new Map<string, number>();
   const out = {} as Record<PersonaId, string>;
+  const said = {} as Record<PersonaId, string | undefined>;
   for (const persona of PICK_ORDER) {
     const list = candidates(r, persona, sentences, areas, text, wordsOf);
     // Words no other persona quoted first; else its own evidence, area or lens, though another quoted them too.
     const pick = list.find((c) => !used.has(c.key)) ?? list.find((c) => c.own && (used.get(c.key) ?? 0) < 2);
-    const tail = persona === "product" && estimate ? [estimate] : [];
-    let said = pick?.say ?? `${whatItDoes(r, subjectOf(r, text, sentences[0]?.text))}, ${ANGLE[persona]}`;
+    said[persona] = pick?.say;
     if (pick) used.set(pick.key, (used.get(pick.key) ?? 0) + 1);
-    if (tail.length) said += `; ${tail.join(", and ")}`;
-    out[persona] = `${said}.`;
+  }
+  // The personas with nothing of their own, once every other has chosen: the first says what the text does, in the
+  // title's words; each next one quotes a sentence of the author's that no one has quoted (what it weighs, not a
+  // claim of what the sentence is about), so that a report does not repeat its title in persona after persona.
+  let withNothing = 0;
+  for (const persona of PICK_ORDER) {
+    if (said[persona] !== undefined) continue;
+    const other = withNothing++ > 0 ? unquoted(r, sentences, used, text) : undefined;
+    if (other) used.set(norm(other), 1);
+    said[persona] = other
+      ? `It is ${ANGLE[persona]}; the author also writes: ${q(other)}`
+      : `${whatItDoes(r, subjectOf(r, text, sentences[0]?.text))}, ${ANGLE[persona]}`;
+  }
+  for (const persona of PICK_ORDER) {
+    const tail = persona === "product" && estimate ? [estimate] : [];
+    let sentence = said[persona]!;
+    if (tail.length) sentence += `; ${tail.join(", and ")}`;
+    out[persona] = `${sentence}.`;
   }
   return out;
 }

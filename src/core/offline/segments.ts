@@ -141,6 +141,7 @@ export function readSegments(md: MarkdownText): Segments {
   let paragraphIsItem = false;
   let previousBlank = true;
   let trackerSeen = false;
+  let inCheckbox = false;
   const answered: string[] = [];
   let open = "";
   const answer = () => {
@@ -184,6 +185,7 @@ export function readSegments(md: MarkdownText): Segments {
     if (blank) {
       flush();
       previousBlank = true;
+      inCheckbox = false;
       continue;
     }
     // Indented code after a blank line, quotes of someone else, tables and checklists are not the author's prose.
@@ -192,8 +194,13 @@ export function readSegments(md: MarkdownText): Segments {
       continue;
     }
     previousBlank = false;
+    // A checklist item's indented continuation lines are the item's ("- [ ] There is a test …" and, under it,
+    // "  Patch to opencv_extra has the same branch name."), as the ask's reader reads them.
+    if (inCheckbox && /^\s/.test(line)) continue;
+    inCheckbox = false;
     if (TABLE_LINE_RE.test(line) || CHECKBOX_LINE_RE.test(line)) {
       flush();
+      inCheckbox = CHECKBOX_LINE_RE.test(line);
       continue;
     }
     if (HEADING_RE.test(line)) {
