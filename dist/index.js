@@ -37890,6 +37890,7 @@ function readSegments(md) {
   let paragraphIsItem = false;
   let previousBlank = true;
   let trackerSeen = false;
+  let inCheckbox = false;
   const answered = [];
   let open3 = "";
   const answer = () => {
@@ -37927,6 +37928,7 @@ function readSegments(md) {
     if (blank) {
       flush();
       previousBlank = true;
+      inCheckbox = false;
       continue;
     }
     if (INDENTED_RE.test(line) && previousBlank && !LIST_MARK_RE.test(line) || QUOTE_LINE_RE.test(line)) {
@@ -37934,8 +37936,11 @@ function readSegments(md) {
       continue;
     }
     previousBlank = false;
+    if (inCheckbox && /^\s/.test(line)) continue;
+    inCheckbox = false;
     if (TABLE_LINE_RE.test(line) || CHECKBOX_LINE_RE.test(line)) {
       flush();
+      inCheckbox = CHECKBOX_LINE_RE.test(line);
       continue;
     }
     if (HEADING_RE2.test(line)) {
@@ -38711,6 +38716,24 @@ function nothingSentence(r, persona) {
     subjectOf(r, checkable(`${r.task} ${r.description}`), r.segments.sentences[0]?.text)
   );
 }
+var FIELD_ANSWER_RE = /^[^.!?:]{1,60}:\s*\S+(?:\s+\S+){0,4}\s*$/;
+var MACHINE_SECTION_RE = /\b(?:environment|versions?|system|platform|logs?|output|trace\w*|screenshots?|checklist|pull request)\b/;
+var NOT_WORTH_RE = /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
+function unquoted(r, sentences2, used, text2) {
+  const loose = (t) => norm(t).replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const quoted = [...used.keys()].map(loose).filter((k) => k.length >= 3);
+  const heading = loose(r.task);
+  for (const s of sentences2) {
+    if (/[:,;]\s*$/.test(s.text) || FIELD_ANSWER_RE.test(s.text) || NOT_WORTH_RE.test(s.text)) continue;
+    if (MACHINE_SECTION_RE.test(s.section)) continue;
+    const key = loose(s.text);
+    const start = key.slice(0, 40);
+    if (heading.includes(key) || key.includes(heading)) continue;
+    if (quoted.some((k) => k.includes(start) || key.includes(k.slice(0, 40)))) continue;
+    if (standsIn(s.text, text2)) return s.text;
+  }
+  return void 0;
+}
 function groundedSentences(r, estimate) {
   const text2 = checkable(`${r.task} ${r.description}`);
   const { sentences: sentences2 } = r.segments;
@@ -38720,14 +38743,25 @@ function groundedSentences(r, estimate) {
   );
   const used = /* @__PURE__ */ new Map();
   const out = {};
+  const said = {};
   for (const persona of PICK_ORDER) {
     const list = candidates(r, persona, sentences2, areas, text2, wordsOf);
     const pick2 = list.find((c) => !used.has(c.key)) ?? list.find((c) => c.own && (used.get(c.key) ?? 0) < 2);
-    const tail = persona === "product" && estimate ? [estimate] : [];
-    let said = pick2?.say ?? `${whatItDoes(r, subjectOf(r, text2, sentences2[0]?.text))}, ${ANGLE[persona]}`;
+    said[persona] = pick2?.say;
     if (pick2) used.set(pick2.key, (used.get(pick2.key) ?? 0) + 1);
-    if (tail.length) said += `; ${tail.join(", and ")}`;
-    out[persona] = `${said}.`;
+  }
+  let withNothing = 0;
+  for (const persona of PICK_ORDER) {
+    if (said[persona] !== void 0) continue;
+    const other = withNothing++ > 0 ? unquoted(r, sentences2, used, text2) : void 0;
+    if (other) used.set(norm(other), 1);
+    said[persona] = other ? `It is ${ANGLE[persona]}; the author also writes: ${q(other)}` : `${whatItDoes(r, subjectOf(r, text2, sentences2[0]?.text))}, ${ANGLE[persona]}`;
+  }
+  for (const persona of PICK_ORDER) {
+    const tail = persona === "product" && estimate ? [estimate] : [];
+    let sentence = said[persona];
+    if (tail.length) sentence += `; ${tail.join(", and ")}`;
+    out[persona] = `${sentence}.`;
   }
   return out;
 }
