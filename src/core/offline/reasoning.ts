@@ -347,6 +347,8 @@ export function nothingSentence(
   );
 }
 
+/** What is not a letter or a digit, to compare quotes without marks (ASCII's punctuation, and the typographic). */
+const NOT_LETTERS_RE = /[^a-z0-9\u00c0-\u024f\u0370-\u1fff\u2c00-\ud7ff\uf900-\ufeff]+/g;
 const FIELD_ANSWER_RE = /^[^.!?:]{1,60}:\s*\S+(?:\s+\S+){0,4}\s*$/;
 const MACHINE_SECTION_RE =
   /\b(?:environment|versions?|system|platform|logs?|output|trace\w*|screenshots?|checklist|pull request)\b/;
@@ -373,10 +375,8 @@ function unquoted(
 ): string | undefined {
   // Words compared without marks and punctuation, and by their start: the ask quoted by the Product Manager may
   // be the same sentence with its markdown, or cut.
-  const loose = (t: string) =>
-    norm(t)
-      .replace(/[^\p{L}\p{N}]+/gu, " ")
-      .trim();
+  const loose = (t: string) => t.toLowerCase().replace(NOT_LETTERS_RE, " ").trim();
+  if (sentences.length === 0) return undefined;
   const quoted = [...used.keys()].map(loose).filter((k) => k.length >= 3);
   const heading = loose(r.task);
   for (const s of sentences) {
