@@ -38716,11 +38716,13 @@ function nothingSentence(r, persona) {
     subjectOf(r, checkable(`${r.task} ${r.description}`), r.segments.sentences[0]?.text)
   );
 }
+var NOT_LETTERS_RE = /[^a-z0-9\u00c0-\u024f\u0370-\u1fff\u2c00-\ud7ff\uf900-\ufeff]+/g;
 var FIELD_ANSWER_RE = /^[^.!?:]{1,60}:\s*\S+(?:\s+\S+){0,4}\s*$/;
 var MACHINE_SECTION_RE = /\b(?:environment|versions?|system|platform|logs?|output|trace\w*|screenshots?|checklist|pull request)\b/;
 var NOT_WORTH_RE = /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
 function unquoted(r, sentences2, used, text2) {
-  const loose = (t) => norm(t).replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const loose = (t) => t.toLowerCase().replace(NOT_LETTERS_RE, " ").trim();
+  if (sentences2.length === 0) return void 0;
   const quoted = [...used.keys()].map(loose).filter((k) => k.length >= 3);
   const heading = loose(r.task);
   for (const s of sentences2) {
