@@ -200,6 +200,26 @@ describe("personas with nothing of their own", () => {
       }
   });
 
+  it("never quote a form's list of fields, a pasted log line or a lead-in as the author's words", () => {
+    const rs = reasons(
+      "Camera does not open on Windows",
+      [
+        "OpenCV version: 4.7.0 OS: Windows 11 Compiler: MSVC 2022 Display: 4K monitor",
+        "",
+        "Node:'model/model0_bn_1/FuseBatchNormV3' scale must have the same number of elements.",
+        "",
+        "Running the sample on my laptop results in",
+        "",
+        "The camera light turns on for a second and then the window stays black.",
+      ].join("\n"),
+    );
+    // The field list may be quoted as what it is (the versions), never as a sentence of the author's or an area.
+    for (const r of rs)
+      if (r.includes("OpenCV version: 4.7.0")) expect(r).toMatch(/^Versions: “OpenCV version: 4\.7\.0/);
+    expect(rs.join(" ")).not.toContain("FuseBatchNormV3");
+    expect(rs.join(" ")).not.toContain("results in”");
+  });
+
   it("repeat the title only where the text has nothing else to quote", () => {
     const rs = reasons("Plugin clashes with other shortcode plugins", "It conflicts with the maps plugin.");
     expect(rs.filter((r) => /weighed for/.test(r)).length).toBeGreaterThan(1);

@@ -209,7 +209,12 @@ function candidates(
     // The ask is the author's, never a template's prompt or the tracker's note.
     const ask = found && !isTemplate(found) ? found : undefined;
     const sentence = (
-      ask ?? (sentences.find((s) => !SECTION_NOT_ASK_RE.test(s.section)) ?? sentences[0])?.text
+      ask ??
+      // The opening sentence, where no ask was found: the author's, not a form's list of fields or a log's line.
+      (
+        sentences.find((s) => !SECTION_NOT_ASK_RE.test(s.section) && accountLine(s.text)) ??
+        sentences.find((s) => accountLine(s.text))
+      )?.text
     )?.replace(/\s*\($/, "");
     if (sentence && !/https?:\/\/|\]\(/.test(sentence) && standsIn(sentence, text)) {
       const c = {
@@ -270,7 +275,7 @@ function candidates(
       for (const w of wordsOf[i]!) if (lens.has(w)) n++;
       return { s, i, n };
     })
-    .filter((x) => x.n > 0 && !/:\s*$/.test(x.s.text))
+    .filter((x) => x.n > 0 && !/:\s*$/.test(x.s.text) && accountLine(x.s.text))
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .slice(0, 3);
   for (const { s, i } of ranked) {
@@ -349,9 +354,56 @@ export function nothingSentence(
 
 /** What is not a letter or a digit, to compare quotes without marks (ASCII's punctuation, and the typographic). */
 const NOT_LETTERS_RE = /[^a-z0-9\u00c0-\u024f\u0370-\u1fff\u2c00-\ud7ff\uf900-\ufeff]+/g;
+/** A sentence that stops on a word that needs more after it: a lead-in to what was pasted below it. */
+const RUNS_ON_RE =
+  /\b(?:in|with|to|of|for|and|or|but|the|a|an|as|at|by|from|into|like|is|are|was|were|be|this|that|these|following|below|then)\s*$/i;
 const FIELD_ANSWER_RE = /^[^.!?:]{1,60}:\s*\S+(?:\s+\S+){0,4}\s*$/;
+/**
+ * A line of a log or of code pasted without a fence ("Node:'model/model0_bn_1/FuseBatchNormV3' scale must …"): a
+ * quoted path of three parts or more, "::", braces, an assignment or a statement's ";".
+ */
+const CODE_LIKE_RE = /[{}]|;\s*$|\s=\s|::|['"]\w[\w.-]*\/[\w.-]+\/[\w.-]+['"]/;
+/** A field and its value ("OS: Windows 11"): two or more of them in one sentence are a form's list, not prose. */
+const FIELD_RE = /(?:^|\s)[\p{L}][\p{L}\d &/().-]{0,30}:\s+\S/gu;
+function fieldList(text: string): boolean {
+  if (!text.includes(":")) return false;
+  let n = 0;
+  FIELD_RE.lastIndex = 0;
+  while (FIELD_RE.exec(text)) if (++n >= 2) return true;
+  return false;
+}
+/**
+ * The sections of a form that hold the machine's words, not the author's account: the environment, versions, logs
+ * and output, screenshots, a checklist. Their lines name no area of the task and are no one's lens sentence.
+ */
 const MACHINE_SECTION_RE =
-  /\b(?:environment|versions?|system|platform|logs?|output|trace\w*|screenshots?|checklist|pull request)\b/;
+  /\b(?:environment|versions?|system|platform|logs?|(?:log|console|terminal|error|command|build|relevant) output|trace\w*|screenshots?|checklist|pull request)\b/;
+
+/**
+ * A section of the machine's words: a short heading (a label, not a form's long question such as "Which versions of
+ * React, and which browser / OS are affected by this issue? …", under which authors write their account).
+ */
+function machineSection(section: string): boolean {
+  return section.length <= 40 && MACHINE_SECTION_RE.test(section);
+}
+
+/**
+ * A sentence of the author's account: not a lead-in to what was pasted below it ("… results in", "… as follows:"),
+ * a form's list of fields, nor a line of a log or of code.
+ */
+function accountLine(text: string): boolean {
+  return (
+    !/[:,;]\s*$/.test(text) &&
+    !RUNS_ON_RE.test(text) &&
+    !fieldList(text) &&
+    !CODE_LIKE_RE.test(withoutCode(text))
+  );
+}
+
+/** The author's sentences, without a form's lists of fields ("OpenCV version: 4.7.0 OS: Windows 11 …"). */
+function accountOf(sentences: readonly AuthorSentence[]): readonly AuthorSentence[] {
+  return sentences.some((s) => fieldList(s.text)) ? sentences.filter((s) => !fieldList(s.text)) : sentences;
+}
 
 /**
  * Sentences a persona with nothing of its own does not quote, read as a maintainer would (issue 35's blind reading
@@ -380,9 +432,9 @@ function unquoted(
   const quoted = [...used.keys()].map(loose).filter((k) => k.length >= 3);
   const heading = loose(r.task);
   for (const s of sentences) {
-    // A lead-in to a list or a paste ("When running the following line,"), a form's field, a greeting.
-    if (/[:,;]\s*$/.test(s.text) || FIELD_ANSWER_RE.test(s.text) || NOT_WORTH_RE.test(s.text)) continue;
-    if (MACHINE_SECTION_RE.test(s.section)) continue;
+    // A form's field and its answer, a greeting, a form's question (lead-ins, logs and lists: accountLine).
+    if (FIELD_ANSWER_RE.test(s.text) || NOT_WORTH_RE.test(s.text)) continue;
+    if (machineSection(s.section) || !accountLine(s.text)) continue;
     const key = loose(s.text);
     const start = key.slice(0, 40);
     if (heading.includes(key) || key.includes(heading)) continue;
@@ -401,7 +453,9 @@ export function groundedSentences(r: TaskReading, estimate?: string): Record<Per
   const { sentences } = r.segments;
   // Piled-up keywords name no area: repetition earns nothing.
   const areas =
-    sentences.length && !r.analysis.stuffing ? areasIn(sentences.slice(0, 40), !r.analysis.injection) : [];
+    sentences.length && !r.analysis.stuffing
+      ? areasIn(accountOf(sentences).slice(0, 40), !r.analysis.injection)
+      : [];
   const wordsOf = sentences.map(
     (s) =>
       withoutCode(s.text)
