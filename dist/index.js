@@ -37284,7 +37284,7 @@ var BULK_RE = /\b(?:(?:generat\w*|creat\w*|produc\w*|publish\w*) (?:\d[\d,]*|hun
 var VERSION_RE = /\b(?:v?\d+\.\d+(?:\.\d+)*|v\d+|(?:[A-Z][\w-]*|[Vv]ersion|[Rr]elease) \d{1,4})\b/;
 var PLACEHOLDER_TITLE_RE = /\b(?:(?:insert|enter|add) [^.?!]{0,40}\bhere\b|(?:title|name|summary) (?:here|goes here)|your (?:title|feature|issue) here|proposal name|short description|a clear and concise|\[?title\]?$)/i;
 var ACCIDENT_RE = /\b(?:by (?:accident|mistake)|please (?:delete|ignore|close) (?:this|it|me)|delete this|ignore this|(?:^|\b(?:just|only) )a test(?: issue| post)?\b(?! (?:for|of|case|suite|that|which|to))|test issue|testing issue|this is a test|wrong repo\w*|opened (?:by )?accident\w*)/i;
-var HYPE_RE = /\b(?:game[- ]?changer|revolutionar\w*|10x|100x|huge (?:impact|win|value)|high[- ]impact|revenue[- ]critical|mission[- ]critical|must[- ]have|killer feature|massive(?:ly)?|skyrocket\w*|best[- ]in[- ]class|world[- ]class|disrupt\w*|next[- ]level|unlock\w* (?:huge|massive|enormous)|everyone (?:wants|needs)|all users (?:want|need))\b/gi;
+var HYPE_RE = /\b(?:game[- ]?changer|revolutionar\w*|10x|100x|huge (?:impact|win|value)|high[- ]impact|revenue[- ]critical|mission[- ]critical|must-have|a must have|killer feature|massive(?:ly)?|skyrocket\w*|best[- ]in[- ]class|world[- ]class|disrupt\w*|next[- ]level|unlock\w* (?:huge|massive|enormous)|everyone (?:wants|needs)|all users (?:want|need))\b/gi;
 var LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g;
 var EMAIL_RE = /\S+@\S+\.\w+/g;
 var HEADING_RE2 = /^\s*(?:#{1,6}\s|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^\s.!?:]*(?:[ \t]+[^\s.!?:]+){0,4}:\s*$)/;
@@ -38618,7 +38618,8 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf) {
   if (persona === "product") {
     const found2 = r.reading.ask;
     const ask2 = found2 && !isTemplate(found2) ? found2 : void 0;
-    const sentence = (ask2 ?? (sentences2.find((s2) => !SECTION_NOT_ASK_RE.test(s2.section)) ?? sentences2[0])?.text)?.replace(/\s*\($/, "");
+    const sentence = (ask2 ?? // The opening sentence, where no ask was found: the author's, not a form's list of fields or a log's line.
+    (sentences2.find((s2) => !SECTION_NOT_ASK_RE.test(s2.section) && accountLine(s2.text)) ?? sentences2.find((s2) => accountLine(s2.text)))?.text)?.replace(/\s*\($/, "");
     if (sentence && !/https?:\/\/|\]\(/.test(sentence) && standsIn(sentence, text2)) {
       const c = {
         key: norm(sentence),
@@ -38669,7 +38670,7 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf) {
     let n = 0;
     for (const w of wordsOf[i]) if (lens.has(w)) n++;
     return { s: s2, i, n };
-  }).filter((x) => x.n > 0 && !/:\s*$/.test(x.s.text)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
+  }).filter((x) => x.n > 0 && !/:\s*$/.test(x.s.text) && accountLine(x.s.text)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
   for (const { s: s2, i } of ranked) {
     const word = wordsOf[i].find((w) => lens.has(w));
     const at = wordIndex(s2.text.toLowerCase(), word);
@@ -38717,8 +38718,27 @@ function nothingSentence(r, persona) {
   );
 }
 var NOT_LETTERS_RE = /[^a-z0-9\u00c0-\u024f\u0370-\u1fff\u2c00-\ud7ff\uf900-\ufeff]+/g;
+var RUNS_ON_RE = /\b(?:in|with|to|of|for|and|or|but|the|a|an|as|at|by|from|into|like|is|are|was|were|be|this|that|these|following|below|then)\s*$/i;
 var FIELD_ANSWER_RE = /^[^.!?:]{1,60}:\s*\S+(?:\s+\S+){0,4}\s*$/;
-var MACHINE_SECTION_RE = /\b(?:environment|versions?|system|platform|logs?|output|trace\w*|screenshots?|checklist|pull request)\b/;
+var CODE_LIKE_RE = /[{}]|;\s*$|\s=\s|::|['"]\w[\w.-]*\/[\w.-]+\/[\w.-]+['"]/;
+var FIELD_RE2 = /(?:^|\s)[\p{L}][\p{L}\d &/().-]{0,30}:\s+\S/gu;
+function fieldList(text2) {
+  if (!text2.includes(":")) return false;
+  let n = 0;
+  FIELD_RE2.lastIndex = 0;
+  while (FIELD_RE2.exec(text2)) if (++n >= 2) return true;
+  return false;
+}
+var MACHINE_SECTION_RE = /\b(?:environment|versions?|system|platform|logs?|(?:log|console|terminal|error|command|build|relevant) output|trace\w*|screenshots?|checklist|pull request)\b/;
+function machineSection(section) {
+  return section.length <= 40 && MACHINE_SECTION_RE.test(section);
+}
+function accountLine(text2) {
+  return !/[:,;]\s*$/.test(text2) && !RUNS_ON_RE.test(text2) && !fieldList(text2) && !CODE_LIKE_RE.test(withoutCode(text2));
+}
+function accountOf(sentences2) {
+  return sentences2.some((s) => fieldList(s.text)) ? sentences2.filter((s) => !fieldList(s.text)) : sentences2;
+}
 var NOT_WORTH_RE = /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
 function unquoted(r, sentences2, used, text2) {
   const loose = (t) => t.toLowerCase().replace(NOT_LETTERS_RE, " ").trim();
@@ -38726,8 +38746,8 @@ function unquoted(r, sentences2, used, text2) {
   const quoted = [...used.keys()].map(loose).filter((k) => k.length >= 3);
   const heading = loose(r.task);
   for (const s of sentences2) {
-    if (/[:,;]\s*$/.test(s.text) || FIELD_ANSWER_RE.test(s.text) || NOT_WORTH_RE.test(s.text)) continue;
-    if (MACHINE_SECTION_RE.test(s.section)) continue;
+    if (FIELD_ANSWER_RE.test(s.text) || NOT_WORTH_RE.test(s.text)) continue;
+    if (machineSection(s.section) || !accountLine(s.text)) continue;
     const key = loose(s.text);
     const start = key.slice(0, 40);
     if (heading.includes(key) || key.includes(heading)) continue;
@@ -38739,7 +38759,7 @@ function unquoted(r, sentences2, used, text2) {
 function groundedSentences(r, estimate) {
   const text2 = checkable(`${r.task} ${r.description}`);
   const { sentences: sentences2 } = r.segments;
-  const areas = sentences2.length && !r.analysis.stuffing ? areasIn(sentences2.slice(0, 40), !r.analysis.injection) : [];
+  const areas = sentences2.length && !r.analysis.stuffing ? areasIn(accountOf(sentences2).slice(0, 40), !r.analysis.injection) : [];
   const wordsOf = sentences2.map(
     (s) => withoutCode(s.text).toLowerCase().match(/[\p{L}]+/gu) ?? []
   );
