@@ -188,7 +188,9 @@ function askFrame(r: TaskReading, text: string, isAsk: boolean): string {
   const cue = askCue(text);
   if (cue === "problem") return kind === "bug" ? "It reports a bug" : "It reports a problem";
   if (cue === "question") return "It asks";
-  if (cue === "request") return kind === "feature" ? "It asks for a feature" : "The author asks";
+  // A request the reader is not sure is a feature request is often what the author set out to do ("I want to
+  // record on an external disk", "use tflite to invoke …"), not something asked of the maintainers: said as written.
+  if (cue === "request") return kind === "feature" ? "It asks for a feature" : "The author writes";
   return "The author writes";
 }
 
