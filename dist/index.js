@@ -38608,7 +38608,7 @@ function askFrame(r, text2, isAsk) {
   const cue = askCue(text2);
   if (cue === "problem") return kind === "bug" ? "It reports a bug" : "It reports a problem";
   if (cue === "question") return "It asks";
-  if (cue === "request") return kind === "feature" ? "It asks for a feature" : "The author asks";
+  if (cue === "request") return kind === "feature" ? "It asks for a feature" : "The author writes";
   return "The author writes";
 }
 function candidates(r, persona, sentences2, areas, text2, wordsOf) {
