@@ -551,3 +551,25 @@ describe("a Python trace's quote (issue 35)", () => {
     expect(quoteOf("Build fails", prose, "trace")).toBe("ImportError: No module named numpy.distutils");
   });
 });
+
+describe("error output announced above a block", () => {
+  const announced = (block: string) =>
+    readEvidence("Camera does not open", `I get this error:\n\n\`\`\`\n${block}\n\`\`\`\n`);
+  it("is the block's failing line when the block is output", () => {
+    const trace = announced(
+      "[ WARN] global cap_msmf.cpp: MSMF: Unknown C++ exception is raised\nopen failed",
+    ).find((e) => e.type === "trace");
+    expect(trace?.quote).toContain("Unknown C++ exception is raised");
+  });
+  it("is not a statement of source code that names an exception, nor an annotation", () => {
+    const types = (block: string) => announced(block).map((e) => e.type);
+    expect(
+      types(
+        'if (!ok) {\n  CV_LOG_WARNING(NULL, "MSMF: Unknown C++ exception is raised");\n  return false;\n}',
+      ),
+    ).not.toContain("trace");
+    expect(
+      types("@Throws(IOException::class)\nfun load(path: String): Model {\n  return Model(path)\n}"),
+    ).not.toContain("trace");
+  });
+});

@@ -89,6 +89,11 @@ function looksLikeCode(lines: readonly string[]): boolean {
   return codeish >= Math.max(1, Math.ceil(content.length / 3));
 }
 
+/** A statement or an annotation of source code: a line of code, even where it names an error. */
+function codeStatement(line: string): boolean {
+  return CODE_LINE_RE.test(line) || /^\s*@\w/.test(line);
+}
+
 /** The next line with text after `i`, or undefined. */
 function nextText(lines: readonly string[], i: number): string | undefined {
   for (let k = i + 1; k < lines.length; k++)
@@ -161,7 +166,9 @@ export function readEvidence(
   let blockVersion: string | undefined;
   const prose = renderMarkdown(md, (_block, body) => {
     const lines = body.split("\n");
-    const at = lines.findIndex(isTrace);
+    // A statement of source code that names an exception (`CV_LOG_WARNING(NULL, "… C++ exception is raised");`,
+    // `@Throws(IOException::class)`) is code, not output.
+    const at = lines.findIndex((l) => isTrace(l) && !codeStatement(l));
     // A Python trace's own line is its exception ("AttributeError: …"), wherever the paste starts.
     const exception =
       at >= 0 ? lines.slice(at).findLast((l) => EXCEPTION_LINE_RE.test(l) && !/^\s/.test(l)) : undefined;
@@ -180,11 +187,14 @@ export function readEvidence(
       /\b(?:version|use|using|installed|with)\b/i.test(body)
     )
       blockVersion = version[0];
-    // The block's line an announcement of an error points at: the one that names the failure, else its first.
-    const failing = lines.find((l) =>
-      /\b(?:error|fail\w*|exception|fatal|denied|invalid|refused|panic\w*)\b/i.test(l),
+    // The block's line an announcement of an error points at: the one that names the failure (not a statement of
+    // code), else its first; a block of code with no such line points at nothing.
+    const failing = lines.find(
+      (l) =>
+        /\b(?:error|fail\w*|exception|fatal|denied|invalid|refused|panic\w*)\b/i.test(l) && !codeStatement(l),
     );
-    return `\n${FENCE_MARK}${(failing ?? firstWithText(lines)).trim()}\n`;
+    const pointed = failing ?? (looksLikeCode(lines) ? "" : firstWithText(lines));
+    return `\n${FENCE_MARK}${pointed.trim()}\n`;
   });
 
   const lines = (prose.includes("```") ? prose.replace(INLINE_FENCE_RE, "`$1`") : prose).split("\n");
