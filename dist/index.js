@@ -38011,6 +38011,9 @@ function looksLikeCode(lines) {
   const codeish = content.filter((l) => CODE_LINE_RE2.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l)).length;
   return codeish >= Math.max(1, Math.ceil(content.length / 3));
 }
+function codeStatement(line) {
+  return CODE_LINE_RE2.test(line) || /^\s*@\w/.test(line);
+}
 function nextText(lines, i) {
   for (let k = i + 1; k < lines.length; k++)
     if (lines[k].trim() && !isFence(lines[k])) return lines[k].trim();
@@ -38049,7 +38052,7 @@ function readEvidence(title, description, md = readMarkdown(description)) {
   let blockVersion;
   const prose2 = renderMarkdown(md, (_block, body) => {
     const lines2 = body.split("\n");
-    const at = lines2.findIndex(isTrace);
+    const at = lines2.findIndex((l) => isTrace(l) && !codeStatement(l));
     const exception = at >= 0 ? lines2.slice(at).findLast((l) => EXCEPTION_LINE_RE.test(l) && !/^\s/.test(l)) : void 0;
     if (exception) put("trace", exception.trim());
     else if (at >= 0) put("trace", exceptionAfter(lines2, at));
@@ -38059,10 +38062,11 @@ function readEvidence(title, description, md = readMarkdown(description)) {
     if (version2 && !blockVersion && /\d\.\d/.test(version2[0]) && /\b(?:version|use|using|installed|with)\b/i.test(body))
       blockVersion = version2[0];
     const failing = lines2.find(
-      (l) => /\b(?:error|fail\w*|exception|fatal|denied|invalid|refused|panic\w*)\b/i.test(l)
+      (l) => /\b(?:error|fail\w*|exception|fatal|denied|invalid|refused|panic\w*)\b/i.test(l) && !codeStatement(l)
     );
+    const pointed = failing ?? (looksLikeCode(lines2) ? "" : firstWithText(lines2));
     return `
-${FENCE_MARK}${(failing ?? firstWithText(lines2)).trim()}
+${FENCE_MARK}${pointed.trim()}
 `;
   });
   const lines = (prose2.includes("```") ? prose2.replace(INLINE_FENCE_RE, "`$1`") : prose2).split("\n");
