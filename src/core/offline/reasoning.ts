@@ -75,7 +75,8 @@ function evidenceWords(e: Evidence): string | null {
   if (e.type !== "screenshot") return e.quote;
   const m = ALT_RE.exec(e.quote);
   const alt = (m?.[1] ?? m?.[2] ?? "").trim();
-  return /\p{L}{3}/u.test(alt) && !GENERIC_ALT_RE.test(alt) ? alt : null;
+  // One word is a file's name ("download", "SavedScreen1212", "Screenshot_2023-01-05"), not what the picture shows.
+  return /\p{L}{3}/u.test(alt) && /\s/.test(alt) && !GENERIC_ALT_RE.test(alt) ? alt : null;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
