@@ -38551,7 +38551,7 @@ function evidenceWords(e) {
   if (e.type !== "screenshot") return e.quote;
   const m = ALT_RE.exec(e.quote);
   const alt = (m?.[1] ?? m?.[2] ?? "").trim();
-  return new RegExp("\\p{L}{3}", "u").test(alt) && !GENERIC_ALT_RE.test(alt) ? alt : null;
+  return new RegExp("\\p{L}{3}", "u").test(alt) && /\s/.test(alt) && !GENERIC_ALT_RE.test(alt) ? alt : null;
 }
 var WEAK_TERMS = new Set(reasoning_terms_default.weakTerms);
 var AMBIGUOUS_LENS = new Set(reasoning_terms_default.ambiguousLens);
