@@ -338,3 +338,20 @@ describe("the tracker's notice", () => {
     expect(reasons("Question about hooks", notice).join(" ")).not.toMatch(/help you need/);
   });
 });
+
+describe("a screenshot", () => {
+  it("is not described by its file's name", () => {
+    const rs = reasons(
+      "The sidebar overlaps the editor",
+      "When I open the sidebar it covers half of the editor.\n\n![download](https://example.com/download.png)",
+    );
+    expect(rs.join(" ")).not.toContain("“download”");
+  });
+  it("is described by alt text that says what it shows", () => {
+    const rs = reasons(
+      "The sidebar overlaps the editor",
+      "When I open the sidebar it covers half of the editor.\n\n![sidebar covering the editor](https://example.com/a.png)",
+    );
+    expect(rs.join(" ")).toContain("“sidebar covering the editor”");
+  });
+});
