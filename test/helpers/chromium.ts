@@ -19,6 +19,12 @@ export function describeInChromium(name: string, fn: () => void): void {
   );
 }
 
+/**
+ * For a set-up that launches chromium (and starts a service): chromium's start alone took over 20 s, jest's
+ * default, once on two cores busy with the rest of CI (.ci/run runs the Node 24 suites and the smoke runs beside).
+ */
+export const BROWSER_SETUP_TIMEOUT_MS = 60_000;
+
 /** A headless chromium with a fresh profile and no background traffic (updates, sync, field trials). */
 export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), "task-scorer-chromium-"));

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import type { Service } from "../../src/compose-service.js";
 import { startFakeGitHub, type FakeGitHub, type FakeIssue } from "../helpers/fake-github.js";
 import { deliver, payload, startService, installationCreated } from "../helpers/app-harness.js";
-import { describeInChromium, launchChromium } from "../helpers/chromium.js";
+import { BROWSER_SETUP_TIMEOUT_MS, describeInChromium, launchChromium } from "../helpers/chromium.js";
 
 /**
  * The backlog board as a maintainer meets it, in headless chromium: the App installed on a repository of a
@@ -91,7 +91,7 @@ describeInChromium("the backlog board in a browser", () => {
       if (m.type() === "error" && !/status of 40[01]/.test(m.text())) consoleErrors.push(m.text());
     });
     page.on("pageerror", (e) => consoleErrors.push(e.message));
-  });
+  }, BROWSER_SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
     await browser?.close();

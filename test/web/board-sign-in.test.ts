@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import type { Service } from "../../src/compose-service.js";
 import { startFakeGitHub, type FakeGitHub } from "../helpers/fake-github.js";
 import { deliver, startService, installationCreated } from "../helpers/app-harness.js";
-import { describeInChromium, launchChromium } from "../helpers/chromium.js";
+import { BROWSER_SETUP_TIMEOUT_MS, describeInChromium, launchChromium } from "../helpers/chromium.js";
 
 /**
  * A private repository's board in headless chromium, with "Sign in with GitHub" configured: the visitor
@@ -48,7 +48,7 @@ describeInChromium("a private repository's board, signed in with GitHub", () => 
     browser = await launchChromium();
     page = await browser.context.newPage();
     page.on("pageerror", (e) => pageErrors.push(e.message));
-  });
+  }, BROWSER_SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
     await browser?.close();

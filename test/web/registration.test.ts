@@ -7,7 +7,7 @@ import pino from "pino";
 import { composeService, type Service } from "../../src/compose-service.js";
 import { appSettingsFromEnv } from "../../src/config/app-env.schema.js";
 import { PRIVATE_KEY, WEBHOOK_SECRET } from "../helpers/app-harness.js";
-import { describeInChromium, launchChromium } from "../helpers/chromium.js";
+import { BROWSER_SETUP_TIMEOUT_MS, describeInChromium, launchChromium } from "../helpers/chromium.js";
 import { FakeGitHub } from "../helpers/fake-github.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
 
@@ -47,7 +47,7 @@ describeInChromium("registering the GitHub App in the browser (manifest flow)", 
   beforeAll(async () => {
     github = await new FakeGitHub().start();
     browser = await launchChromium();
-  });
+  }, BROWSER_SETUP_TIMEOUT_MS);
   afterAll(async () => {
     await browser?.close();
     await github.close();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import pino from "pino";
 import type { Page } from "playwright-core";
 import { composeService, type Service } from "../../src/compose-service.js";
-import { describeInChromium, launchChromium } from "../helpers/chromium.js";
+import { BROWSER_SETUP_TIMEOUT_MS, describeInChromium, launchChromium } from "../helpers/chromium.js";
 import { loadServiceConfig } from "../../src/config/service-config.js";
 import { keyedServer, type KeyedServer } from "../helpers/keyed-server.js";
 
@@ -36,7 +36,7 @@ describeInChromium("the try-it page in a browser", () => {
       if (m.type() === "error" && !m.text().includes("status of 400")) consoleErrors.push(m.text());
     });
     page.on("pageerror", (e) => consoleErrors.push(e.message));
-  });
+  }, BROWSER_SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
     await browser?.close();
@@ -193,7 +193,7 @@ describeInChromium("the try-it page with AUTH=keys", () => {
     await keyed.app.listen({ port: 0, host: "127.0.0.1" });
     base = `http://127.0.0.1:${(keyed.app.server.address() as { port: number }).port}`;
     browser = await launchChromium();
-  });
+  }, BROWSER_SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
     await browser?.close();
