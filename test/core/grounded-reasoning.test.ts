@@ -355,3 +355,22 @@ describe("a screenshot", () => {
     expect(rs.join(" ")).toContain("“sidebar covering the editor”");
   });
 });
+
+describe("a tracker's policy carried in by its template", () => {
+  it("is never quoted as the author's", () => {
+    const rs = reasons(
+      "Model export crashes on Windows",
+      [
+        "If you open a GitHub issue, here is our policy:",
+        "",
+        "1. It must be a bug, a feature request, or a significant problem with the documentation.",
+        "2. The form below must be filled out.",
+        "",
+        "Exporting the model to ONNX crashes the whole process on Windows 10 with Python 3.9.",
+      ].join("\n"),
+    );
+    const all = rs.join(" ");
+    expect(all).not.toContain("It must be a bug");
+    expect(all).not.toContain("The form below");
+  });
+});

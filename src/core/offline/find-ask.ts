@@ -44,7 +44,7 @@ import {
   QUOTE_LINE_RE,
   TABLE_LINE_RE,
 } from "./markdown-lines.js";
-import { TRACKER_NOTICE_RE } from "./prose.js";
+import { FIRST_PERSON_RE, TRACKER_NOTICE_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 
 /** The longest ask, "…" included. */
@@ -358,9 +358,14 @@ export function findAsk(
   // nothing else states one. Each sentence is judged only while it could still be chosen.
   let firstUnderAsk: Sentence | undefined;
   const firstWithCue: (Sentence | undefined)[] = [undefined, undefined, undefined];
+  let trackerSeen = false;
   for (const p of paragraphs(md)) {
-    // The tracker's notice ("This issue tracker is not for questions …") is no one's ask, in any of its sentences.
+    // The tracker's notice ("This issue tracker is not for questions …") is no one's ask, in any of its sentences;
+    // after it, its template goes on in its own voice ("1. It must be a bug, a feature request …"): only a
+    // paragraph in the author's first person is the author's (as the author's sentences are read, segments.ts).
+    if (TRACKER_NOTICE_RE.test(p.text)) trackerSeen = true;
     if (p.section === "other" || TRACKER_NOTICE_RE.test(p.text)) continue;
+    if (trackerSeen && !FIRST_PERSON_RE.test(p.text)) continue;
     const tier = p.section === "ask" ? 0 : p.section === "expected" ? 2 : 1;
     if (tier !== 0 && firstWithCue[tier]) continue;
     for (const raw of sentences(p.text)) {

@@ -9,7 +9,7 @@
  * Linear: one pass over at most MAX_CHARS characters, patterns anchored and bounded.
  */
 import { AUTOMATED_HEADING_RE } from "./find-ask.js";
-import { POLICY_RE, TRACKER_NOTICE_RE } from "./prose.js";
+import { FIRST_PERSON_RE, POLICY_RE, TRACKER_NOTICE_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { TEMPLATE_BOILERPLATE } from "./signals.js";
 import {
@@ -60,9 +60,6 @@ const PROMPT_RE =
 const FIELD_RE = /\((?:e\.g\.|ex\.|for example)|^[^.!?]{0,60}:\s*$/i;
 /** A token of prose: letters, with at most a joining mark or a closing punctuation. */
 const PROSE_TOKEN_RE = /^[("“'‘]?[\p{L}][\p{L}'’-]*[)"”'’]?[.,;:!?]?$/u;
-
-/** The author speaking: "I", "my", "we", "our" and their contractions. */
-const FIRST_PERSON_RE = /\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b/i;
 
 /** Prose, not code or output pasted without a fence: most of its tokens are words. */
 function prosy(sentence: string): boolean {
