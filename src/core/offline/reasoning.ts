@@ -417,6 +417,9 @@ function accountOf(sentences: readonly AuthorSentence[]): readonly AuthorSentenc
 const NOT_WORTH_RE =
   /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
 
+/** The rest of a sentence broken by a line or a list ("to the further left side"): it opens on a joining word. */
+const FRAGMENT_RE = /^(?:to|and|or|but|with|for|of|in|on|at|by|from|as|so|then|which|that)\s/;
+
 /**
  * A sentence of the author's that no persona has quoted yet, for a persona with nothing of its own: the first that
  * is neither the title nor a lead-in to a list, and is the author's account (not a form's field, the environment,
@@ -436,7 +439,7 @@ function unquoted(
   const heading = loose(r.task);
   for (const s of sentences) {
     // A form's field and its answer, a greeting, a form's question (lead-ins, logs and lists: accountLine).
-    if (FIELD_ANSWER_RE.test(s.text) || NOT_WORTH_RE.test(s.text)) continue;
+    if (FIELD_ANSWER_RE.test(s.text) || NOT_WORTH_RE.test(s.text) || FRAGMENT_RE.test(s.text)) continue;
     if (machineSection(s.section) || !accountLine(s.text)) continue;
     const key = loose(s.text);
     const start = key.slice(0, 40);
