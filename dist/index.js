@@ -38443,7 +38443,7 @@ function drivers(r, model) {
 
 // src/core/offline/words/reasoning-terms.json
 var reasoning_terms_default = {
-  _about: `Words the reasoning does not build a claim on (reasoning.ts). weakTerms: too common in issues to name an area on their own ("comment on this issue" is no collaboration feature, "import cv2" no import feature, "bitcoin" the software and not a donation, "password" a login problem and no security work); an area needs another of its terms. ambiguousLens: lens words that name no stake on their own ("a jetson production module", "it costs a second"). Chosen from issue 35's maintainer reading.`,
+  _about: `Words the reasoning does not build a claim on (reasoning.ts). weakTerms: too common in issues to name an area on their own ("comment on this issue" is no collaboration feature, "import cv2" no import feature, "bitcoin" the software and not a donation, "password" a login problem and no security work, "visual" in "visual c++" and "display" in "display the error" no visible interface); an area needs another of its terms. ambiguousLens: lens words that name no stake on their own ("a jetson production module", "it costs a second"). Chosen from issue 35's maintainer reading.`,
   weakTerms: [
     "comment",
     "comments",
@@ -38510,7 +38510,9 @@ var reasoning_terms_default = {
     "slowness",
     "paid",
     "paying",
-    "subscribe"
+    "subscribe",
+    "visual",
+    "display"
   ],
   ambiguousLens: [
     "production",
@@ -38747,13 +38749,14 @@ function accountOf(sentences2) {
   return sentences2.some((s) => fieldList(s.text)) ? sentences2.filter((s) => !fieldList(s.text)) : sentences2;
 }
 var NOT_WORTH_RE = /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
+var FRAGMENT_RE = /^(?:to|and|or|but|with|for|of|in|on|at|by|from|as|so|then|which|that)\s/;
 function unquoted(r, sentences2, used, text2) {
   const loose = (t) => t.toLowerCase().replace(NOT_LETTERS_RE, " ").trim();
   if (sentences2.length === 0) return void 0;
   const quoted = [...used.keys()].map(loose).filter((k) => k.length >= 3);
   const heading = loose(r.task);
   for (const s of sentences2) {
-    if (FIELD_ANSWER_RE.test(s.text) || NOT_WORTH_RE.test(s.text)) continue;
+    if (FIELD_ANSWER_RE.test(s.text) || NOT_WORTH_RE.test(s.text) || FRAGMENT_RE.test(s.text)) continue;
     if (machineSection(s.section) || !accountLine(s.text)) continue;
     const key = loose(s.text);
     const start = key.slice(0, 40);
