@@ -374,3 +374,21 @@ describe("a tracker's policy carried in by its template", () => {
     expect(all).not.toContain("The form below");
   });
 });
+
+describe("a pull request's text", () => {
+  it("is not said to report a bug or ask for a feature: the reader knows issues' kinds, not a change's", () => {
+    const rs = reasons(
+      "Fix memory leak in the JPEG decoder",
+      [
+        "This PR fixes a leak of the row buffer when decoding fails halfway.",
+        "",
+        "Fixes #24311",
+        "",
+        "### Pull Request Readiness Checklist",
+        "",
+        "- [x] I agree to contribute to the project under Apache 2 License.",
+      ].join("\n"),
+    );
+    for (const r of rs) expect(r).not.toMatch(/reports a bug|asks for a feature|reports a problem/);
+  });
+});

@@ -68,7 +68,19 @@ export interface TaskReading {
   /** The reader's findings (the report's `reading`): kind from the trained model, evidence with quotes. */
   reading: Reading;
   features: number[];
+  /**
+   * The text is a pull request's ("this PR …", a "Pull Request" checklist, "Fixes #123" on a line of its own): the
+   * kind model knows bug reports, feature requests and questions, so no kind is said of it.
+   */
+  pullRequest: boolean;
 }
+
+/**
+ * A pull request's own words: "this PR", "this pull request", its checklist's heading, or "Fixes #123" on a line of
+ * its own ("the PR" or "my PR" is as often an issue's, about another change).
+ */
+const PULL_REQUEST_RE =
+  /\bthis (?:PR|pull request)\b|^\s*#{1,6}\s*pull request\b|^\s*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s+(?:#\d+|https:\/\/github\.com\/\S+\/issues\/\d+)/im;
 
 export function readTask(
   original: string,
@@ -112,6 +124,7 @@ export function readTask(
     segments: readSegments(md),
     reading,
     features: featureVector(structure, analysis, reading),
+    pullRequest: PULL_REQUEST_RE.test(md.text),
   };
 }
 
@@ -125,6 +138,7 @@ export const KIND_CLAIM_BAR: Readonly<Record<string, number>> = { bug: 0.8, feat
 
 /** The kind a reasoning (or the advice) may name, or null. */
 export function claimedKind(r: TaskReading): "bug" | "feature" | null {
+  if (r.pullRequest) return null;
   const { kind, kindConfidence } = r.reading;
   const bar = KIND_CLAIM_BAR[kind];
   return bar !== undefined && kindConfidence >= bar ? (kind as "bug" | "feature") : null;

@@ -187,6 +187,8 @@ function askFrame(r: TaskReading, text: string, isAsk: boolean): string {
   if (!isAsk) return "The author writes";
   const kind = claimedKind(r);
   const cue = askCue(text);
+  // A pull request's sentence says what it changes: as written, unless it asks.
+  if (r.pullRequest) return cue === "question" ? "It asks" : "The author writes";
   if (cue === "problem") return kind === "bug" ? "It reports a bug" : "It reports a problem";
   if (cue === "question") return "It asks";
   // A request the reader is not sure is a feature request is often what the author set out to do ("I want to
@@ -321,6 +323,8 @@ const ANGLE: Readonly<Record<PersonaId, string>> = {
 /** What the text does, said of its title: by the kind where it is sure, else by what the words do. */
 function whatItDoes(r: TaskReading, subject: string): string {
   if (subject === "here") return "Its words are too few to quote";
+  // A pull request's title says what it changes ("Fix the crash on …"), not a problem it reports.
+  if (r.pullRequest) return `It is about ${subject.replace(/^in /, "")}`;
   const kind = claimedKind(r);
   if (kind === "bug") return `It reports a bug ${subject}`;
   if (kind === "feature") return `It asks for a feature ${subject}`;
