@@ -38365,6 +38365,7 @@ function firstSentence(md) {
   const m = /^[\s\S]{0,200}?[.!?](?:\s|$)/.exec(text2);
   return (m ? m[0] : text2.slice(0, 200)).trim();
 }
+var PULL_REQUEST_RE = /\bthis (?:PR|pull request)\b|^\s*#{1,6}\s*pull request\b|^\s*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s+(?:#\d+|https:\/\/github\.com\/\S+\/issues\/\d+)/im;
 function readTask(original, originalDescription, calibration) {
   const task = readable(original);
   const description = readable(originalDescription);
@@ -38389,11 +38390,13 @@ function readTask(original, originalDescription, calibration) {
     openingThemes,
     segments: readSegments(md),
     reading,
-    features: featureVector(structure, analysis, reading)
+    features: featureVector(structure, analysis, reading),
+    pullRequest: PULL_REQUEST_RE.test(md.text)
   };
 }
 var KIND_CLAIM_BAR = { bug: 0.8, feature: 0.85 };
 function claimedKind(r) {
+  if (r.pullRequest) return null;
   const { kind, kindConfidence } = r.reading;
   const bar = KIND_CLAIM_BAR[kind];
   return bar !== void 0 && kindConfidence >= bar ? kind : null;
@@ -38615,6 +38618,7 @@ function askFrame(r, text2, isAsk) {
   if (!isAsk) return "The author writes";
   const kind = claimedKind(r);
   const cue = askCue(text2);
+  if (r.pullRequest) return cue === "question" ? "It asks" : "The author writes";
   if (cue === "problem") return kind === "bug" ? "It reports a bug" : "It reports a problem";
   if (cue === "question") return "It asks";
   if (cue === "request") return kind === "feature" ? "It asks for a feature" : "The author writes";
@@ -38704,6 +38708,7 @@ var ANGLE = {
 };
 function whatItDoes(r, subject) {
   if (subject === "here") return "Its words are too few to quote";
+  if (r.pullRequest) return `It is about ${subject.replace(/^in /, "")}`;
   const kind = claimedKind(r);
   if (kind === "bug") return `It reports a bug ${subject}`;
   if (kind === "feature") return `It asks for a feature ${subject}`;
