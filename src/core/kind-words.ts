@@ -8,3 +8,17 @@ export const KIND_WORDS: Record<string, string> = {
   chore: "maintenance work",
   junk: "not a task (junk)",
 };
+
+/**
+ * How the comment names the kind of a pull request's text (a report whose reading has a `change`): the kind model
+ * reads issues, so a change read as a bug report is a fix and one read as a feature request is feature work; a
+ * change read as a question is not named.
+ */
+export const CHANGE_KIND_WORDS: Record<string, string> = {
+  bug: "a fix",
+  feature: "feature work",
+  docs: "documentation work",
+  refactor: "a refactor",
+  chore: "maintenance work",
+  junk: "not a task (junk)",
+};

@@ -4,7 +4,7 @@ import { findTaskGaps, type TaskGap } from "./task-gaps.js";
 import { NEEDS_HUMAN, needsHumanReasons } from "./needs-human.js";
 import { KIND_CLAIM_BAR } from "./offline/read-task.js";
 import { saysNothing } from "./offline/read-evidence.js";
-import { KIND_WORDS } from "./kind-words.js";
+import { CHANGE_KIND_WORDS, KIND_WORDS } from "./kind-words.js";
 import { renderChangeText } from "./change/render-change.js";
 
 /**
@@ -180,11 +180,12 @@ export function renderReading(report: ScoreReport): string | undefined {
     .filter((e) => e.type !== "screenshot" && !saysNothing(e.type, e.quote))
     .slice(0, 3)
     .map((e) => `${EVIDENCE_WORDS[e.type]}: “${escapeMarkdown(truncate(e.quote, 90))}”`);
-  if (kindNamed(r.kind, r.kindConfidence))
-    return [
-      `**Read as** ${KIND_WORDS[r.kind]} (${Math.round(r.kindConfidence * 100)}% sure)`,
-      ...evidence,
-    ].join(" · ");
+  // A pull request's change is read as what it does ("a fix"), not as the issue it would be ("a bug report").
+  const kindWords = r.change ? CHANGE_KIND_WORDS[r.kind] : KIND_WORDS[r.kind];
+  if (kindWords && kindNamed(r.kind, r.kindConfidence))
+    return [`**Read as** ${kindWords} (${Math.round(r.kindConfidence * 100)}% sure)`, ...evidence].join(
+      " · ",
+    );
   return evidence.length ? `**Found:** ${evidence.join(" · ")}` : undefined;
 }
 

@@ -189,6 +189,26 @@ describe("claims only where the finder behind them is reliable (issue 35)", () =
     expect(question).not.toMatch(/a question/);
   });
 
+  it("names a pull request's change by what it does: a fix, feature work", () => {
+    const change = {
+      files: 2,
+      additions: 10,
+      deletions: 3,
+      tests: { files: 1 },
+      docs: 0,
+      generated: 0,
+      dependencies: [],
+      size: "XS" as const,
+      truncated: false,
+    };
+    const fix = render(withReading({ kind: "bug", kindConfidence: 0.9, evidence: [], change }));
+    expect(fix).toContain("**Read as** a fix (90% sure)");
+    expect(fix).not.toMatch(/a bug report/);
+    const work = render(withReading({ kind: "feature", kindConfidence: 0.95, evidence: [], change }));
+    expect(work).toContain("**Read as** feature work (95% sure)");
+    expect(work).not.toMatch(/a feature request/);
+  });
+
   it("keeps the evidence below the bar, and says a person should look without naming an unsure kind", () => {
     const md = render(
       withReading({
