@@ -70786,6 +70786,14 @@ var KIND_WORDS = {
   chore: "maintenance work",
   junk: "not a task (junk)"
 };
+var CHANGE_KIND_WORDS = {
+  bug: "a fix",
+  feature: "feature work",
+  docs: "documentation work",
+  refactor: "a refactor",
+  chore: "maintenance work",
+  junk: "not a task (junk)"
+};
 
 // src/core/needs-human.ts
 var NEEDS_HUMAN = { spread: 4, kindConfidence: 0.5 };
@@ -70902,11 +70910,11 @@ function renderReading(report) {
   const r = report.reading;
   if (!r) return void 0;
   const evidence = r.evidence.filter((e) => e.type !== "screenshot" && !saysNothing(e.type, e.quote)).slice(0, 3).map((e) => `${EVIDENCE_WORDS[e.type]}: “${escapeMarkdown(truncate(e.quote, 90))}”`);
-  if (kindNamed(r.kind, r.kindConfidence))
-    return [
-      `**Read as** ${KIND_WORDS[r.kind]} (${Math.round(r.kindConfidence * 100)}% sure)`,
-      ...evidence
-    ].join(" · ");
+  const kindWords = r.change ? CHANGE_KIND_WORDS[r.kind] : KIND_WORDS[r.kind];
+  if (kindWords && kindNamed(r.kind, r.kindConfidence))
+    return [`**Read as** ${kindWords} (${Math.round(r.kindConfidence * 100)}% sure)`, ...evidence].join(
+      " · "
+    );
   return evidence.length ? `**Found:** ${evidence.join(" · ")}` : void 0;
 }
 function renderHumanLine(report) {
