@@ -38446,7 +38446,7 @@ function drivers(r, model) {
 
 // src/core/offline/words/reasoning-terms.json
 var reasoning_terms_default = {
-  _about: `Words the reasoning does not build a claim on (reasoning.ts). weakTerms: too common in issues to name an area on their own ("comment on this issue" is no collaboration feature, "import cv2" no import feature, "bitcoin" the software and not a donation, "password" a login problem and no security work, "visual" in "visual c++" and "display" in "display the error" no visible interface); an area needs another of its terms. ambiguousLens: lens words that name no stake on their own ("a jetson production module", "it costs a second"). Chosen from issue 35's maintainer reading.`,
+  _about: `Words the reasoning does not build a claim on (reasoning.ts). weakTerms: too common in issues to name an area on their own ("comment on this issue" is no collaboration feature, "import cv2" no import feature, "bitcoin" the software and not a donation, "password" a login problem and no security work, "visual" in "visual c++" and "display" in "display the error" no visible interface, "any insights would be useful" no analytics); an area needs another of its terms. ambiguousLens: lens words that name no stake on their own ("a jetson production module", "it costs a second"). Chosen from issue 35's maintainer reading.`,
   weakTerms: [
     "comment",
     "comments",
@@ -38515,7 +38515,9 @@ var reasoning_terms_default = {
     "paying",
     "subscribe",
     "visual",
-    "display"
+    "display",
+    "insight",
+    "insights"
   ],
   ambiguousLens: [
     "production",
