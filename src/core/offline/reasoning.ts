@@ -19,11 +19,12 @@
 import { PERSONA_RECORDS } from "../persona-records.js";
 import reasoningTerms from "./words/reasoning-terms.json" with { type: "json" };
 import { PERSONAS, type PersonaId } from "../personas.js";
-import { conceptsIn } from "./analyze-task.js";
 import { QUOTE_SHOWN, saysNothing, type Evidence, type EvidenceType } from "./read-evidence.js";
 import { askCue } from "./find-ask.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
 import { isTemplate, type AuthorSentence } from "./segments.js";
+import { accountLine, quotableAlone, withoutCode } from "./account-sentences.js";
+import { areasIn, type AreaHit } from "./reasoning-areas.js";
 
 /** What the title's own rules read (docs, chore and refactor work), named as the title's word. */
 const TAGGED_WORDS: Readonly<Record<string, string>> = {
@@ -80,13 +81,9 @@ function evidenceWords(e: Evidence): string | null {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Areas named in the author's sentences
+// Each persona's lens (areas named in the author's sentences: reasoning-areas.ts)
 
-/**
- * Terms too common in issues to name an area on their own, and lens words that name no stake on their own: data,
- * with the reasons, in `words/reasoning-terms.json`.
- */
-const WEAK_TERMS = new Set(reasoningTerms.weakTerms);
+/** Lens words that name no stake on their own (data, with the reasons, in `words/reasoning-terms.json`). */
 const AMBIGUOUS_LENS = new Set(reasoningTerms.ambiguousLens);
 /** Each persona's lens words, the ambiguous ones left out: made once, not for every task. */
 const LENS = Object.fromEntries(
@@ -103,61 +100,6 @@ function wordIndex(text: string, word: string): number {
     if (!letter.test(text[at - 1] ?? " ") && !letter.test(text[at + word.length] ?? " ")) return at;
   }
   return -1;
-}
-
-/** A sentence without its inline code: a term in code (`import cv2`) is never the author's word for an area. */
-const withoutCode = (text: string) => text.replace(/`[^`]*`/g, (m) => " ".repeat(m.length));
-
-/** Concepts that say why a task matters, or what kind it is, rather than what it is about: not areas. */
-const NOT_AREAS = new Set(["bulk-generation", "hype", "fix-request", "defect", "removal", "documentation"]);
-
-/**
- * Whether a term stands in the sentence as the author's own word for the area: somewhere not Capitalised in
- * mid-sentence (a product's or company's name: "Simplify Commerce", "Home Assistant") and not in quotes or
- * backticks (a UI label, a setting, code).
- */
-function ownWord(original: string, term: string): boolean {
-  const sentence = withoutCode(original);
-  const lower = sentence.toLowerCase();
-  let from = 0;
-  for (let guard = 0; guard < 20; guard++) {
-    const at = lower.indexOf(term.toLowerCase(), from);
-    if (at < 0) return false;
-    from = at + 1;
-    const before = sentence[at - 1] ?? " ";
-    const after = sentence[at + term.length] ?? " ";
-    if (/[\p{L}\p{N}]/u.test(before)) continue;
-    if (/[`"“'‘[]/.test(before) || /[`"”'’\]]/.test(after)) continue;
-    const first = sentence[at]!;
-    const capitalised =
-      first !== first.toLowerCase() && /\p{Ll}/u.test(sentence.slice(at + 1, at + term.length + 1));
-    if (capitalised && at > 0 && !/[.!?:]\s*$/.test(sentence.slice(0, at))) continue;
-    return true;
-  }
-  return false;
-}
-
-interface AreaHit {
-  id: string;
-  label: string;
-  weights: Partial<Record<PersonaId, number>>;
-  why: Partial<Record<PersonaId, string>>;
-  sentence: AuthorSentence;
-}
-
-function areasIn(sentences: readonly AuthorSentence[], injectionFree: boolean): AreaHit[] {
-  // One scan of the sentences together (each closes its clause), then the first sentence that holds a term.
-  const hits = conceptsIn(sentences.map((s) => s.text.replace(/[.!?]*$/, ".")).join("\n"), injectionFree);
-  const out: AreaHit[] = [];
-  for (const hit of hits) {
-    const c = hit.concept;
-    if (c.role === "evidence" || NOT_AREAS.has(c.id)) continue;
-    const terms = hit.terms.filter((t) => !WEAK_TERMS.has(t));
-    const sentence = sentences.find((s) => terms.some((t) => ownWord(s.text, t)));
-    if (!sentence) continue;
-    out.push({ id: c.id, label: c.label, weights: c.weights, why: c.why, sentence });
-  }
-  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -280,7 +222,7 @@ function candidates(
       for (const w of wordsOf[i]!) if (lens.has(w)) n++;
       return { s, i, n };
     })
-    .filter((x) => x.n > 0 && !/:\s*$/.test(x.s.text) && accountLine(x.s.text))
+    .filter((x) => x.n > 0 && accountLine(x.s.text))
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .slice(0, 3);
   for (const { s, i } of ranked) {
@@ -361,68 +303,6 @@ export function nothingSentence(
 
 /** What is not a letter or a digit, to compare quotes without marks (ASCII's punctuation, and the typographic). */
 const NOT_LETTERS_RE = /[^a-z0-9\u00c0-\u024f\u0370-\u1fff\u2c00-\ud7ff\uf900-\ufeff]+/g;
-/** A sentence that stops on a word that needs more after it: a lead-in to what was pasted below it. */
-const RUNS_ON_RE =
-  /\b(?:in|with|to|of|for|and|or|but|the|a|an|as|at|by|from|into|like|is|are|was|were|be|this|that|these|following|below|then)\s*$/i;
-const FIELD_ANSWER_RE = /^[^.!?:]{1,60}:\s*\S+(?:\s+\S+){0,4}\s*$/;
-/**
- * A line of a log or of code pasted without a fence ("Node:'model/model0_bn_1/FuseBatchNormV3' scale must …"): a
- * quoted path of three parts or more, "::", braces, an assignment or a statement's ";".
- */
-const CODE_LIKE_RE = /[{}]|;\s*$|\s=\s|::|['"]\w[\w.-]*\/[\w.-]+\/[\w.-]+['"]/;
-/** A field and its value ("OS: Windows 11"): two or more of them in one sentence are a form's list, not prose. */
-const FIELD_RE = /(?:^|\s)[\p{L}][\p{L}\d &/().-]{0,30}:\s+\S/gu;
-function fieldList(text: string): boolean {
-  if (!text.includes(":")) return false;
-  let n = 0;
-  FIELD_RE.lastIndex = 0;
-  while (FIELD_RE.exec(text)) if (++n >= 2) return true;
-  return false;
-}
-/**
- * The sections of a form that hold the machine's words, not the author's account: the environment, versions, logs
- * and output, screenshots, a checklist. Their lines name no area of the task and are no one's lens sentence.
- */
-const MACHINE_SECTION_RE =
-  /\b(?:environment|versions?|system|platform|logs?|(?:log|console|terminal|error|command|build|relevant) output|trace\w*|screenshots?|checklist|pull request)\b/;
-
-/**
- * A section of the machine's words: a short heading (a label, not a form's long question such as "Which versions of
- * React, and which browser / OS are affected by this issue? …", under which authors write their account).
- */
-function machineSection(section: string): boolean {
-  return section.length <= 40 && MACHINE_SECTION_RE.test(section);
-}
-
-/**
- * A sentence of the author's account: not a lead-in to what was pasted below it ("… results in", "… as follows:"),
- * a form's list of fields, nor a line of a log or of code.
- */
-function accountLine(text: string): boolean {
-  return (
-    !/[:,;]\s*$/.test(text) &&
-    !RUNS_ON_RE.test(text) &&
-    !fieldList(text) &&
-    !CODE_LIKE_RE.test(withoutCode(text))
-  );
-}
-
-/** The author's sentences, without a form's lists of fields ("OpenCV version: 4.7.0 OS: Windows 11 …"). */
-function accountOf(sentences: readonly AuthorSentence[]): readonly AuthorSentence[] {
-  return sentences.some((s) => fieldList(s.text)) ? sentences.filter((s) => !fieldList(s.text)) : sentences;
-}
-
-/**
- * Sentences a persona with nothing of its own does not quote, read as a maintainer would (issue 35's blind reading
- * of such quotes): a greeting or thanks, a form's option chosen ("Yes, I am willing to help …"), a question put to
- * the reporter by a form ("Do you want to request a feature or report a bug?"), a form's question with its answer
- * after it, a sentence cut by a link taken out ("…"), or one that opens on markup.
- */
-const NOT_WORTH_RE =
-  /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
-
-/** The rest of a sentence broken by a line or a list ("to the further left side"): it opens on a joining word. */
-const FRAGMENT_RE = /^(?:to|and|or|but|with|for|of|in|on|at|by|from|as|so|then|which|that)\s/;
 
 /**
  * A sentence of the author's that no persona has quoted yet, for a persona with nothing of its own: the first that
@@ -442,9 +322,7 @@ function unquoted(
   const quoted = [...used.keys()].map(loose).filter((k) => k.length >= 3);
   const heading = loose(r.task);
   for (const s of sentences) {
-    // A form's field and its answer, a greeting, a form's question (lead-ins, logs and lists: accountLine).
-    if (FIELD_ANSWER_RE.test(s.text) || NOT_WORTH_RE.test(s.text) || FRAGMENT_RE.test(s.text)) continue;
-    if (machineSection(s.section) || !accountLine(s.text)) continue;
+    if (!quotableAlone(s)) continue;
     const key = loose(s.text);
     const start = key.slice(0, 40);
     if (heading.includes(key) || key.includes(heading)) continue;
@@ -462,10 +340,7 @@ export function groundedSentences(r: TaskReading, estimate?: string): Record<Per
   const text = checkable(`${r.task} ${r.description}`);
   const { sentences } = r.segments;
   // Piled-up keywords name no area: repetition earns nothing.
-  const areas =
-    sentences.length && !r.analysis.stuffing
-      ? areasIn(accountOf(sentences).slice(0, 40), !r.analysis.injection)
-      : [];
+  const areas = sentences.length && !r.analysis.stuffing ? areasIn(sentences, !r.analysis.injection) : [];
   const wordsOf = sentences.map(
     (s) =>
       withoutCode(s.text)
@@ -495,12 +370,9 @@ export function groundedSentences(r: TaskReading, estimate?: string): Record<Per
       ? `It is ${ANGLE[persona]}; the author also writes: ${q(other)}`
       : `${whatItDoes(r, subjectOf(r, text, sentences[0]?.text))}, ${ANGLE[persona]}`;
   }
-  for (const persona of PICK_ORDER) {
-    const tail = persona === "product" && estimate ? [estimate] : [];
-    let sentence = said[persona]!;
-    if (tail.length) sentence += `; ${tail.join(", and ")}`;
-    out[persona] = `${sentence}.`;
-  }
+  // The acceptance estimate is the Product Manager's, said once per report.
+  for (const persona of PICK_ORDER)
+    out[persona] = `${said[persona]!}${persona === "product" && estimate ? `; ${estimate}` : ""}.`;
   return out;
 }
 

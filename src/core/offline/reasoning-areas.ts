@@ -1,0 +1,70 @@
+/**
+ * The areas (payments, import and export …) an author's sentences name: an area is named only where a sentence of
+ * the author's account says one of its terms as the author's own word (not a product's Capitalised name, not a
+ * label in quotes or code), and that sentence is what a persona quotes for it (reasoning.ts). Pure.
+ */
+import type { PersonaId } from "../personas.js";
+import { accountOf, withoutCode } from "./account-sentences.js";
+import { conceptsIn } from "./analyze-task.js";
+import type { AuthorSentence } from "./segments.js";
+import reasoningTerms from "./words/reasoning-terms.json" with { type: "json" };
+
+/** Terms too common in issues to name an area on their own: data, with the reasons, in `words/reasoning-terms.json`. */
+const WEAK_TERMS = new Set(reasoningTerms.weakTerms);
+/** Concepts that say why a task matters, or what kind it is, rather than what it is about: not areas. */
+const NOT_AREAS = new Set(["bulk-generation", "hype", "fix-request", "defect", "removal", "documentation"]);
+
+/**
+ * Whether a term stands in the sentence as the author's own word for the area: somewhere not Capitalised in
+ * mid-sentence (a product's or company's name: "Simplify Commerce", "Home Assistant") and not in quotes or
+ * backticks (a UI label, a setting, code).
+ */
+function ownWord(original: string, term: string): boolean {
+  const sentence = withoutCode(original);
+  const lower = sentence.toLowerCase();
+  let from = 0;
+  for (let guard = 0; guard < 20; guard++) {
+    const at = lower.indexOf(term.toLowerCase(), from);
+    if (at < 0) return false;
+    from = at + 1;
+    const before = sentence[at - 1] ?? " ";
+    const after = sentence[at + term.length] ?? " ";
+    if (/[\p{L}\p{N}]/u.test(before)) continue;
+    if (/[`"“'‘[]/.test(before) || /[`"”'’\]]/.test(after)) continue;
+    const first = sentence[at]!;
+    const capitalised =
+      first !== first.toLowerCase() && /\p{Ll}/u.test(sentence.slice(at + 1, at + term.length + 1));
+    if (capitalised && at > 0 && !/[.!?:]\s*$/.test(sentence.slice(0, at))) continue;
+    return true;
+  }
+  return false;
+}
+
+export interface AreaHit {
+  id: string;
+  label: string;
+  weights: Partial<Record<PersonaId, number>>;
+  why: Partial<Record<PersonaId, string>>;
+  sentence: AuthorSentence;
+}
+
+/**
+ * The areas the author's account names (the first 40 of its sentences, a form's lists of fields left out), each
+ * with the first sentence that names it in the author's own word. `injectionFree`: the task held no instruction to
+ * the scorer, so the scan does not look for one again.
+ */
+export function areasIn(all: readonly AuthorSentence[], injectionFree: boolean): AreaHit[] {
+  const sentences = accountOf(all).slice(0, 40);
+  // One scan of the sentences together (each closes its clause), then the first sentence that holds a term.
+  const hits = conceptsIn(sentences.map((s) => s.text.replace(/[.!?]*$/, ".")).join("\n"), injectionFree);
+  const out: AreaHit[] = [];
+  for (const hit of hits) {
+    const c = hit.concept;
+    if (c.role === "evidence" || NOT_AREAS.has(c.id)) continue;
+    const terms = hit.terms.filter((t) => !WEAK_TERMS.has(t));
+    const sentence = sentences.find((s) => terms.some((t) => ownWord(s.text, t)));
+    if (!sentence) continue;
+    out.push({ id: c.id, label: c.label, weights: c.weights, why: c.why, sentence });
+  }
+  return out;
+}
