@@ -11,14 +11,10 @@ export const KIND_WORDS: Record<string, string> = {
 
 /**
  * How the comment names the kind of a pull request's text (a report whose reading has a `change`): the kind model
- * reads issues, so a change read as a bug report is a fix and one read as a feature request is feature work; a
- * change read as a question is not named.
+ * reads issues, so a change read as a bug report is a fix and one read as a feature request is feature work.
  */
 export const CHANGE_KIND_WORDS: Record<string, string> = {
+  ...KIND_WORDS,
   bug: "a fix",
   feature: "feature work",
-  docs: "documentation work",
-  refactor: "a refactor",
-  chore: "maintenance work",
-  junk: "not a task (junk)",
 };

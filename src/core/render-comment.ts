@@ -181,8 +181,8 @@ export function renderReading(report: ScoreReport): string | undefined {
     .slice(0, 3)
     .map((e) => `${EVIDENCE_WORDS[e.type]}: “${escapeMarkdown(truncate(e.quote, 90))}”`);
   // A pull request's change is read as what it does ("a fix"), not as the issue it would be ("a bug report").
-  const kindWords = r.change ? CHANGE_KIND_WORDS[r.kind] : KIND_WORDS[r.kind];
-  if (kindWords && kindNamed(r.kind, r.kindConfidence))
+  const kindWords = (r.change ? CHANGE_KIND_WORDS : KIND_WORDS)[r.kind];
+  if (kindNamed(r.kind, r.kindConfidence))
     return [`**Read as** ${kindWords} (${Math.round(r.kindConfidence * 100)}% sure)`, ...evidence].join(
       " · ",
     );
