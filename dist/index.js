@@ -38534,6 +38534,72 @@ var reasoning_terms_default = {
   ]
 };
 
+// src/core/offline/account-sentences.ts
+var withoutCode = (text2) => text2.replace(/`[^`]*`/g, (m) => " ".repeat(m.length));
+var RUNS_ON_RE = /\b(?:in|with|to|of|for|and|or|but|the|a|an|as|at|by|from|into|like|is|are|was|were|be|this|that|these|following|below|then)\s*$/i;
+var FIELD_ANSWER_RE = /^[^.!?:]{1,60}:\s*\S+(?:\s+\S+){0,4}\s*$/;
+var CODE_LIKE_RE = /[{}]|;\s*$|\s=\s|::|['"]\w[\w.-]*\/[\w.-]+\/[\w.-]+['"]/;
+var FIELD_RE2 = /(?:^|\s)[\p{L}][\p{L}\d &/().-]{0,30}:\s+\S/gu;
+function fieldList(text2) {
+  if (!text2.includes(":")) return false;
+  let n = 0;
+  FIELD_RE2.lastIndex = 0;
+  while (FIELD_RE2.exec(text2)) if (++n >= 2) return true;
+  return false;
+}
+var MACHINE_SECTION_RE = /\b(?:environment|versions?|system|platform|logs?|(?:log|console|terminal|error|command|build|relevant) output|trace\w*|screenshots?|checklist|pull request)\b/;
+function machineSection(section) {
+  return section.length <= 40 && MACHINE_SECTION_RE.test(section);
+}
+function accountLine(text2) {
+  return !/[:,;]\s*$/.test(text2) && !RUNS_ON_RE.test(text2) && !fieldList(text2) && !CODE_LIKE_RE.test(withoutCode(text2));
+}
+function accountOf(sentences2) {
+  return sentences2.some((s) => fieldList(s.text)) ? sentences2.filter((s) => !fieldList(s.text)) : sentences2;
+}
+var NOT_WORTH_RE = /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
+var FRAGMENT_RE = /^(?:to|and|or|but|with|for|of|in|on|at|by|from|as|so|then|which|that)\s/;
+function quotableAlone(s) {
+  return !FIELD_ANSWER_RE.test(s.text) && !NOT_WORTH_RE.test(s.text) && !FRAGMENT_RE.test(s.text) && !machineSection(s.section) && accountLine(s.text);
+}
+
+// src/core/offline/reasoning-areas.ts
+var WEAK_TERMS = new Set(reasoning_terms_default.weakTerms);
+var NOT_AREAS = /* @__PURE__ */ new Set(["bulk-generation", "hype", "fix-request", "defect", "removal", "documentation"]);
+function ownWord(original, term) {
+  const sentence = withoutCode(original);
+  const lower = sentence.toLowerCase();
+  let from = 0;
+  for (let guard = 0; guard < 20; guard++) {
+    const at = lower.indexOf(term.toLowerCase(), from);
+    if (at < 0) return false;
+    from = at + 1;
+    const before = sentence[at - 1] ?? " ";
+    const after = sentence[at + term.length] ?? " ";
+    if (/[\p{L}\p{N}]/u.test(before)) continue;
+    if (/[`"“'‘[]/.test(before) || /[`"”'’\]]/.test(after)) continue;
+    const first = sentence[at];
+    const capitalised = first !== first.toLowerCase() && new RegExp("\\p{Ll}", "u").test(sentence.slice(at + 1, at + term.length + 1));
+    if (capitalised && at > 0 && !/[.!?:]\s*$/.test(sentence.slice(0, at))) continue;
+    return true;
+  }
+  return false;
+}
+function areasIn(all, injectionFree) {
+  const sentences2 = accountOf(all).slice(0, 40);
+  const hits = conceptsIn(sentences2.map((s) => s.text.replace(/[.!?]*$/, ".")).join("\n"), injectionFree);
+  const out = [];
+  for (const hit of hits) {
+    const c = hit.concept;
+    if (c.role === "evidence" || NOT_AREAS.has(c.id)) continue;
+    const terms = hit.terms.filter((t) => !WEAK_TERMS.has(t));
+    const sentence = sentences2.find((s) => terms.some((t) => ownWord(s.text, t)));
+    if (!sentence) continue;
+    out.push({ id: c.id, label: c.label, weights: c.weights, why: c.why, sentence });
+  }
+  return out;
+}
+
 // src/core/offline/reasoning.ts
 var TAGGED_WORDS = {
   docs: "documentation work",
@@ -38563,7 +38629,6 @@ function evidenceWords(e) {
   const alt = (m?.[1] ?? m?.[2] ?? "").trim();
   return new RegExp("\\p{L}{3}", "u").test(alt) && /\s/.test(alt) && !GENERIC_ALT_RE.test(alt) ? alt : null;
 }
-var WEAK_TERMS = new Set(reasoning_terms_default.weakTerms);
 var AMBIGUOUS_LENS = new Set(reasoning_terms_default.ambiguousLens);
 var LENS = Object.fromEntries(
   PERSONAS.map((p) => [
@@ -38577,40 +38642,6 @@ function wordIndex(text2, word) {
     if (!letter.test(text2[at - 1] ?? " ") && !letter.test(text2[at + word.length] ?? " ")) return at;
   }
   return -1;
-}
-var withoutCode = (text2) => text2.replace(/`[^`]*`/g, (m) => " ".repeat(m.length));
-var NOT_AREAS = /* @__PURE__ */ new Set(["bulk-generation", "hype", "fix-request", "defect", "removal", "documentation"]);
-function ownWord(original, term) {
-  const sentence = withoutCode(original);
-  const lower = sentence.toLowerCase();
-  let from = 0;
-  for (let guard = 0; guard < 20; guard++) {
-    const at = lower.indexOf(term.toLowerCase(), from);
-    if (at < 0) return false;
-    from = at + 1;
-    const before = sentence[at - 1] ?? " ";
-    const after = sentence[at + term.length] ?? " ";
-    if (/[\p{L}\p{N}]/u.test(before)) continue;
-    if (/[`"“'‘[]/.test(before) || /[`"”'’\]]/.test(after)) continue;
-    const first = sentence[at];
-    const capitalised = first !== first.toLowerCase() && new RegExp("\\p{Ll}", "u").test(sentence.slice(at + 1, at + term.length + 1));
-    if (capitalised && at > 0 && !/[.!?:]\s*$/.test(sentence.slice(0, at))) continue;
-    return true;
-  }
-  return false;
-}
-function areasIn(sentences2, injectionFree) {
-  const hits = conceptsIn(sentences2.map((s) => s.text.replace(/[.!?]*$/, ".")).join("\n"), injectionFree);
-  const out = [];
-  for (const hit of hits) {
-    const c = hit.concept;
-    if (c.role === "evidence" || NOT_AREAS.has(c.id)) continue;
-    const terms = hit.terms.filter((t) => !WEAK_TERMS.has(t));
-    const sentence = sentences2.find((s) => terms.some((t) => ownWord(s.text, t)));
-    if (!sentence) continue;
-    out.push({ id: c.id, label: c.label, weights: c.weights, why: c.why, sentence });
-  }
-  return out;
 }
 var SECTION_NOT_ASK_RE = /\b(?:steps|reproduc\w*|expected|actual|environment|versions?|system|platform|logs?|output|trace\w*|screenshots?|alternatives?|additional|context|workaround)\b/;
 var PROBLEM_RE2 = /\b(?:fail\w*|crash\w*|errors?|exceptions?|broken|breaks?|bugs?|wrong|incorrect\w*|unexpected\w*|invalid|missing|no longer|not (?:work\w*|shown|showing|displayed|saved|loading|found|possible|supported)|(?:does|do|did|is|are|was|were|can|could|will|would)(?:n['’]?t| not) \w+|can['’]?t|cannot|unable to|stopped|hangs?|freez\w*|leak\w*|slow\w*|throws?|panic\w*)\b/i;
@@ -38685,7 +38716,7 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf) {
     let n = 0;
     for (const w of wordsOf[i]) if (lens.has(w)) n++;
     return { s: s2, i, n };
-  }).filter((x) => x.n > 0 && !/:\s*$/.test(x.s.text) && accountLine(x.s.text)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
+  }).filter((x) => x.n > 0 && accountLine(x.s.text)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
   for (const { s: s2, i } of ranked) {
     const word = wordsOf[i].find((w) => lens.has(w));
     const at = wordIndex(s2.text.toLowerCase(), word);
@@ -38734,37 +38765,13 @@ function nothingSentence(r, persona) {
   );
 }
 var NOT_LETTERS_RE = /[^a-z0-9\u00c0-\u024f\u0370-\u1fff\u2c00-\ud7ff\uf900-\ufeff]+/g;
-var RUNS_ON_RE = /\b(?:in|with|to|of|for|and|or|but|the|a|an|as|at|by|from|into|like|is|are|was|were|be|this|that|these|following|below|then)\s*$/i;
-var FIELD_ANSWER_RE = /^[^.!?:]{1,60}:\s*\S+(?:\s+\S+){0,4}\s*$/;
-var CODE_LIKE_RE = /[{}]|;\s*$|\s=\s|::|['"]\w[\w.-]*\/[\w.-]+\/[\w.-]+['"]/;
-var FIELD_RE2 = /(?:^|\s)[\p{L}][\p{L}\d &/().-]{0,30}:\s+\S/gu;
-function fieldList(text2) {
-  if (!text2.includes(":")) return false;
-  let n = 0;
-  FIELD_RE2.lastIndex = 0;
-  while (FIELD_RE2.exec(text2)) if (++n >= 2) return true;
-  return false;
-}
-var MACHINE_SECTION_RE = /\b(?:environment|versions?|system|platform|logs?|(?:log|console|terminal|error|command|build|relevant) output|trace\w*|screenshots?|checklist|pull request)\b/;
-function machineSection(section) {
-  return section.length <= 40 && MACHINE_SECTION_RE.test(section);
-}
-function accountLine(text2) {
-  return !/[:,;]\s*$/.test(text2) && !RUNS_ON_RE.test(text2) && !fieldList(text2) && !CODE_LIKE_RE.test(withoutCode(text2));
-}
-function accountOf(sentences2) {
-  return sentences2.some((s) => fieldList(s.text)) ? sentences2.filter((s) => !fieldList(s.text)) : sentences2;
-}
-var NOT_WORTH_RE = /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
-var FRAGMENT_RE = /^(?:to|and|or|but|with|for|of|in|on|at|by|from|as|so|then|which|that)\s/;
 function unquoted(r, sentences2, used, text2) {
   const loose = (t) => t.toLowerCase().replace(NOT_LETTERS_RE, " ").trim();
   if (sentences2.length === 0) return void 0;
   const quoted = [...used.keys()].map(loose).filter((k) => k.length >= 3);
   const heading = loose(r.task);
   for (const s of sentences2) {
-    if (FIELD_ANSWER_RE.test(s.text) || NOT_WORTH_RE.test(s.text) || FRAGMENT_RE.test(s.text)) continue;
-    if (machineSection(s.section) || !accountLine(s.text)) continue;
+    if (!quotableAlone(s)) continue;
     const key = loose(s.text);
     const start = key.slice(0, 40);
     if (heading.includes(key) || key.includes(heading)) continue;
@@ -38776,7 +38783,7 @@ function unquoted(r, sentences2, used, text2) {
 function groundedSentences(r, estimate) {
   const text2 = checkable(`${r.task} ${r.description}`);
   const { sentences: sentences2 } = r.segments;
-  const areas = sentences2.length && !r.analysis.stuffing ? areasIn(accountOf(sentences2).slice(0, 40), !r.analysis.injection) : [];
+  const areas = sentences2.length && !r.analysis.stuffing ? areasIn(sentences2, !r.analysis.injection) : [];
   const wordsOf = sentences2.map(
     (s) => withoutCode(s.text).toLowerCase().match(/[\p{L}]+/gu) ?? []
   );
@@ -38796,12 +38803,8 @@ function groundedSentences(r, estimate) {
     if (other) used.set(norm(other), 1);
     said[persona] = other ? `It is ${ANGLE[persona]}; the author also writes: ${q(other)}` : `${whatItDoes(r, subjectOf(r, text2, sentences2[0]?.text))}, ${ANGLE[persona]}`;
   }
-  for (const persona of PICK_ORDER) {
-    const tail = persona === "product" && estimate ? [estimate] : [];
-    let sentence = said[persona];
-    if (tail.length) sentence += `; ${tail.join(", and ")}`;
-    out[persona] = `${sentence}.`;
-  }
+  for (const persona of PICK_ORDER)
+    out[persona] = `${said[persona]}${persona === "product" && estimate ? `; ${estimate}` : ""}.`;
   return out;
 }
 
@@ -70789,12 +70792,9 @@ var KIND_WORDS = {
   junk: "not a task (junk)"
 };
 var CHANGE_KIND_WORDS = {
+  ...KIND_WORDS,
   bug: "a fix",
-  feature: "feature work",
-  docs: "documentation work",
-  refactor: "a refactor",
-  chore: "maintenance work",
-  junk: "not a task (junk)"
+  feature: "feature work"
 };
 
 // src/core/needs-human.ts
@@ -70912,8 +70912,8 @@ function renderReading(report) {
   const r = report.reading;
   if (!r) return void 0;
   const evidence = r.evidence.filter((e) => e.type !== "screenshot" && !saysNothing(e.type, e.quote)).slice(0, 3).map((e) => `${EVIDENCE_WORDS[e.type]}: “${escapeMarkdown(truncate(e.quote, 90))}”`);
-  const kindWords = r.change ? CHANGE_KIND_WORDS[r.kind] : KIND_WORDS[r.kind];
-  if (kindWords && kindNamed(r.kind, r.kindConfidence))
+  const kindWords = (r.change ? CHANGE_KIND_WORDS : KIND_WORDS)[r.kind];
+  if (kindNamed(r.kind, r.kindConfidence))
     return [`**Read as** ${kindWords} (${Math.round(r.kindConfidence * 100)}% sure)`, ...evidence].join(
       " · "
     );
