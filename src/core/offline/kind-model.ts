@@ -161,18 +161,33 @@ let bucketValue = new Float64Array(0);
 let bucketSeen = new Uint8Array(0);
 const bucketOrder: number[] = [];
 
-/** Hashed, log-scaled and L2-normalised: bucket to value. */
-export function kindFeatures(
+/**
+ * Hashes the features into the scratch buckets: afterwards `bucketOrder` lists the buckets seen, in the order
+ * first seen, and `bucketValue` holds each one's log-scaled sum. Returns the sums' L2 norm. The caller reads the
+ * buckets and then calls `clearBuckets`.
+ */
+function fillBuckets(
   title: string,
   description: string,
   buckets: number,
-  structure?: TaskStructure,
-  md: MarkdownText = readMarkdown(description),
-): Map<number, number> {
+  structure: TaskStructure | undefined,
+  md: MarkdownText,
+): number {
   // Each name's count, keyed by its 32-bit hash (as featureNames would by its text, the names unwritten).
   const overflow = new Map<number, number>();
+  // A word's hash after its prefix is the start of its pairs' hashes too: kept for the next call, which is its pair.
+  let lastPrefix = "";
+  let lastA = "";
+  let lastH = 0;
   readFeatures(title, description, structure, md, (prefix, a, b, n) => {
-    let h = fnvFeed(fnvFeed(0x811c9dc5, prefix), a);
+    let h: number;
+    if (prefix === lastPrefix && a === lastA) h = lastH;
+    else {
+      h = fnvFeed(fnvFeed(0x811c9dc5, prefix), a);
+      lastPrefix = prefix;
+      lastA = a;
+      lastH = h;
+    }
     if (b !== undefined) h = fnvFeed(Math.imul(h ^ FNV_SPACE, 0x01000193), b);
     // A table three quarters full takes no more names: the rest are counted in a map.
     if (usedSlots.length >= (SLOTS * 3) / 4) {
@@ -213,13 +228,26 @@ export function kindFeatures(
   for (const [h, n] of overflow) addBucket(h, n);
   let norm = 0;
   for (const b of bucketOrder) norm += bucketValue[b]! * bucketValue[b]!;
-  norm = Math.sqrt(norm) || 1;
-  const out = new Map<number, number>();
-  for (const b of bucketOrder) {
-    out.set(b, bucketValue[b]! / norm);
-    bucketSeen[b] = 0;
-  }
+  return Math.sqrt(norm) || 1;
+}
+
+function clearBuckets(): void {
+  for (const b of bucketOrder) bucketSeen[b] = 0;
   bucketOrder.length = 0;
+}
+
+/** Hashed, log-scaled and L2-normalised: bucket to value. */
+export function kindFeatures(
+  title: string,
+  description: string,
+  buckets: number,
+  structure?: TaskStructure,
+  md: MarkdownText = readMarkdown(description),
+): Map<number, number> {
+  const norm = fillBuckets(title, description, buckets, structure, md);
+  const out = new Map<number, number>();
+  for (const b of bucketOrder) out.set(b, bucketValue[b]! / norm);
+  clearBuckets();
   return out;
 }
 
@@ -275,13 +303,26 @@ export function predictKind(
   structure?: TaskStructure,
   md?: MarkdownText,
 ): number[] {
-  const x = kindFeatures(title, description, model.buckets, structure, md);
-  const z = kindLogits(model, x);
   const a = adjustmentFor(model, adjustment);
   if (a) {
+    const x = kindFeatures(title, description, model.buckets, structure, md);
+    const z = kindLogits(model, x);
     const d = kindAdjustmentLogits(model, a, x);
     for (let c = 0; c < z.length; c++) z[c]! += d[c]!;
+    return softmax(z);
   }
+  // Without a repository's adjustment the features are read straight from the scratch buckets (no map of a
+  // thousand entries per task), summed in the same order as kindLogits, so the logits are the same to the bit.
+  const norm = fillBuckets(title, description, model.buckets, structure, md ?? readMarkdown(description));
+  const w = weightsOf(model);
+  const z = model.bias.slice();
+  for (let c = 0; c < z.length; c++) {
+    const base = c * model.buckets;
+    let s = 0;
+    for (const b of bucketOrder) s += w[base + b]! * (bucketValue[b]! / norm);
+    z[c]! += s * model.scale;
+  }
+  clearBuckets();
   return softmax(z);
 }
 
