@@ -261,12 +261,16 @@ function withoutGreeting(sentence: string): string {
 /** Whether a sentence is the author's prose at all: words, not code, a link, a prompt or boilerplate. */
 export function isProse(sentence: string): boolean {
   // Words outside inline code and links: "`bitcoin-cli sendtoaddress …` or …" is a command, not a sentence.
-  const words = countWords(sentence.replace(/`[^`]*`/g, " ").replace(/\bhttps?:\/\/\S+/g, " "));
+  // (Each replacement only where its mark is in the sentence: most sentences have neither code nor links.)
+  const code = sentence.includes("`");
+  const link = sentence.includes("http");
+  let spoken = code ? sentence.replace(/`[^`]*`/g, " ") : sentence;
+  if (link) spoken = spoken.replace(/\bhttps?:\/\/\S+/g, " ");
+  const words = countWords(spoken);
   if (words < 4) return false;
-  const bare = sentence
-    .replace(/`[^`]*`/g, "")
-    .replace(/\]\([^)\s]{0,2000}\)/g, "]")
-    .replace(/\bhttps?:\/\/\S+/g, "");
+  let bare = code ? sentence.replace(/`[^`]*`/g, "") : sentence;
+  if (bare.includes("](")) bare = bare.replace(/\]\([^)\s]{0,2000}\)/g, "]");
+  if (link) bare = bare.replace(/\bhttps?:\/\/\S+/g, "");
   const marks = bare.match(/[/\\_=<>{}()[\]#^$|;]/g)?.length ?? 0;
   if (marks > bare.length * 0.08 && marks > 3) return false;
   if (/\.\w{1,4}:\d+|#include\b/.test(sentence)) return false;

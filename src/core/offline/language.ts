@@ -11,11 +11,14 @@ import languages from "./words/languages.json" with { type: "json" };
 const NOT_WORDS_RE =
   /`[^`\n]*`|(?<![\w.-])[\w.-]{1,100}\.(?:com|org|net|io|dev|app)\b|\b(?:e\.g|i\.e|etc)\./gi;
 
+/** NOT_WORDS_RE without its bare domains, for text that names none (most): the domain alternative is its costly part. */
+const NOT_WORDS_NO_DOMAIN_RE = /`[^`\n]*`|\b(?:e\.g|i\.e|etc)\./gi;
+const DOMAIN_END_RE = /\.(?:com|org|net|io|dev|app)\b/i;
+
 /** The title and the author's prose: what is left without code, links and template comments. */
 function prose(title: string, md: MarkdownText): string {
-  return `${title}\n${renderMarkdown(md, () => " ", SAMPLE_READ)}`
-    .replace(URL_RE, " ")
-    .replace(NOT_WORDS_RE, " ");
+  const text = `${title}\n${renderMarkdown(md, () => " ", SAMPLE_READ)}`.replace(URL_RE, " ");
+  return text.replace(DOMAIN_END_RE.test(text) ? NOT_WORDS_RE : NOT_WORDS_NO_DOMAIN_RE, " ");
 }
 
 /** How much of the description is read (before code and links are taken out), and how much prose is weighed. */

@@ -176,7 +176,8 @@ export function readEvidence(
     else if (at >= 0) put("trace", exceptionAfter(lines, at));
     if (looksLikeCode(lines.filter((l) => !isTrace(l))))
       put("code", firstWithText(lines.filter((l) => CODE_LINE_RE.test(l))));
-    const version = lines.map((l) => VERSION_RE.exec(l.replace(EXAMPLE_RE, " "))).find(Boolean);
+    let version: RegExpExecArray | null = null;
+    for (const l of lines) if ((version = VERSION_RE.exec(l.replace(EXAMPLE_RE, " ")))) break;
     // A version in a block is kept for the end: a version the author states in prose ("TensorFlow version
     // 2.13.0") says more than one a pasted log happens to print.
     // In a paste, a bare number after "version" is a protocol's or a schema's ("version: 70016"), not a release.
@@ -219,10 +220,12 @@ export function readEvidence(
     }
     const image = IMAGE_RE.exec(trimmed);
     if (image) put("screenshot", image[0]);
-    const withoutLinks = trimmed
-      .replace(MD_LINK_RE, " ")
-      .replace(/https?:\/\/\S+/g, " ")
-      .replace(EXAMPLE_RE, " ");
+    // Each replacement only where its mark is on the line: most lines have no link and no example.
+    let withoutLinks = trimmed;
+    if (withoutLinks.includes("](")) withoutLinks = withoutLinks.replace(MD_LINK_RE, " ");
+    if (withoutLinks.includes("http")) withoutLinks = withoutLinks.replace(/https?:\/\/\S+/g, " ");
+    if (withoutLinks.includes("(") || withoutLinks.includes("["))
+      withoutLinks = withoutLinks.replace(EXAMPLE_RE, " ");
 
     // A label may open the line or a later sentence of it ("… this quarter. Acceptance: one row per task.").
     for (const sentence of withoutLinks.split(/(?<=[.!?])\s+/)) {
