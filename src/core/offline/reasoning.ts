@@ -305,6 +305,12 @@ export function nothingSentence(
 const NOT_LETTERS_RE = /[^a-z0-9\u00c0-\u024f\u0370-\u1fff\u2c00-\ud7ff\uf900-\ufeff]+/g;
 
 /**
+ * Words compared without marks and punctuation, and by their start: the ask quoted by the Product Manager may be the
+ * same sentence with its markdown, or cut.
+ */
+const loose = (t: string) => t.toLowerCase().replace(NOT_LETTERS_RE, " ").trim();
+
+/**
  * A sentence of the author's that no persona has quoted yet, for a persona with nothing of its own: the first that
  * is neither the title nor a lead-in to a list, and is the author's account (not a form's field, the environment,
  * the logs or a checklist, nor a greeting or a form's question).
@@ -314,16 +320,17 @@ function unquoted(
   sentences: readonly AuthorSentence[],
   used: ReadonlyMap<string, number>,
   text: string,
+  keys: (string | null | undefined)[],
 ): string | undefined {
-  // Words compared without marks and punctuation, and by their start: the ask quoted by the Product Manager may
-  // be the same sentence with its markdown, or cut.
-  const loose = (t: string) => t.toLowerCase().replace(NOT_LETTERS_RE, " ").trim();
   if (sentences.length === 0) return undefined;
   const quoted = [...used.keys()].map(loose).filter((k) => k.length >= 3);
   const heading = loose(r.task);
-  for (const s of sentences) {
-    if (!quotableAlone(s)) continue;
-    const key = loose(s.text);
+  for (let i = 0; i < sentences.length; i++) {
+    const s = sentences[i]!;
+    // Each sentence's key is made once per report (null: not quotable alone), whichever persona asks first.
+    let key = keys[i];
+    if (key === undefined) key = keys[i] = quotableAlone(s) ? loose(s.text) : null;
+    if (key === null) continue;
     const start = key.slice(0, 40);
     if (heading.includes(key) || key.includes(heading)) continue;
     if (quoted.some((k) => k.includes(start) || key.includes(k.slice(0, 40)))) continue;
@@ -362,9 +369,10 @@ export function groundedSentences(r: TaskReading, estimate?: string): Record<Per
   // title's words; each next one quotes a sentence of the author's that no one has quoted (what it weighs, not a
   // claim of what the sentence is about), so that a report does not repeat its title in persona after persona.
   let withNothing = 0;
+  const keys: (string | null | undefined)[] = [];
   for (const persona of PICK_ORDER) {
     if (said[persona] !== undefined) continue;
-    const other = withNothing++ > 0 ? unquoted(r, sentences, used, text) : undefined;
+    const other = withNothing++ > 0 ? unquoted(r, sentences, used, text, keys) : undefined;
     if (other) used.set(norm(other), 1);
     said[persona] = other
       ? `It is ${ANGLE[persona]}; the author also writes: ${q(other)}`
