@@ -73,6 +73,11 @@ function shapeOf(r: TaskReading): Shape {
   return kind;
 }
 
+/** Each persona's weights of evidence found or missing (its record's), listed once rather than for every task. */
+const EVIDENCE_WEIGHTS = Object.fromEntries(
+  PERSONAS.map((p) => [p.id, Object.entries(PERSONA_RECORDS[p.id].evidence)]),
+) as unknown as Record<PersonaId, readonly [string, number][]>;
+
 /** Each persona's leaning for this task: its kind, the title's themes and the evidence it cares about. */
 function leanings(r: TaskReading): Record<PersonaId, number> {
   const s = r.structure;
@@ -103,7 +108,7 @@ function leanings(r: TaskReading): Record<PersonaId, number> {
   for (const { id } of PERSONAS) {
     let plus = 0;
     let minus = 0;
-    for (const [k, v] of Object.entries(PERSONA_RECORDS[id].evidence)) {
+    for (const [k, v] of EVIDENCE_WEIGHTS[id]) {
       if (has[k]) plus += v;
       else if (missing[k]) minus += v;
     }

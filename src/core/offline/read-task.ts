@@ -97,11 +97,13 @@ export function readTask(
   const analysis = analyzeTask(task, description, md, lang);
   const read = readStructures(task, description, analysis, md, lang);
   const structure = read.structure;
-  // Parenthesised asides in the title are not its subject; keyword runs are not themes.
+  // Parenthesised asides in the title are not its subject; keyword runs are not themes. A task without an
+  // instruction to the scorer has none in its parts: they are not searched again.
+  const injectionFree = !analysis.injection;
   const titleOnly = analysis.stuffing
     ? []
     : task.includes("(")
-      ? conceptsIn(task.replace(/\([^)]{0,80}\)/g, " "))
+      ? conceptsIn(task.replace(/\([^)]{0,80}\)/g, " "), injectionFree)
       : analysis.titleConcepts;
   const themes = titleOnly.filter((h) => THEMES.has(h.concept.id));
   // The opening sentence says what the task is about as often as the title does; later sentences are
@@ -111,7 +113,7 @@ export function readTask(
   const openingThemes =
     analysis.stuffing || !opening
       ? []
-      : conceptsIn(opening).filter((h) => THEMES.has(h.concept.id) && !seen.has(h.concept.id));
+      : conceptsIn(opening, injectionFree).filter((h) => THEMES.has(h.concept.id) && !seen.has(h.concept.id));
   const reading = readReading(task, description, read, undefined, calibration);
   // The memo is keyed by text alone: only a reading that no repository's calibration changed is kept.
   if (!calibrationUsed(calibration)) rememberReading(original, originalDescription, reading);
