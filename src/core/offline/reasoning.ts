@@ -146,6 +146,7 @@ function candidates(
   areas: readonly AreaHit[],
   text: string,
   wordsOf: readonly (readonly string[])[],
+  account: (i: number) => boolean,
 ): Candidate[] {
   const record = PERSONA_RECORDS[persona];
   const out: Candidate[] = [];
@@ -159,8 +160,8 @@ function candidates(
       ask ??
       // The opening sentence, where no ask was found: the author's, not a form's list of fields or a log's line.
       (
-        sentences.find((s) => !SECTION_NOT_ASK_RE.test(s.section) && accountLine(s.text)) ??
-        sentences.find((s) => accountLine(s.text))
+        sentences.find((s, i) => !SECTION_NOT_ASK_RE.test(s.section) && account(i)) ??
+        sentences.find((_, i) => account(i))
       )?.text
     )?.replace(/\s*\($/, "");
     if (sentence && !/https?:\/\/|\]\(/.test(sentence) && standsIn(sentence, text)) {
@@ -222,7 +223,7 @@ function candidates(
       for (const w of wordsOf[i]!) if (lens.has(w)) n++;
       return { s, i, n };
     })
-    .filter((x) => x.n > 0 && accountLine(x.s.text))
+    .filter((x) => x.n > 0 && account(x.i))
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .slice(0, 3);
   for (const { s, i } of ranked) {
@@ -348,6 +349,9 @@ export function groundedSentences(r: TaskReading, estimate?: string): Record<Per
   const { sentences } = r.segments;
   // Piled-up keywords name no area: repetition earns nothing.
   const areas = sentences.length && !r.analysis.stuffing ? areasIn(sentences, !r.analysis.injection) : [];
+  // Whether each sentence is the author's account, asked by several personas: read once per report.
+  const accounts: (boolean | undefined)[] = [];
+  const account = (i: number) => (accounts[i] ??= accountLine(sentences[i]!.text));
   const wordsOf = sentences.map(
     (s) =>
       withoutCode(s.text)
@@ -359,7 +363,7 @@ export function groundedSentences(r: TaskReading, estimate?: string): Record<Per
   const out = {} as Record<PersonaId, string>;
   const said = {} as Record<PersonaId, string | undefined>;
   for (const persona of PICK_ORDER) {
-    const list = candidates(r, persona, sentences, areas, text, wordsOf);
+    const list = candidates(r, persona, sentences, areas, text, wordsOf, account);
     // Words no other persona quoted first; else its own evidence, area or lens, though another quoted them too.
     const pick = list.find((c) => !used.has(c.key)) ?? list.find((c) => c.own && (used.get(c.key) ?? 0) < 2);
     said[persona] = pick?.say;
