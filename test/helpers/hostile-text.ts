@@ -37,4 +37,8 @@ export const HOSTILE_UNITS = [
   "<img ",
   "Steps:\n",
   "Expected: ",
+  // Found by fuzzing units of markdown (a link's opening with no address closed; CJK, which `\W` matches).
+  "![](",
+  "中](",
+  ";😀中",
 ];

@@ -32,7 +32,7 @@ export interface TaskAnalysis {
 const STACK_LINE_RE =
   /^[ \t]*(?:at[ \t]+[\w$.<>[\]/:-]+[ \t(]|File "[^"\n]*", line \d+|Traceback \(most recent call last\)|Caused by:|Exception in thread|#\d+[ \t]+0x[0-9a-f]+|\^+[ \t]*$)/gim;
 const EXCEPTION_RE = /[a-z](?:Exception|Error)[:\s]/;
-const MD_IMAGE_RE = /!\[[^\][\n]{0,500}\]\([^)\n]{0,2000}\)/g;
+const MD_IMAGE_RE = /!\[[^\][\n]{0,500}\]\([^)\n[]{0,2000}\)/g;
 const HTML_TAG_RE = /<\/?[a-z][^>]{0,200}>/gi;
 const TITLE_PREFIX_RE =
   /^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s*)+/i;

@@ -100,7 +100,7 @@ export const EXPECTED_SAID_RE =
   /\bshould (?:be|return|give|show|print|output|equal)\b|\b(?:i|we)(?:'d| would)? expect(?:ed)?\b|\bis supposed to\b/i;
 /** An embedded picture: markdown, or an <img> whose source is an address (not an XSS payload quoted in prose). */
 export const IMAGE_RE =
-  /!\[([^\][]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^>]{0,500}>/i;
+  /!\[([^\][]{0,120})\]\([^)\s[]{1,500}\)|<img\b[^<>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^<>]{0,500}>/i;
 /** Triple backticks opened and closed on one line are inline code, not a block. */
 export const INLINE_FENCE_RE = /```([^`\n]+)```/g;
 /** A line that reads as code: statements, calls, declarations, markup, or a shell command. */

@@ -14,7 +14,7 @@ export const CHECKBOX_LINE_RE = /^\s*(?:[-*+]\s+)?\[[ xX]?\]/;
 /** A list item's mark: a bullet, or a number and "." or ")". */
 export const LIST_MARK_RE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
 /** An embedded picture: markdown, or an <img> tag. */
-export const IMAGE_RE = /!\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
+export const IMAGE_RE = /!\[[^\][\n]{0,300}\]\([^)\n[]{0,500}\)|<img\b[^<>]{0,500}>/gi;
 /** A bold or underlined label at the start of a line ("**Feature Name:** …"): the rest is judged on its own. */
 export const LABEL_RE = /^\s*(?:\*\*[^*\n]{1,80}\*\*|__[^_\n]{1,80}__)\s*:?\s*/;
 

@@ -108,8 +108,14 @@ export function replaceFences(text: string, replace: (block: string, body: strin
   return withBlocks(text, fenceBlocks(text), replace);
 }
 export const URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
-/** A markdown link, its text captured; bounded and never across a "[", so "![![![…" cannot backtrack. */
-export const MD_LINK_RE = /\[([^\][\n]{0,500})\]\([^)\n]{0,2000}\)/g;
+/**
+ * A markdown link, its text captured; bounded and never across a "[", so "![![![…" cannot backtrack. Its address
+ * does not run across a "[" either: each attempt then reads only up to the next "[", where the next attempt starts,
+ * so the whole text is read about once (with a 2,000-character address read from every "[", 64 KiB of "![](" took
+ * 1.4 s). An address holding a "[" is not read as a link. The other readers' link and picture patterns keep to the
+ * same rule, and a tag ("<img …>") does not run across a "<".
+ */
+export const MD_LINK_RE = /\[([^\][\n]{0,500})\]\([^)\n[]{0,2000}\)/g;
 
 /** The text without template prompts (HTML comments): what the author and the template's headings say. */
 export function withoutPrompts(text: string): string {

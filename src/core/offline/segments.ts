@@ -47,7 +47,7 @@ const CODE_LINE = "\u0001";
 /** Sentences that hold markup are not quoted: a quote is words. */
 const MARKUP_RE = /<\/?[a-z][^>]{0,80}>|\|/i;
 /** Links and addresses are not words: they are left out of a quote, which shows "…" where they stood. */
-const LINK_RE = /\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|\bhttps?:\/\/\S+|\bwww\.\S+/gi;
+const LINK_RE = /\[[^\][\n]{0,300}\]\([^)\n[]{0,500}\)|\bhttps?:\/\/\S+|\bwww\.\S+/gi;
 export { POLICY_RE };
 /**
  * A template's prompt, addressed to the reporter ("A clear and concise description of …", "Please provide …",

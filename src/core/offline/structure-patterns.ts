@@ -82,7 +82,7 @@ export const HYPE_RE =
 // ---------------------------------------------------------------------------------------------------
 // Description
 
-export const LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g;
+export const LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n[]{0,500}\)/g;
 export const EMAIL_RE = /\S+@\S+\.\w+/g;
 // A "Label:" line is a heading only when short (five words at most): "The log now shows the following:"
 // introduces the author's own evidence.
