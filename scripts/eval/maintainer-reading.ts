@@ -8,6 +8,7 @@
  *   node --import tsx scripts/eval/maintainer-reading.ts                   figures over the judged sample
  *   node --import tsx scripts/eval/maintainer-reading.ts --show DIR        write one file per sampled issue to DIR
  *                                                                          (the issue's text and the comment), to read
+ *   … --seed S --n N                                                       another seeded sample of N (a fresh check)
  *
  * A verdict, per comment:
  *   contradicted  the comment states something the issue's own text contradicts (a hedged claim, "may be …",
@@ -29,8 +30,14 @@ import { loadPublicTexts } from "./public-texts.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const READINGS = resolve(here, "maintainer-readings.json");
-const SEED = "maintainer-35";
-const N = 60;
+/**
+ * The fixed sample: seed "maintainer-35", 60 comments. `--seed S --n N` draws another sample (a fresh check that the
+ * figures hold beyond the sample the reasoning was improved on); its verdicts sit in the same file, keyed by text.
+ */
+const arg = (name: string) =>
+  process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
+const SEED = arg("--seed") ?? "maintainer-35";
+const N = Number(arg("--n") ?? 60);
 
 export interface MaintainerVerdict {
   comment: string;
@@ -66,9 +73,7 @@ async function comment(title: string, description: string): Promise<string> {
   });
 }
 
-const showDir = process.argv.includes("--show")
-  ? process.argv[process.argv.indexOf("--show") + 1]
-  : undefined;
+const showDir = arg("--show");
 const readings: Record<string, MaintainerVerdict> = existsSync(READINGS)
   ? (JSON.parse(readFileSync(READINGS, "utf8")) as Record<string, MaintainerVerdict>)
   : {};
