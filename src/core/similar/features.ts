@@ -186,6 +186,13 @@ export function issueFeatures(
 /** Identifiers: dotted names (a.b.C, File.java), camelCase and PascalCase with an inner capital, snake_case. */
 const IDENT_RE =
   /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z$]*[a-z][A-Z][\w$]*|[A-Z]{2,}[a-z][\w$]*|[A-Za-z]\w*_\w+/g;
+/**
+ * A run of the characters an identifier is made of: IDENT_RE's matches never cross its ends, so it is read one
+ * run at a time. A run of BLOB_CHARS or more is a blob (base64, a hash, minified code), not identifiers, and is
+ * not read: IDENT_RE backtracks over a long run from each of its letters (32 KiB of "a" took 6.5 s).
+ */
+const RUN_RE = /[\w$.]+/g;
+const BLOB_CHARS = 1000;
 /** An error message: what follows an exception's or error's name and a colon, to the end of its line. */
 const ERROR_LINE_RE = /\b(?:[A-Z]\w*(?:Exception|Error)|ERROR|FATAL|error|fatal)\s*:\s*([^\n]{8,200})/g;
 
@@ -194,15 +201,18 @@ export function codeTerms(text: string): Map<string, number> {
   const out = new Map<string, number>();
   const add = (t: string) => out.set(t, (out.get(t) ?? 0) + 1);
   const sample = text.slice(0, MAX_BODY_CHARS);
-  for (const m of sample.matchAll(IDENT_RE)) {
-    const raw = m[0].replace(/\.+$/, "");
-    if (raw.length < 4 || raw.length > 160) continue;
-    const id = raw.toLowerCase();
-    add(id);
-    const parts = id.split(".");
-    // A stack frame's class and method (org.apache.x.FileSystem.get → filesystem.get): the same frame
-    // whatever package prefix or line number a paste shows.
-    if (parts.length > 2) add(parts.slice(-2).join("."));
+  for (const run of sample.matchAll(RUN_RE)) {
+    if (run[0].length < 4 || run[0].length >= BLOB_CHARS) continue;
+    for (const m of run[0].matchAll(IDENT_RE)) {
+      const raw = m[0].replace(/\.+$/, "");
+      if (raw.length < 4 || raw.length > 160) continue;
+      const id = raw.toLowerCase();
+      add(id);
+      const parts = id.split(".");
+      // A stack frame's class and method (org.apache.x.FileSystem.get → filesystem.get): the same frame
+      // whatever package prefix or line number a paste shows.
+      if (parts.length > 2) add(parts.slice(-2).join("."));
+    }
   }
   for (const m of sample.matchAll(ERROR_LINE_RE)) {
     const message = m[1]!
