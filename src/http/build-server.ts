@@ -155,7 +155,10 @@ export async function createServer(deps: BaseServerDeps): Promise<FastifyInstanc
   // Responses are built by the core from validated parts, so re-validating them on the way out only
   // costs time on the hot path; the response schemas still document the API in OpenAPI.
   // JSON.stringify's text, with the shared parts of a repeated task's report reused as bytes (shared-json-bytes.ts).
-  app.setSerializerCompiler(() => (without.has("shared-json") ? JSON.stringify : sharedJsonBytes));
+  // fastify's types say a serializer returns a string; it sends a Buffer as it is (as it would from a handler),
+  // and an onSend hook sees a Buffer or a string, as it may for any route.
+  const serialize = sharedJsonBytes as (value: unknown) => string;
+  app.setSerializerCompiler(() => (without.has("shared-json") ? JSON.stringify : serialize));
   if (!without.has("strict-json")) strictJsonBodies(app);
   requestLogAndMetrics(app, metrics, {
     controller: logController,
