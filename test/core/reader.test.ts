@@ -218,7 +218,7 @@ describe("evidence the old reader missed", () => {
     const bare = ux(
       'Open the export dialog with two reports saved.\n\n<img width="460" alt="image" src="https://example.com/a.png">',
     );
-    expect(bare).toContain("a screenshot, for “Export dialog shows an empty list”.");
+    expect(bare).toContain("A picture is attached, for “Export dialog shows an empty list”.");
     expect(bare).not.toContain("<img");
     const described = ux(
       "Open the export dialog with two reports saved.\n\n![The export dialog with an empty list](https://example.com/a.png)",

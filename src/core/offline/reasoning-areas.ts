@@ -15,6 +15,20 @@ const WEAK_TERMS = new Set(reasoningTerms.weakTerms);
 const NOT_AREAS = new Set(["bulk-generation", "hype", "fix-request", "defect", "removal", "documentation"]);
 
 /**
+ * Whether the word at [start, end) is joined to a name's other parts ("_" or "." with a letter or a digit on the
+ * other side): a file's or an identifier's name, not prose ("process_message.cpp", "config.color"). A slash joins
+ * prose words as often ("export/import", "UI/UX"), so it does not count.
+ */
+export function identifierPart(text: string, start: number, end: number): boolean {
+  const joined = (mark: string | undefined, other: string | undefined) =>
+    mark !== undefined &&
+    (mark === "_" || mark === ".") &&
+    other !== undefined &&
+    /[\p{L}\p{N}]/u.test(other);
+  return joined(text[start - 1], text[start - 2]) || joined(text[end], text[end + 1]);
+}
+
+/**
  * Whether a term stands in the sentence as the author's own word for the area: somewhere not Capitalised in
  * mid-sentence (a product's or company's name: "Simplify Commerce", "Home Assistant") and not in quotes or
  * backticks (a UI label, a setting, code).
@@ -31,6 +45,8 @@ function ownWord(original: string, term: string): boolean {
     const after = sentence[at + term.length] ?? " ";
     if (/[\p{L}\p{N}]/u.test(before)) continue;
     if (/[`"“'‘[]/.test(before) || /[`"”'’\]]/.test(after)) continue;
+    // A part of a file's or an identifier's name ("process_message.cpp", "data.message"): not the author's word.
+    if (identifierPart(sentence, at, at + term.length)) continue;
     const first = sentence[at]!;
     const capitalised =
       first !== first.toLowerCase() && /\p{Ll}/u.test(sentence.slice(at + 1, at + term.length + 1));

@@ -93,6 +93,9 @@ const LENS = Object.fromEntries(
   ]),
 ) as unknown as Record<PersonaId, ReadonlySet<string>>;
 
+/** Words joined by "_" or "." into a name: a file's, an identifier's, a version's. */
+const NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
+
 /** Where a lower-case word stands whole (not inside another word) in lower-case text, or -1. */
 function wordIndex(text: string, word: string): number {
   const letter = /\p{L}/u;
@@ -158,10 +161,11 @@ function candidates(
     const ask = found && !isTemplate(found) ? found : undefined;
     const sentence = (
       ask ??
-      // The opening sentence, where no ask was found: the author's, not a form's list of fields or a log's line.
+      // The opening sentence, where no ask was found: the author's, not a form's list of fields or a log's line,
+      // nor a form's question or label with the author's short answer after it ("Release with the issue: 0.105.2").
       (
-        sentences.find((s, i) => !SECTION_NOT_ASK_RE.test(s.section) && account(i)) ??
-        sentences.find((_, i) => account(i))
+        sentences.find((s, i) => !SECTION_NOT_ASK_RE.test(s.section) && account(i) && quotableAlone(s)) ??
+        sentences.find((s, i) => account(i) && quotableAlone(s))
       )?.text
     )?.replace(/\s*\($/, "");
     if (sentence && !/https?:\/\/|\]\(/.test(sentence) && standsIn(sentence, text)) {
@@ -199,8 +203,10 @@ function candidates(
     if (words && standsIn(words, text))
       out.push({ key: norm(words), say: `${label}: ${q(words)}`, own: true });
     else if (type === "screenshot") {
+      // A picture without words of its own may be the program's input, a diagram or a photo, not what people see
+      // on a screen (a fresh maintainer's reading): said as a picture attached, not under the persona's label.
       const subject = subjectOf(r, text, sentences[0]?.text);
-      screenshot = `${label}: a screenshot${subject === "here" ? " is attached" : `, for ${subject.replace(/^in /, "")}`}`;
+      screenshot = `A picture is attached${subject === "here" ? "" : `, for ${subject.replace(/^in /, "")}`}`;
     }
   }
   if (opening) out.push(opening);
@@ -352,9 +358,11 @@ export function groundedSentences(r: TaskReading, estimate?: string): Record<Per
   // Whether each sentence is the author's account, asked by several personas: read once per report.
   const accounts: (boolean | undefined)[] = [];
   const account = (i: number) => (accounts[i] ??= accountLine(sentences[i]!.text));
+  // A file's or an identifier's name ("process_message.cpp") holds no lens word of the author's.
   const wordsOf = sentences.map(
     (s) =>
       withoutCode(s.text)
+        .replace(NAME_RE, " ")
         .toLowerCase()
         .match(/[\p{L}]+/gu) ?? [],
   );
