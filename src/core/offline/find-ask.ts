@@ -44,7 +44,7 @@ import {
   QUOTE_LINE_RE,
   TABLE_LINE_RE,
 } from "./markdown-lines.js";
-import { FIRST_PERSON_RE, TRACKER_NOTICE_RE } from "./prose.js";
+import { FIRST_PERSON_RE, TEMPLATE_VOICE_RE, TRACKER_NOTICE_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 
 /** The longest ask, "…" included. */
@@ -276,7 +276,8 @@ export function isProse(sentence: string): boolean {
   if (/\.\w{1,4}:\d+|#include\b/.test(sentence)) return false;
   // Error output pasted as text ("ERROR TypeError: Cannot read property …").
   if (/^\W*(?:[A-Z]{3,}\s+)?[\w.]*(?:Error|Exception)\b\s*:/.test(sentence)) return false;
-  if (PROMPT_RE.test(sentence) || PLACEHOLDER_RE.test(sentence)) return false;
+  if (PROMPT_RE.test(sentence) || PLACEHOLDER_RE.test(sentence) || TEMPLATE_VOICE_RE.test(sentence))
+    return false;
   // Mostly letters and spaces: code, paths and logs are mostly not.
   const letters = sentence.match(/[\p{L}\s]/gu)?.length ?? 0;
   if (letters < sentence.length * 0.7) return false;

@@ -133,5 +133,13 @@ export const POLICY_RE =
 export const TRACKER_NOTICE_RE =
   /\b(?:(?:issue|bug) tracker is (?:for|not)|(?:are|is) likely to be closed|support requests (?:that|which) are|github also notifies|here is our policy)\b/i;
 
+/**
+ * A template speaking to the reporter about the report ("Your bug will get fixed much faster if we can run your
+ * code", "If the current behavior is a bug, please provide the steps …"): an author writes "my bug", "the bug", and
+ * does not ask in an if-clause for what the report should hold. A fresh maintainer's reading found both quoted.
+ */
+export const TEMPLATE_VOICE_RE =
+  /\byour (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|^\W*if (?:the|this|your|you)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b/i;
+
 /** The author speaking: "I", "my", "we", "our" and their contractions. */
 export const FIRST_PERSON_RE = /\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b/i;

@@ -35,7 +35,7 @@ import {
   VERSION_RE,
   isTrace,
 } from "./evidence-patterns.js";
-import { MD_LINK_RE } from "./prose.js";
+import { MD_LINK_RE, TEMPLATE_VOICE_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { POLICY_RE } from "./segments.js";
 
@@ -209,7 +209,7 @@ export function readEvidence(
     const line = lines[i]!;
     if (isFence(line)) continue;
     // The tracker's own notes ("GitHub also notifies thousands of people …") are no one's evidence.
-    if (POLICY_RE.test(line)) continue;
+    if (POLICY_RE.test(line) || TEMPLATE_VOICE_RE.test(line)) continue;
     const quoted = /^\s*>/.test(line);
     const trimmed = line.replace(/^\s*>\s?/, "").trim();
     if (!trimmed) continue;

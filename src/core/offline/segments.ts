@@ -9,7 +9,7 @@
  * Linear: one pass over at most MAX_CHARS characters, patterns anchored and bounded.
  */
 import { AUTOMATED_HEADING_RE } from "./find-ask.js";
-import { FIRST_PERSON_RE, POLICY_RE, TRACKER_NOTICE_RE } from "./prose.js";
+import { FIRST_PERSON_RE, POLICY_RE, TEMPLATE_VOICE_RE, TRACKER_NOTICE_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { TEMPLATE_BOILERPLATE } from "./signals.js";
 import {
@@ -92,7 +92,13 @@ function plain(text: string): string {
 
 /** A template's prompt or placeholder, or the tracker's note: never the author's words. */
 export function isTemplate(text: string): boolean {
-  if (PROMPT_RE.test(text) || PLACEHOLDER_RE.test(text) || POLICY_RE.test(text) || FIELD_RE.test(text))
+  if (
+    PROMPT_RE.test(text) ||
+    PLACEHOLDER_RE.test(text) ||
+    POLICY_RE.test(text) ||
+    FIELD_RE.test(text) ||
+    TEMPLATE_VOICE_RE.test(text)
+  )
     return true;
   for (const re of TEMPLATE_BOILERPLATE) {
     re.lastIndex = 0;
