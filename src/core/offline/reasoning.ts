@@ -205,7 +205,7 @@ function candidates(
     else if (type === "screenshot") {
       // A picture without words of its own may be the program's input, a diagram or a photo, not what people see
       // on a screen (a fresh maintainer's reading): said as a picture attached, not under the persona's label.
-      const subject = subjectOf(r, text, sentences[0]?.text);
+      const subject = subjectOf(r, text, firstAccount(sentences));
       screenshot = `A picture is attached${subject === "here" ? "" : `, for ${subject.replace(/^in /, "")}`}`;
     }
   }
@@ -297,6 +297,16 @@ function subjectOf(r: Pick<TaskReading, "task" | "description">, text: string, f
   return "here";
 }
 
+/**
+ * The first sentence of the author's account, where a short title needs one to say what the text is about: not a
+ * form's field list ("OpenCV python version: 4.5.4.6 Operating System / Platform: …") nor a greeting or an apology
+ * ("I'm very sorry that I'm using the issue tracker to ask this"), which a fresh maintainer's reading found said as
+ * what the issue "is about".
+ */
+function firstAccount(sentences: readonly AuthorSentence[]): string | undefined {
+  return sentences.find(quotableAlone)?.text;
+}
+
 /** A persona's sentence for a text with nothing for it (or nothing to weigh at all). */
 export function nothingSentence(
   r: Pick<TaskReading, "task" | "description" | "segments">,
@@ -304,7 +314,7 @@ export function nothingSentence(
 ): string {
   return PERSONA_RECORDS[persona].voice.nothing.replace(
     "{subject}",
-    subjectOf(r, checkable(`${r.task} ${r.description}`), r.segments.sentences[0]?.text),
+    subjectOf(r, checkable(`${r.task} ${r.description}`), firstAccount(r.segments.sentences)),
   );
 }
 
@@ -388,7 +398,7 @@ export function groundedSentences(r: TaskReading, estimate?: string): Record<Per
     if (other) used.set(norm(other), 1);
     said[persona] = other
       ? `It is ${ANGLE[persona]}; the author also writes: ${q(other)}`
-      : `${whatItDoes(r, subjectOf(r, text, sentences[0]?.text))}, ${ANGLE[persona]}`;
+      : `${whatItDoes(r, subjectOf(r, text, firstAccount(sentences)))}, ${ANGLE[persona]}`;
   }
   // The acceptance estimate is the Product Manager's, said once per report.
   for (const persona of PICK_ORDER)
