@@ -35110,8 +35110,8 @@ var JUDGE_MODEL = {
     0.21875,
     0.4375,
     0.152362,
-    3.21404,
-    0.196779,
+    3.235502,
+    0.190529,
     0.03125,
     0.05,
     0.05,
@@ -35141,8 +35141,8 @@ var JUDGE_MODEL = {
     0.413399,
     0.496078,
     0.296586,
-    1.059684,
-    0.277635,
+    1.028693,
+    0.270651,
     0.173993,
     0.217945,
     0.217945,
@@ -35156,38 +35156,38 @@ var JUDGE_MODEL = {
     0.173993
   ],
   weights: [
-    0.130671,
+    0.130273,
     0,
-    3533e-6,
-    0.064392,
-    -0.163599,
-    0.219667,
-    0.078264,
+    3571e-6,
+    0.064429,
+    -0.163573,
+    0.219726,
+    0.077724,
     -0.2,
-    702e-5,
-    2561e-6,
-    -4357e-6,
-    -197e-6,
-    -707e-6,
-    3398e-6,
-    -0.099441,
-    -3792e-6,
-    -0.012522,
-    -0.284784,
-    0.037816,
-    0.066228,
-    -3119e-6,
-    -496e-5,
+    7128e-6,
+    2626e-6,
+    -431e-5,
+    -393e-6,
+    -939e-6,
+    3518e-6,
+    -0.099267,
+    -3702e-6,
+    -0.011249,
+    -0.279657,
+    0.037869,
+    0.066277,
+    -3052e-6,
+    -4851e-6,
     0.4,
-    0.06271,
-    0.038972,
-    454e-5,
-    8357e-6,
+    0.062775,
+    0.039052,
+    3832e-6,
+    8128e-6,
     -0.5,
-    -3977e-6
+    -3924e-6
   ],
-  intercept: 0.268494,
-  approvalLogit: 0.665083,
+  intercept: 0.268365,
+  approvalLogit: 0.660776,
   lambda: 1e3,
   trainedOn: 160
 };
@@ -35340,12 +35340,13 @@ function replaceFences(text2, replace) {
   return withBlocks(text2, fenceBlocks(text2), replace);
 }
 var URL_RE = /\b(?:https?:\/\/|www\.)\S+/gi;
-var MD_LINK_RE = /\[([^\][\n]{0,500})\]\([^)\n]{0,2000}\)/g;
+var MD_LINK_RE = /\[([^\][\n]{0,500})\]\([^)\n[]{0,2000}\)/g;
 function withoutPrompts(text2) {
   return text2.includes("<!--") ? text2.replace(HTML_COMMENT_RE, "\n") : text2;
 }
 var POLICY_RE = /\b(?:github also notifies|notifies thousands of people|as per our github policy|we only address|code of conduct|contributing guidelines?|contribution guidelines?|search (?:the )?existing issues|existing (?:issues|discussions)|(?:will|may|might|are likely to|is likely to) be closed|support requests|stack ?overflow|discussions? (?:tab|forum|board)|for (?:support|general questions|usage questions)|issue tracker is (?:for|not)|bug tracker is (?:for|not)|this (?:template|form)\b|(?:the )?form below|must be filled (?:out|in)|latest (?:version|release) of)\b/i;
 var TRACKER_NOTICE_RE = /\b(?:(?:issue|bug) tracker is (?:for|not)|(?:are|is) likely to be closed|support requests (?:that|which) are|github also notifies|here is our policy)\b/i;
+var TEMPLATE_VOICE_RE = /\byour (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|\bas per our \[?github policy|\bwe only address\b|\bplease make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^\W*if (?:the|this|your|you)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b/i;
 var FIRST_PERSON_RE = /\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b/i;
 
 // src/core/offline/read-markdown.ts
@@ -35494,9 +35495,12 @@ var languages_default = {
 
 // src/core/offline/language.ts
 var NOT_WORDS_RE = /`[^`\n]*`|(?<![\w.-])[\w.-]{1,100}\.(?:com|org|net|io|dev|app)\b|\b(?:e\.g|i\.e|etc)\./gi;
+var NOT_WORDS_NO_DOMAIN_RE = /`[^`\n]*`|\b(?:e\.g|i\.e|etc)\./gi;
+var DOMAIN_END_RE = /\.(?:com|org|net|io|dev|app)\b/i;
 function prose(title, md) {
-  return `${title}
-${renderMarkdown(md, () => " ", SAMPLE_READ)}`.replace(URL_RE, " ").replace(NOT_WORDS_RE, " ");
+  const text2 = `${title}
+${renderMarkdown(md, () => " ", SAMPLE_READ)}`.replace(URL_RE, " ");
+  return text2.replace(DOMAIN_END_RE.test(text2) ? NOT_WORDS_RE : NOT_WORDS_NO_DOMAIN_RE, " ");
 }
 var SAMPLE_READ = 4e3;
 var SAMPLE_CHARS = 2e3;
@@ -36895,7 +36899,7 @@ function affirmedConcepts(t) {
 // src/core/offline/analyze-task.ts
 var STACK_LINE_RE = /^[ \t]*(?:at[ \t]+[\w$.<>[\]/:-]+[ \t(]|File "[^"\n]*", line \d+|Traceback \(most recent call last\)|Caused by:|Exception in thread|#\d+[ \t]+0x[0-9a-f]+|\^+[ \t]*$)/gim;
 var EXCEPTION_RE = /[a-z](?:Exception|Error)[:\s]/;
-var MD_IMAGE_RE = /!\[[^\][\n]{0,500}\]\([^)\n]{0,2000}\)/g;
+var MD_IMAGE_RE = /!\[[^\][\n]{0,500}\]\([^)\n[]{0,2000}\)/g;
 var HTML_TAG_RE = /<\/?[a-z][^>]{0,200}>/gi;
 var TITLE_PREFIX_RE = /^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|(?:feat|fix|chore|docs|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?:\s*)+/i;
 function nonLatinLetterShare(text2) {
@@ -36992,16 +36996,30 @@ var TABLE_LINE_RE = /^\s*\|/;
 var INDENTED_RE = /^(?: {4}|\t)/;
 var CHECKBOX_LINE_RE = /^\s*(?:[-*+]\s+)?\[[ xX]?\]/;
 var LIST_MARK_RE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
-var IMAGE_RE = /!\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|<img\b[^>]{0,500}>/gi;
+var IMAGE_RE = /!\[[^\][\n]{0,300}\]\([^)\n[]{0,500}\)|<img\b[^<>]{0,500}>/gi;
 var LABEL_RE = /^\s*(?:\*\*[^*\n]{1,80}\*\*|__[^_\n]{1,80}__)\s*:?\s*/;
 var WORD_RE = /[\p{L}\p{N}]+/gu;
 var CJK_TEST = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
-var CJK_RE = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g;
+var WORD_CHAR_RE = /[\p{L}\p{N}]/u;
 function countWords(text2) {
-  const cjk = text2.match(CJK_RE)?.length ?? 0;
-  if (cjk === 0) return text2.match(WORD_RE)?.length ?? 0;
-  const rest = text2.replace(CJK_RE, " ");
-  return (rest.match(WORD_RE)?.length ?? 0) + Math.ceil(cjk / 2);
+  let runs = 0;
+  let cjk = 0;
+  let inWord = false;
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2.charCodeAt(i);
+    let word;
+    if (c < 128) word = c >= 48 && c <= 57 || c >= 65 && c <= 90 || c >= 97 && c <= 122;
+    else if (c >= 12352 && c <= 12543 || c >= 13312 && c <= 40959 || c >= 44032 && c <= 55215) {
+      cjk++;
+      word = false;
+    } else if (c >= 55296 && c <= 56319 && (text2.charCodeAt(i + 1) & 64512) === 56320) {
+      word = WORD_CHAR_RE.test(text2.slice(i, i + 2));
+      i++;
+    } else word = WORD_CHAR_RE.test(text2[i]);
+    if (word && !inWord) runs++;
+    inWord = word;
+  }
+  return runs + Math.ceil(cjk / 2);
 }
 
 // src/core/offline/find-ask.ts
@@ -37156,14 +37174,21 @@ function withoutGreeting(sentence) {
   return m ? sentence.slice(m[0].length) : sentence;
 }
 function isProse(sentence) {
-  const words3 = countWords(sentence.replace(/`[^`]*`/g, " ").replace(/\bhttps?:\/\/\S+/g, " "));
+  const code = sentence.includes("`");
+  const link = sentence.includes("http");
+  let spoken = code ? sentence.replace(/`[^`]*`/g, " ") : sentence;
+  if (link) spoken = spoken.replace(/\bhttps?:\/\/\S+/g, " ");
+  const words3 = countWords(spoken);
   if (words3 < 4) return false;
-  const bare = sentence.replace(/`[^`]*`/g, "").replace(/\]\([^)\s]{0,2000}\)/g, "]").replace(/\bhttps?:\/\/\S+/g, "");
+  let bare = code ? sentence.replace(/`[^`]*`/g, "") : sentence;
+  if (bare.includes("](")) bare = bare.replace(/\]\([^)\s[\]]{0,2000}\)/g, "]");
+  if (link) bare = bare.replace(/\bhttps?:\/\/\S+/g, "");
   const marks = bare.match(/[/\\_=<>{}()[\]#^$|;]/g)?.length ?? 0;
   if (marks > bare.length * 0.08 && marks > 3) return false;
   if (/\.\w{1,4}:\d+|#include\b/.test(sentence)) return false;
   if (/^\W*(?:[A-Z]{3,}\s+)?[\w.]*(?:Error|Exception)\b\s*:/.test(sentence)) return false;
-  if (PROMPT_RE.test(sentence) || PLACEHOLDER_RE.test(sentence)) return false;
+  if (PROMPT_RE.test(sentence) || PLACEHOLDER_RE.test(sentence) || TEMPLATE_VOICE_RE.test(sentence))
+    return false;
   const letters = sentence.match(/[\p{L}\s]/gu)?.length ?? 0;
   if (letters < sentence.length * 0.7) return false;
   if (/^\s*(?:https?:\/\/|www\.)\S+\s*$/i.test(sentence)) return false;
@@ -37176,7 +37201,7 @@ function isProse(sentence) {
     return false;
   return true;
 }
-var LINKED_RE = /\]\([^)\s]{1,2000}\)/;
+var LINKED_RE = /\]\([^)\s[\]]{1,2000}\)/;
 var SUBORDINATE_RE = /^(?:because|since|as|while|although|though|given that|now that)\b[^,;.!?]{3,200},\s*/i;
 function withoutTrailingLink(sentence) {
   const m = /\s+(?:https?:\/\/|www\.)\S+\s*$/.exec(sentence);
@@ -37289,13 +37314,13 @@ var VERSION_RE = /\b(?:v?\d+\.\d+(?:\.\d+)*|v\d+|(?:[A-Z][\w-]*|[Vv]ersion|[Rr]e
 var PLACEHOLDER_TITLE_RE = /\b(?:(?:insert|enter|add) [^.?!]{0,40}\bhere\b|(?:title|name|summary) (?:here|goes here)|your (?:title|feature|issue) here|proposal name|short description|a clear and concise|\[?title\]?$)/i;
 var ACCIDENT_RE = /\b(?:by (?:accident|mistake)|please (?:delete|ignore|close) (?:this|it|me)|delete this|ignore this|(?:^|\b(?:just|only) )a test(?: issue| post)?\b(?! (?:for|of|case|suite|that|which|to))|test issue|testing issue|this is a test|wrong repo\w*|opened (?:by )?accident\w*)/i;
 var HYPE_RE = /\b(?:game[- ]?changer|revolutionar\w*|10x|100x|huge (?:impact|win|value)|high[- ]impact|revenue[- ]critical|mission[- ]critical|must-have|a must have|killer feature|massive(?:ly)?|skyrocket\w*|best[- ]in[- ]class|world[- ]class|disrupt\w*|next[- ]level|unlock\w* (?:huge|massive|enormous)|everyone (?:wants|needs)|all users (?:want|need))\b/gi;
-var LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n]{0,500}\)/g;
+var LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n[]{0,500}\)/g;
 var EMAIL_RE = /\S+@\S+\.\w+/g;
 var HEADING_RE2 = /^\s*(?:#{1,6}\s|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^\s.!?:]*(?:[ \t]+[^\s.!?:]+){0,4}:\s*$)/;
 var CHECKBOX_RE = /^\s*[-*+]\s+\[[ xX]?\]/;
 var LIST_RE = /^\s*(?:[-*+]|\d{1,3}[.)])\s+\S/;
 var NUMBERED_RE = /^\s*\d{1,3}[.)]\s+\S/;
-var PROMPT_RE2 = /^\W*(?:a clear and concise|a (?:short|brief|detailed) description|describe\b|please (?:describe|provide|include|add (?:any|a|an|the) |explain|list|link|fill|search|check|note|make sure|use|read|attach|give|tell|share)|add any|if applicable|(?:provide (?:a|an|any|the)|include (?:a|an|any|the)|list (?:any|the|all))\b(?=.{0,120}\b(?:descri\w*|context|details?|information|info|screenshots?|steps|examples?|links?|versions?|logs?|output|code|snippets?|reproduc\w*|you|your|issue|problem|bug|feature|requests?|behaviou?r|alternatives?|changes?|tests?|motivation|use ?cases?|summary)\b)|explain\b|tell us|ex\.|e\.g\.|steps to reproduce the behaviou?r|what(?:'s| (?:is|are|would|should|did|do)) (?:the|your|you|other)\b|if you\b|(?:.{0,200}\b)?here[.!:]?\s*$|why (?:is|are|would|should) (?:this|it)\b|how (?:would|should|can|could) (?:this|it|we|you)\b|is your (?:feature request|problem|request)|one paragraph|fill (?:me|in|this|out)|insert\b|\(?note\b|\(?optional\b|n\/a\s*$|none\.?\s*$|no response|_no response_|i (?:have )?(?:searched|checked|read|agree|confirm|made sure|understand|am (?:aware|using the latest))|thanks?!?\s*$|thank you\.?\s*$)/i;
+var PROMPT_RE2 = /^\W*(?:a clear and concise|a (?:short|brief|detailed) description|describe\b|please (?:describe|provide|include|add (?:any|a|an|the) |explain|list|link|fill|search|check|note|make sure|use|read|attach|give|tell|share)|add any|if applicable|(?:provide (?:a|an|any|the)|include (?:a|an|any|the)|list (?:any|the|all))\b(?=.{0,120}\b(?:descri\w*|context|details?|information|info|screenshots?|steps|examples?|links?|versions?|logs?|output|code|snippets?|reproduc\w*|you|your|issue|problem|bug|feature|requests?|behaviou?r|alternatives?|changes?|tests?|motivation|use ?cases?|summary)\b)|explain\b|tell us|ex\.|e\.g\.|steps to reproduce the behaviou?r|what(?:'s| (?:is|are|would|should|did|do)) (?:the|your|you|other)\b|if you\b|(?:.{0,200}\b)?here[.!:]?\s*$|why (?:is|are|would|should) (?:this|it)\b|how (?:would|should|can|could) (?:this|it|we|you)\b|is your (?:feature request|problem|request)|one paragraph|fill (?:me|in|this|out)|insert\b|\(?note\b(?!\s+that\b)|\(?optional\b|n\/a\s*$|none\.?\s*$|no response|_no response_|i (?:have )?(?:searched|checked|read|agree|confirm|made sure|understand|am (?:aware|using the latest))|thanks?!?\s*$|thank you\.?\s*$)/i;
 var PLACEHOLDER_RE2 = /\[(?:\.\.\.|…)\]|\(fill [^)]{0,60}\)|\[[a-z ]{3,30} here\]|<[a-z ]{3,30} here>|\byyyy-mm-dd\b/i;
 var STEPS_HEAD_RE = /\b(?:steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro steps|reproduce|steps|pasos|étapes|schritte)\b|步骤|复现|重现|再現|手順|шаги|воспроизвед/i;
 var ACCEPT_RE = /验收|期望|预期|受け入れ|критерии|\b(?:acceptance criteria|definition of done|done when|expected (?:behaviou?r|result|outcome|output)|should (?:be able to|return|show|display|allow|include|support|work|not)|must (?:be able to|return|show|allow|support|not)|success criteria|requirements?:)/i;
@@ -37680,10 +37705,20 @@ var usedSlots = [];
 var bucketValue = new Float64Array(0);
 var bucketSeen = new Uint8Array(0);
 var bucketOrder = [];
-function kindFeatures(title, description, buckets, structure, md = readMarkdown(description)) {
+function fillBuckets(title, description, buckets, structure, md) {
   const overflow = /* @__PURE__ */ new Map();
+  let lastPrefix = "";
+  let lastA = "";
+  let lastH = 0;
   readFeatures(title, description, structure, md, (prefix, a, b2, n) => {
-    let h = fnvFeed(fnvFeed(2166136261, prefix), a);
+    let h;
+    if (prefix === lastPrefix && a === lastA) h = lastH;
+    else {
+      h = fnvFeed(fnvFeed(2166136261, prefix), a);
+      lastPrefix = prefix;
+      lastA = a;
+      lastH = h;
+    }
     if (b2 !== void 0) h = fnvFeed(Math.imul(h ^ FNV_SPACE, 16777619), b2);
     if (usedSlots.length >= SLOTS * 3 / 4) {
       const k = h >>> 0;
@@ -37721,13 +37756,17 @@ function kindFeatures(title, description, buckets, structure, md = readMarkdown(
   for (const [h, n] of overflow) addBucket(h, n);
   let norm2 = 0;
   for (const b2 of bucketOrder) norm2 += bucketValue[b2] * bucketValue[b2];
-  norm2 = Math.sqrt(norm2) || 1;
-  const out = /* @__PURE__ */ new Map();
-  for (const b2 of bucketOrder) {
-    out.set(b2, bucketValue[b2] / norm2);
-    bucketSeen[b2] = 0;
-  }
+  return Math.sqrt(norm2) || 1;
+}
+function clearBuckets() {
+  for (const b2 of bucketOrder) bucketSeen[b2] = 0;
   bucketOrder.length = 0;
+}
+function kindFeatures(title, description, buckets, structure, md = readMarkdown(description)) {
+  const norm2 = fillBuckets(title, description, buckets, structure, md);
+  const out = /* @__PURE__ */ new Map();
+  for (const b2 of bucketOrder) out.set(b2, bucketValue[b2] / norm2);
+  clearBuckets();
   return out;
 }
 var ids = /* @__PURE__ */ new WeakMap();
@@ -37764,13 +37803,24 @@ function kindLogits(model, x) {
   return z2;
 }
 function predictKind(model, title, description, adjustment, structure, md) {
-  const x = kindFeatures(title, description, model.buckets, structure, md);
-  const z2 = kindLogits(model, x);
   const a = adjustmentFor(model, adjustment);
   if (a) {
+    const x = kindFeatures(title, description, model.buckets, structure, md);
+    const z3 = kindLogits(model, x);
     const d = kindAdjustmentLogits(model, a, x);
-    for (let c = 0; c < z2.length; c++) z2[c] += d[c];
+    for (let c = 0; c < z3.length; c++) z3[c] += d[c];
+    return softmax(z3);
   }
+  const norm2 = fillBuckets(title, description, model.buckets, structure, md ?? readMarkdown(description));
+  const w = weightsOf(model);
+  const z2 = model.bias.slice();
+  for (let c = 0; c < z2.length; c++) {
+    const base = c * model.buckets;
+    let s = 0;
+    for (const b2 of bucketOrder) s += w[base + b2] * (bucketValue[b2] / norm2);
+    z2[c] += s * model.scale;
+  }
+  clearBuckets();
   return softmax(z2);
 }
 function softmax(z2) {
@@ -37835,7 +37885,7 @@ var EXPECTED_INLINE_GATE_RE = /expect|should|instead|must provide/iu;
 var EXPECTED_INLINE_RE = /(?:^|(?<=[.!?]\s+))[^\p{L}\n]{0,20}(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
 var ACTUAL_SHOWN_RE = /\b(?:(?:the )?(?:results?|outputs?) (?:is|are|was|were)|(?:it|this|that) (?:returns|prints|outputs|gives|shows)|(?:i|we) (?:get|got|see|saw))\b[^.\n]{0,30}[:：]\s*$/i;
 var EXPECTED_SAID_RE = /\bshould (?:be|return|give|show|print|output|equal)\b|\b(?:i|we)(?:'d| would)? expect(?:ed)?\b|\bis supposed to\b/i;
-var IMAGE_RE2 = /!\[([^\][]{0,120})\]\([^)\s]{1,500}\)|<img\b[^>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^>]{0,500}>/i;
+var IMAGE_RE2 = /!\[([^\][]{0,120})\]\([^)\s[]{1,500}\)|<img\b[^<>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^<>]{0,500}>/i;
 var INLINE_FENCE_RE = /```([^`\n]+)```/g;
 var CODE_LINE_RE2 = /^\s*(?:#include\s*[<"]|#(?:ifdef|ifndef|define|if|endif|pragma)\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|using|package|return)\b\s*[\w({[]|\$\s+\S|(?:npm|npx|pip3?|python3?|node|git|cd|cmake|make|cargo|go|docker|kubectl|yarn|pnpm|bitcoin-cli|curl)\s+\S|<\/?(?!details|summary|br|sub|sup|img|p\b|b\b|i\b)[a-zA-Z][\w-]*[\s>/]|[\w.$[\]]+(?:\s*,\s*[\w.$]+)*\s*(?:=|\+=|-=)\s*[^=\s]|[\w.$]+\([^)]*\)\s*;?\s*$|[\w.$]+\(.*[,{(]\s*$|\w+\s*\([^)]*\)\s*\{|[{}]\s*$|.*;\s*$)/;
 var LOG_LINE_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s])/i;
@@ -37847,7 +37897,7 @@ var PARAGRAPH_CHARS = 4e3;
 var SENTENCE_CHARS = 600;
 var CODE_LINE = "";
 var MARKUP_RE = /<\/?[a-z][^>]{0,80}>|\|/i;
-var LINK_RE = /\[[^\][\n]{0,300}\]\([^)\n]{0,500}\)|\bhttps?:\/\/\S+|\bwww\.\S+/gi;
+var LINK_RE = /\[[^\][\n]{0,300}\]\([^)\n[]{0,500}\)|\bhttps?:\/\/\S+|\bwww\.\S+/gi;
 var PROMPT_RE3 = /^\W*(?:a clear and concise|a (?:short|brief|detailed|clear) description|describe (?:the|your|what|how|a|any|alternatives)\b|please (?:describe|provide|include|add (?:any|a|an|the) |explain|list|link|fill|search|check|note|make sure|read|attach|give|tell|share|complete|follow|do not|don'?t|confirm|ensure|mark|tick|review)\b|add any other|if applicable|(?:provide|include|list|paste|attach) (?:a|an|any|the|your|all|relevant)\b(?=.{0,120}\b(?:descri\w*|context|details?|information|info|screenshots?|steps|examples?|links?|versions?|logs?|output|code|snippets?|reproduc\w*|issue|problem|bug|behaviou?r|alternatives?|motivation|use ?cases?|summary)\b)|steps to reproduce the behaviou?r|is your (?:feature request|problem|request)|one paragraph|fill (?:me|in|this|out)|replace this|delete this|_?no response_?\s*$|n\/a\s*$|none\.?\s*$|tbd\s*$|i (?:have |'ve )?(?:searched|checked|read|agree|confirm|made sure|verified)\b|(?:go to|click on|scroll down to) '\.{3}|(?:provide|include|paste|attach|share)\b[^.\n]{0,80}\b(?:help us|reproduce|example|logs?|details|information)\b)/i;
 var FIELD_RE = /\((?:e\.g\.|ex\.|for example)|^[^.!?]{0,60}:\s*$/i;
 var PROSE_TOKEN_RE = /^[("“'‘]?[\p{L}][\p{L}'’-]*[)"”'’]?[.,;:!?]?$/u;
@@ -37871,7 +37921,7 @@ function plain(text2) {
   return t.replace(/\s+/g, " ").trim();
 }
 function isTemplate(text2) {
-  if (PROMPT_RE3.test(text2) || PLACEHOLDER_RE2.test(text2) || POLICY_RE.test(text2) || FIELD_RE.test(text2))
+  if (PROMPT_RE3.test(text2) || PLACEHOLDER_RE2.test(text2) || POLICY_RE.test(text2) || FIELD_RE.test(text2) || TEMPLATE_VOICE_RE.test(text2))
     return true;
   for (const re of TEMPLATE_BOILERPLATE) {
     re.lastIndex = 0;
@@ -38061,7 +38111,8 @@ function readEvidence(title, description, md = readMarkdown(description)) {
     else if (at >= 0) put("trace", exceptionAfter(lines2, at));
     if (looksLikeCode(lines2.filter((l) => !isTrace(l))))
       put("code", firstWithText(lines2.filter((l) => CODE_LINE_RE2.test(l))));
-    const version2 = lines2.map((l) => VERSION_RE2.exec(l.replace(EXAMPLE_RE, " "))).find(Boolean);
+    let version2 = null;
+    for (const l of lines2) if (version2 = VERSION_RE2.exec(l.replace(EXAMPLE_RE, " "))) break;
     if (version2 && !blockVersion && /\d\.\d/.test(version2[0]) && /\b(?:version|use|using|installed|with)\b/i.test(body))
       blockVersion = version2[0];
     const failing = lines2.find(
@@ -38082,7 +38133,7 @@ ${FENCE_MARK}${pointed.trim()}
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (isFence(line)) continue;
-    if (POLICY_RE.test(line)) continue;
+    if (POLICY_RE.test(line) || TEMPLATE_VOICE_RE.test(line)) continue;
     const quoted = /^\s*>/.test(line);
     const trimmed = line.replace(/^\s*>\s?/, "").trim();
     if (!trimmed) continue;
@@ -38092,7 +38143,11 @@ ${FENCE_MARK}${pointed.trim()}
     }
     const image = IMAGE_RE2.exec(trimmed);
     if (image) put("screenshot", image[0]);
-    const withoutLinks = trimmed.replace(MD_LINK_RE, " ").replace(/https?:\/\/\S+/g, " ").replace(EXAMPLE_RE, " ");
+    let withoutLinks = trimmed;
+    if (withoutLinks.includes("](")) withoutLinks = withoutLinks.replace(MD_LINK_RE, " ");
+    if (withoutLinks.includes("http")) withoutLinks = withoutLinks.replace(/https?:\/\/\S+/g, " ");
+    if (withoutLinks.includes("(") || withoutLinks.includes("["))
+      withoutLinks = withoutLinks.replace(EXAMPLE_RE, " ");
     for (const sentence of withoutLinks.split(/(?<=[.!?])\s+/)) {
       const accept = ACCEPT_LABEL_RE.exec(sentence);
       if (!accept) continue;
@@ -38365,7 +38420,7 @@ function firstSentence(md) {
   const m = /^[\s\S]{0,200}?[.!?](?:\s|$)/.exec(text2);
   return (m ? m[0] : text2.slice(0, 200)).trim();
 }
-var PULL_REQUEST_RE = /\bthis (?:PR|pull request)\b|^\s*#{1,6}\s*pull request\b|^\s*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s+(?:#\d+|https:\/\/github\.com\/\S+\/issues\/\d+)/im;
+var PULL_REQUEST_RE = /\bthis (?:PR|pull request)\b|^[ \t]*#{1,6}[ \t]*pull request\b|^[ \t]*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)[ \t]*:?[ \t]+(?:#\d+|https:\/\/github\.com\/\S+\/issues\/\d+)/im;
 function readTask(original, originalDescription, calibration) {
   const task = readable(original);
   const description = readable(originalDescription);
@@ -38374,11 +38429,12 @@ function readTask(original, originalDescription, calibration) {
   const analysis = analyzeTask(task, description, md, lang);
   const read = readStructures(task, description, analysis, md, lang);
   const structure = read.structure;
-  const titleOnly = analysis.stuffing ? [] : task.includes("(") ? conceptsIn(task.replace(/\([^)]{0,80}\)/g, " ")) : analysis.titleConcepts;
+  const injectionFree = !analysis.injection;
+  const titleOnly = analysis.stuffing ? [] : task.includes("(") ? conceptsIn(task.replace(/\([^)]{0,80}\)/g, " "), injectionFree) : analysis.titleConcepts;
   const themes = titleOnly.filter((h) => THEMES.has(h.concept.id));
   const opening = firstSentence(md);
   const seen = new Set(themes.map((h) => h.concept.id));
-  const openingThemes = analysis.stuffing || !opening ? [] : conceptsIn(opening).filter((h) => THEMES.has(h.concept.id) && !seen.has(h.concept.id));
+  const openingThemes = analysis.stuffing || !opening ? [] : conceptsIn(opening, injectionFree).filter((h) => THEMES.has(h.concept.id) && !seen.has(h.concept.id));
   const reading = readReading(task, description, read, void 0, calibration);
   if (!calibrationUsed(calibration)) rememberReading(original, originalDescription, reading);
   return {
@@ -38446,7 +38502,7 @@ function drivers(r, model) {
 
 // src/core/offline/words/reasoning-terms.json
 var reasoning_terms_default = {
-  _about: `Words the reasoning does not build a claim on (reasoning.ts). weakTerms: too common in issues to name an area on their own ("comment on this issue" is no collaboration feature, "import cv2" no import feature, "bitcoin" the software and not a donation, "password" a login problem and no security work, "visual" in "visual c++" and "display" in "display the error" no visible interface, "any insights would be useful" no analytics); an area needs another of its terms. ambiguousLens: lens words that name no stake on their own ("a jetson production module", "it costs a second"). Chosen from issue 35's maintainer reading.`,
+  _about: `Words the reasoning does not build a claim on (reasoning.ts). weakTerms: too common in issues to name an area on their own ("comment on this issue" is no collaboration feature, "import cv2" no import feature, "bitcoin" the software and not a donation, "password" a login problem and no security work, "visual" in "visual c++" and "display" in "display the error" no visible interface, "any insights would be useful" no analytics, "color" in "BGR color format" a property of data and no visible interface, "language" as often a programming language as a localisation, "does nothing" a defect and no crash or outage); an area needs another of its terms. ambiguousLens: lens words that name no stake on their own ("a jetson production module", "it costs a second"). Chosen from issue 35's maintainer readings (the fixed sample and a fresh one).`,
   weakTerms: [
     "comment",
     "comments",
@@ -38517,7 +38573,13 @@ var reasoning_terms_default = {
     "visual",
     "display",
     "insight",
-    "insights"
+    "insights",
+    "color",
+    "colors",
+    "colour",
+    "colours",
+    "language",
+    "does nothing"
   ],
   ambiguousLens: [
     "production",
@@ -38557,7 +38619,7 @@ function accountLine(text2) {
 function accountOf(sentences2) {
   return sentences2.some((s) => fieldList(s.text)) ? sentences2.filter((s) => !fieldList(s.text)) : sentences2;
 }
-var NOT_WORTH_RE = /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
+var NOT_WORTH_RE = /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no|sorry|apologies|i(?:'m| am) (?:very |so |really )?sorry)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
 var FRAGMENT_RE = /^(?:to|and|or|but|with|for|of|in|on|at|by|from|as|so|then|which|that)\s/;
 function quotableAlone(s) {
   return !FIELD_ANSWER_RE.test(s.text) && !NOT_WORTH_RE.test(s.text) && !FRAGMENT_RE.test(s.text) && !machineSection(s.section) && accountLine(s.text);
@@ -38566,6 +38628,10 @@ function quotableAlone(s) {
 // src/core/offline/reasoning-areas.ts
 var WEAK_TERMS = new Set(reasoning_terms_default.weakTerms);
 var NOT_AREAS = /* @__PURE__ */ new Set(["bulk-generation", "hype", "fix-request", "defect", "removal", "documentation"]);
+function identifierPart(text2, start, end) {
+  const joined = (mark, other) => mark !== void 0 && (mark === "_" || mark === ".") && other !== void 0 && /[\p{L}\p{N}]/u.test(other);
+  return joined(text2[start - 1], text2[start - 2]) || joined(text2[end], text2[end + 1]);
+}
 function ownWord(original, term) {
   const sentence = withoutCode(original);
   const lower = sentence.toLowerCase();
@@ -38578,6 +38644,7 @@ function ownWord(original, term) {
     const after = sentence[at + term.length] ?? " ";
     if (/[\p{L}\p{N}]/u.test(before)) continue;
     if (/[`"“'‘[]/.test(before) || /[`"”'’\]]/.test(after)) continue;
+    if (identifierPart(sentence, at, at + term.length)) continue;
     const first = sentence[at];
     const capitalised = first !== first.toLowerCase() && new RegExp("\\p{Ll}", "u").test(sentence.slice(at + 1, at + term.length + 1));
     if (capitalised && at > 0 && !/[.!?:]\s*$/.test(sentence.slice(0, at))) continue;
@@ -38636,6 +38703,7 @@ var LENS = Object.fromEntries(
     new Set(PERSONA_RECORDS[p.id].voice.lens.words.filter((w) => !AMBIGUOUS_LENS.has(w)))
   ])
 );
+var NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
 function wordIndex(text2, word) {
   const letter = new RegExp("\\p{L}", "u");
   for (let at = text2.indexOf(word); at >= 0; at = text2.indexOf(word, at + 1)) {
@@ -38657,15 +38725,16 @@ function askFrame(r, text2, isAsk) {
   if (cue === "request") return kind === "feature" ? "It asks for a feature" : "The author writes";
   return "The author writes";
 }
-function candidates(r, persona, sentences2, areas, text2, wordsOf) {
+function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
   const record3 = PERSONA_RECORDS[persona];
   const out = [];
   let opening;
   if (persona === "product") {
     const found2 = r.reading.ask;
     const ask2 = found2 && !isTemplate(found2) ? found2 : void 0;
-    const sentence = (ask2 ?? // The opening sentence, where no ask was found: the author's, not a form's list of fields or a log's line.
-    (sentences2.find((s2) => !SECTION_NOT_ASK_RE.test(s2.section) && accountLine(s2.text)) ?? sentences2.find((s2) => accountLine(s2.text)))?.text)?.replace(/\s*\($/, "");
+    const sentence = (ask2 ?? // The opening sentence, where no ask was found: the author's, not a form's list of fields or a log's line,
+    // nor a form's question or label with the author's short answer after it ("Release with the issue: 0.105.2").
+    (sentences2.find((s2, i) => !SECTION_NOT_ASK_RE.test(s2.section) && account(i) && quotableAlone(s2)) ?? sentences2.find((s2, i) => account(i) && quotableAlone(s2)))?.text)?.replace(/\s*\($/, "");
     if (sentence && !/https?:\/\/|\]\(/.test(sentence) && standsIn(sentence, text2)) {
       const c = {
         key: norm(sentence),
@@ -38698,8 +38767,8 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf) {
     if (words3 && standsIn(words3, text2))
       out.push({ key: norm(words3), say: `${label2}: ${q(words3)}`, own: true });
     else if (type === "screenshot") {
-      const subject = subjectOf(r, text2, sentences2[0]?.text);
-      screenshot = `${label2}: a screenshot${subject === "here" ? " is attached" : `, for ${subject.replace(/^in /, "")}`}`;
+      const subject = subjectOf(r, text2, firstAccount(sentences2));
+      screenshot = `A picture is attached${subject === "here" ? "" : `, for ${subject.replace(/^in /, "")}`}`;
     }
   }
   if (opening) out.push(opening);
@@ -38716,7 +38785,7 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf) {
     let n = 0;
     for (const w of wordsOf[i]) if (lens.has(w)) n++;
     return { s: s2, i, n };
-  }).filter((x) => x.n > 0 && accountLine(x.s.text)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
+  }).filter((x) => x.n > 0 && account(x.i)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
   for (const { s: s2, i } of ranked) {
     const word = wordsOf[i].find((w) => lens.has(w));
     const at = wordIndex(s2.text.toLowerCase(), word);
@@ -38758,21 +38827,26 @@ function subjectOf(r, text2, first) {
   }
   return "here";
 }
+function firstAccount(sentences2) {
+  return sentences2.find(quotableAlone)?.text;
+}
 function nothingSentence(r, persona) {
   return PERSONA_RECORDS[persona].voice.nothing.replace(
     "{subject}",
-    subjectOf(r, checkable(`${r.task} ${r.description}`), r.segments.sentences[0]?.text)
+    subjectOf(r, checkable(`${r.task} ${r.description}`), firstAccount(r.segments.sentences))
   );
 }
 var NOT_LETTERS_RE = /[^a-z0-9\u00c0-\u024f\u0370-\u1fff\u2c00-\ud7ff\uf900-\ufeff]+/g;
-function unquoted(r, sentences2, used, text2) {
-  const loose = (t) => t.toLowerCase().replace(NOT_LETTERS_RE, " ").trim();
+var loose = (t) => t.toLowerCase().replace(NOT_LETTERS_RE, " ").trim();
+function unquoted(r, sentences2, used, text2, keys) {
   if (sentences2.length === 0) return void 0;
   const quoted = [...used.keys()].map(loose).filter((k) => k.length >= 3);
   const heading = loose(r.task);
-  for (const s of sentences2) {
-    if (!quotableAlone(s)) continue;
-    const key = loose(s.text);
+  for (let i = 0; i < sentences2.length; i++) {
+    const s = sentences2[i];
+    let key = keys[i];
+    if (key === void 0) key = keys[i] = quotableAlone(s) ? loose(s.text) : null;
+    if (key === null) continue;
     const start = key.slice(0, 40);
     if (heading.includes(key) || key.includes(heading)) continue;
     if (quoted.some((k) => k.includes(start) || key.includes(k.slice(0, 40)))) continue;
@@ -38784,24 +38858,27 @@ function groundedSentences(r, estimate) {
   const text2 = checkable(`${r.task} ${r.description}`);
   const { sentences: sentences2 } = r.segments;
   const areas = sentences2.length && !r.analysis.stuffing ? areasIn(sentences2, !r.analysis.injection) : [];
+  const accounts = [];
+  const account = (i) => accounts[i] ??= accountLine(sentences2[i].text);
   const wordsOf = sentences2.map(
-    (s) => withoutCode(s.text).toLowerCase().match(/[\p{L}]+/gu) ?? []
+    (s) => withoutCode(s.text).replace(NAME_RE, " ").toLowerCase().match(/[\p{L}]+/gu) ?? []
   );
   const used = /* @__PURE__ */ new Map();
   const out = {};
   const said = {};
   for (const persona of PICK_ORDER) {
-    const list = candidates(r, persona, sentences2, areas, text2, wordsOf);
+    const list = candidates(r, persona, sentences2, areas, text2, wordsOf, account);
     const pick2 = list.find((c) => !used.has(c.key)) ?? list.find((c) => c.own && (used.get(c.key) ?? 0) < 2);
     said[persona] = pick2?.say;
     if (pick2) used.set(pick2.key, (used.get(pick2.key) ?? 0) + 1);
   }
   let withNothing = 0;
+  const keys = [];
   for (const persona of PICK_ORDER) {
     if (said[persona] !== void 0) continue;
-    const other = withNothing++ > 0 ? unquoted(r, sentences2, used, text2) : void 0;
+    const other = withNothing++ > 0 ? unquoted(r, sentences2, used, text2, keys) : void 0;
     if (other) used.set(norm(other), 1);
-    said[persona] = other ? `It is ${ANGLE[persona]}; the author also writes: ${q(other)}` : `${whatItDoes(r, subjectOf(r, text2, sentences2[0]?.text))}, ${ANGLE[persona]}`;
+    said[persona] = other ? `It is ${ANGLE[persona]}; the author also writes: ${q(other)}` : `${whatItDoes(r, subjectOf(r, text2, firstAccount(sentences2)))}, ${ANGLE[persona]}`;
   }
   for (const persona of PICK_ORDER)
     out[persona] = `${said[persona]}${persona === "product" && estimate ? `; ${estimate}` : ""}.`;
@@ -38843,6 +38920,9 @@ function shapeOf(r) {
   if (kind === "refactor" && s.debt) return `refactor.${s.debt}`;
   return kind;
 }
+var EVIDENCE_WEIGHTS = Object.fromEntries(
+  PERSONAS.map((p) => [p.id, Object.entries(PERSONA_RECORDS[p.id].evidence)])
+);
 function leanings(r) {
   const s = r.structure;
   const base = KIND_LEANING[shapeOf(r)] ?? KIND_LEANING[kindOf(r)];
@@ -38870,7 +38950,7 @@ function leanings(r) {
   for (const { id } of PERSONAS) {
     let plus = 0;
     let minus = 0;
-    for (const [k, v] of Object.entries(PERSONA_RECORDS[id].evidence)) {
+    for (const [k, v] of EVIDENCE_WEIGHTS[id]) {
       if (has2[k]) plus += v;
       else if (missing[k]) minus += v;
     }
@@ -79263,18 +79343,23 @@ ${authorText(body, false)}`)
   };
 }
 var IDENT_RE = /[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+|[A-Za-z$]*[a-z][A-Z][\w$]*|[A-Z]{2,}[a-z][\w$]*|[A-Za-z]\w*_\w+/g;
+var RUN_RE = /[\w$.]+/g;
+var BLOB_CHARS2 = 1e3;
 var ERROR_LINE_RE = /\b(?:[A-Z]\w*(?:Exception|Error)|ERROR|FATAL|error|fatal)\s*:\s*([^\n]{8,200})/g;
 function codeTerms(text2) {
   const out = /* @__PURE__ */ new Map();
   const add = (t) => out.set(t, (out.get(t) ?? 0) + 1);
   const sample = text2.slice(0, MAX_BODY_CHARS);
-  for (const m of sample.matchAll(IDENT_RE)) {
-    const raw = m[0].replace(/\.+$/, "");
-    if (raw.length < 4 || raw.length > 160) continue;
-    const id = raw.toLowerCase();
-    add(id);
-    const parts = id.split(".");
-    if (parts.length > 2) add(parts.slice(-2).join("."));
+  for (const run of sample.matchAll(RUN_RE)) {
+    if (run[0].length < 4 || run[0].length >= BLOB_CHARS2) continue;
+    for (const m of run[0].matchAll(IDENT_RE)) {
+      const raw = m[0].replace(/\.+$/, "");
+      if (raw.length < 4 || raw.length > 160) continue;
+      const id = raw.toLowerCase();
+      add(id);
+      const parts = id.split(".");
+      if (parts.length > 2) add(parts.slice(-2).join("."));
+    }
   }
   for (const m of sample.matchAll(ERROR_LINE_RE)) {
     const message = m[1].toLowerCase().replace(/0x[0-9a-f]+|\d+/g, "0").replace(/\s+/g, " ").trim().slice(0, 100);
