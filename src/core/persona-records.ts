@@ -41,8 +41,17 @@ export interface PersonaRecord {
      * title in quotes (or "here").
      */
     nothing: string;
-    /** How it introduces the author's sentence on one of its areas; "{area}" is the area's label. */
+    /**
+     * How it introduces the author's sentence on one of its areas, where the area is the task's subject (its word in
+     * the title); "{area}" is the area's label.
+     */
     area: string;
+    /**
+     * How it introduces such a sentence where the area is only mentioned (a dark theme named as the reference for
+     * checking colours is no dark-mode task: fresh maintainer's readings counted the label as a false claim);
+     * "{word}" is the area's word as the author wrote it.
+     */
+    mention: string;
     /**
      * The author's sentences it reads when the reader found no evidence and no area of its own: words that mark
      * them (lower case, whole words), and how it introduces the quote, naming the word that chose it ("{word}").
@@ -209,6 +218,7 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
     voice: {
       nothing: "Nothing {subject} speaks to pricing or revenue.",
       area: "For revenue, it touches {area}",
+      mention: "For revenue, the author mentions “{word}”",
       lens: {
         words: [
           "customer",
@@ -462,6 +472,7 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
     voice: {
       nothing: "Nothing {subject} says what would change in the code.",
       area: "Technically, it is about {area}",
+      mention: "Technically, the author mentions “{word}”",
       lens: {
         words: [
           "function",
@@ -729,6 +740,7 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
     voice: {
       nothing: "Nothing {subject} says what people see or do.",
       area: "For the people using it, it is about {area}",
+      mention: "For the people using it, the author mentions “{word}”",
       lens: {
         words: [
           "click",
@@ -1019,6 +1031,7 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
     voice: {
       nothing: "The description states no request or problem in the author's own words.",
       area: "On the roadmap, it belongs with {area}",
+      mention: "On the roadmap, the author mentions “{word}”",
       lens: {
         words: [
           "need",
@@ -1266,6 +1279,7 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
     voice: {
       nothing: "Nothing {subject} is something to announce.",
       area: "What could be told is {area}",
+      mention: "What could be told: the author mentions “{word}”",
       lens: {
         words: [
           "users",

@@ -4,9 +4,9 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { KeyAccess } from "../accounts/key-access.js";
 import type { ApprovalPolicy } from "../core/approval.js";
 import type { Scorer } from "../core/scorer.js";
+import { sharedJson } from "../core/shared-json.js";
 import { corsHook } from "./cors.js";
 import { scoreRequestFirst } from "./score-request-validator.js";
-import { sharedJsonBytes } from "./shared-json-bytes.js";
 import { createMetrics, type ServiceMetrics } from "./metrics.js";
 import { errorReplies } from "./plugins/errors.js";
 import { strictJsonBodies } from "./plugins/json-body.js";
@@ -154,11 +154,8 @@ export async function createServer(deps: BaseServerDeps): Promise<FastifyInstanc
   );
   // Responses are built by the core from validated parts, so re-validating them on the way out only
   // costs time on the hot path; the response schemas still document the API in OpenAPI.
-  // JSON.stringify's text, with the shared parts of a repeated task's report reused as bytes (shared-json-bytes.ts).
-  // fastify's types say a serializer returns a string; it sends a Buffer as it is (as it would from a handler),
-  // and an onSend hook sees a Buffer or a string, as it may for any route.
-  const serialize = sharedJsonBytes as (value: unknown) => string;
-  app.setSerializerCompiler(() => (without.has("shared-json") ? JSON.stringify : serialize));
+  // JSON.stringify's text, with the shared parts of a repeated task's report reused (see shared-json.ts).
+  app.setSerializerCompiler(() => (without.has("shared-json") ? JSON.stringify : sharedJson));
   if (!without.has("strict-json")) strictJsonBodies(app);
   requestLogAndMetrics(app, metrics, {
     controller: logController,

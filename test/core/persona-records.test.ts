@@ -29,6 +29,7 @@ const RecordSchema = z
       .object({
         nothing: z.string().min(10),
         area: z.string().includes("{area}"),
+        mention: z.string().includes("{word}"),
         lens: z
           .object({ words: z.array(z.string().regex(/^[a-z]+$/)).min(5), say: z.string().min(5) })
           .strict(),

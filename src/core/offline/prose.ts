@@ -141,7 +141,7 @@ export const TRACKER_NOTICE_RE =
  * notice (TRACKER_NOTICE_RE), what follows it is the author's: the template's headings and the author's answers.
  */
 export const TEMPLATE_VOICE_RE =
-  /\byour (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|\bas per our \[?github policy|\bwe only address\b|\bplease make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^\W*if (?:the|this|your|you)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b/i;
+  /\byour (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|\bas per our \[?github policy|\bwe only address\b|\bfor guidance on contributing\b|\bplease make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^\W*if (?:the|this|your|you)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b/i;
 
 /** The author speaking: "I", "my", "we", "our" and their contractions. */
 export const FIRST_PERSON_RE = /\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b/i;

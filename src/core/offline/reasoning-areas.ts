@@ -29,17 +29,17 @@ export function identifierPart(text: string, start: number, end: number): boolea
 }
 
 /**
- * Whether a term stands in the sentence as the author's own word for the area: somewhere not Capitalised in
- * mid-sentence (a product's or company's name: "Simplify Commerce", "Home Assistant") and not in quotes or
- * backticks (a UI label, a setting, code).
+ * Where a term stands in the sentence as the author's own word for the area (its index, or -1): somewhere not
+ * Capitalised in mid-sentence (a product's or company's name: "Simplify Commerce", "Home Assistant") and not in
+ * quotes or backticks (a UI label, a setting, code).
  */
-function ownWord(original: string, term: string): boolean {
+export function ownWordAt(original: string, term: string): number {
   const sentence = withoutCode(original);
   const lower = sentence.toLowerCase();
   let from = 0;
   for (let guard = 0; guard < 20; guard++) {
     const at = lower.indexOf(term.toLowerCase(), from);
-    if (at < 0) return false;
+    if (at < 0) return -1;
     from = at + 1;
     const before = sentence[at - 1] ?? " ";
     const after = sentence[at + term.length] ?? " ";
@@ -51,9 +51,9 @@ function ownWord(original: string, term: string): boolean {
     const capitalised =
       first !== first.toLowerCase() && /\p{Ll}/u.test(sentence.slice(at + 1, at + term.length + 1));
     if (capitalised && at > 0 && !/[.!?:]\s*$/.test(sentence.slice(0, at))) continue;
-    return true;
+    return at;
   }
-  return false;
+  return -1;
 }
 
 export interface AreaHit {
@@ -62,6 +62,8 @@ export interface AreaHit {
   weights: Partial<Record<PersonaId, number>>;
   why: Partial<Record<PersonaId, string>>;
   sentence: AuthorSentence;
+  /** The area's word as the author wrote it in the sentence ("dark theme", "Caching"). */
+  word: string;
 }
 
 /**
@@ -78,9 +80,19 @@ export function areasIn(all: readonly AuthorSentence[], injectionFree: boolean):
     const c = hit.concept;
     if (c.role === "evidence" || NOT_AREAS.has(c.id)) continue;
     const terms = hit.terms.filter((t) => !WEAK_TERMS.has(t));
-    const sentence = sentences.find((s) => terms.some((t) => ownWord(s.text, t)));
-    if (!sentence) continue;
-    out.push({ id: c.id, label: c.label, weights: c.weights, why: c.why, sentence });
+    let found: { sentence: AuthorSentence; word: string } | undefined;
+    for (const s of sentences) {
+      for (const t of terms) {
+        const at = ownWordAt(s.text, t);
+        if (at >= 0) {
+          found = { sentence: s, word: s.text.slice(at, at + t.length) };
+          break;
+        }
+      }
+      if (found) break;
+    }
+    if (!found) continue;
+    out.push({ id: c.id, label: c.label, weights: c.weights, why: c.why, ...found });
   }
   return out;
 }

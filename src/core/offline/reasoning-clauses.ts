@@ -52,8 +52,14 @@ export function drivers(r: TaskReading, model: JudgeModel): string | undefined {
     .filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1])
     .filter((x) => sayable(x.name, x.v > 0, r))
     // The fitted feature counts every heading; "template text" is said only where a third of the
-    // description is the template's own, unanswered (see promptShare).
-    .filter((x) => x.name !== "template_share" || r.structure.promptShare >= PROMPT_SHARE_SAID)
+    // description is the template's own, unanswered (see promptShare), and the template has two lines or more: one
+    // line of the author's that reads as a label ("I found following links broken:", then two links) is no
+    // template (fresh maintainer's readings found the claim false there).
+    .filter(
+      (x) =>
+        x.name !== "template_share" ||
+        (r.structure.promptShare >= PROMPT_SHARE_SAID && r.structure.templateLines >= 2),
+    )
     .sort((a, b) => Math.abs(b.v) - Math.abs(a.v))
     .slice(0, 2);
   if (ranked.length === 0) return undefined;

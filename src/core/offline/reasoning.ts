@@ -214,10 +214,15 @@ function candidates(
     .filter((a) => (a.weights[persona] ?? 0) >= 1)
     .sort((a, b) => (b.weights[persona] ?? 0) - (a.weights[persona] ?? 0));
   for (const a of mine) {
-    // What the area would do for users ("makes the product feel faster") is not in the text: not said.
+    // What the area would do for users ("makes the product feel faster") is not in the text: not said. The area is
+    // named only where it is the task's subject (the title names it); a mention elsewhere, the ask's included
+    // ("… so lets freeze it" is no outage), is said as the author's word, true by construction.
+    const subject =
+      r.themes.some((h) => h.concept.id === a.id) ||
+      wordIndex(r.task.toLowerCase(), a.word.toLowerCase()) >= 0;
     out.push({
       key: norm(a.sentence.text),
-      say: `${record.voice.area.replace("{area}", a.label)}: ${q(a.sentence.text)}`,
+      say: `${subject ? record.voice.area.replace("{area}", a.label) : record.voice.mention.replace("{word}", a.word)}: ${q(a.sentence.text)}`,
       own: true,
     });
   }
