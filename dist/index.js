@@ -33922,6 +33922,7 @@ var PERSONA_RECORDS = {
     voice: {
       nothing: "Nothing {subject} speaks to pricing or revenue.",
       area: "For revenue, it touches {area}",
+      mention: "For revenue, the author mentions “{word}”",
       lens: {
         words: [
           "customer",
@@ -34170,6 +34171,7 @@ var PERSONA_RECORDS = {
     voice: {
       nothing: "Nothing {subject} says what would change in the code.",
       area: "Technically, it is about {area}",
+      mention: "Technically, the author mentions “{word}”",
       lens: {
         words: [
           "function",
@@ -34434,6 +34436,7 @@ var PERSONA_RECORDS = {
     voice: {
       nothing: "Nothing {subject} says what people see or do.",
       area: "For the people using it, it is about {area}",
+      mention: "For the people using it, the author mentions “{word}”",
       lens: {
         words: [
           "click",
@@ -34721,6 +34724,7 @@ var PERSONA_RECORDS = {
     voice: {
       nothing: "The description states no request or problem in the author's own words.",
       area: "On the roadmap, it belongs with {area}",
+      mention: "On the roadmap, the author mentions “{word}”",
       lens: {
         words: [
           "need",
@@ -34965,6 +34969,7 @@ var PERSONA_RECORDS = {
     voice: {
       nothing: "Nothing {subject} is something to announce.",
       area: "What could be told is {area}",
+      mention: "What could be told: the author mentions “{word}”",
       lens: {
         words: [
           "users",
@@ -35346,7 +35351,7 @@ function withoutPrompts(text2) {
 }
 var POLICY_RE = /\b(?:github also notifies|notifies thousands of people|as per our github policy|we only address|code of conduct|contributing guidelines?|contribution guidelines?|search (?:the )?existing issues|existing (?:issues|discussions)|(?:will|may|might|are likely to|is likely to) be closed|support requests|stack ?overflow|discussions? (?:tab|forum|board)|for (?:support|general questions|usage questions)|issue tracker is (?:for|not)|bug tracker is (?:for|not)|this (?:template|form)\b|(?:the )?form below|must be filled (?:out|in)|latest (?:version|release) of)\b/i;
 var TRACKER_NOTICE_RE = /\b(?:(?:issue|bug) tracker is (?:for|not)|(?:are|is) likely to be closed|support requests (?:that|which) are|github also notifies|here is our policy)\b/i;
-var TEMPLATE_VOICE_RE = /\byour (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|\bas per our \[?github policy|\bwe only address\b|\bplease make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^\W*if (?:the|this|your|you)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b/i;
+var TEMPLATE_VOICE_RE = /\byour (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|\bas per our \[?github policy|\bwe only address\b|\bfor guidance on contributing\b|\bplease make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^\W*if (?:the|this|your|you)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b/i;
 var FIRST_PERSON_RE = /\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b/i;
 
 // src/core/offline/read-markdown.ts
@@ -38495,7 +38500,9 @@ function sayable(name, up, r) {
 }
 function drivers(r, model) {
   const c = contributions(model, r.features);
-  const ranked = c.map((v, i) => ({ v, name: FEATURES[i].name })).filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1]).filter((x) => sayable(x.name, x.v > 0, r)).filter((x) => x.name !== "template_share" || r.structure.promptShare >= PROMPT_SHARE_SAID).sort((a, b2) => Math.abs(b2.v) - Math.abs(a.v)).slice(0, 2);
+  const ranked = c.map((v, i) => ({ v, name: FEATURES[i].name })).filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1]).filter((x) => sayable(x.name, x.v > 0, r)).filter(
+    (x) => x.name !== "template_share" || r.structure.promptShare >= PROMPT_SHARE_SAID && r.structure.templateLines >= 2
+  ).sort((a, b2) => Math.abs(b2.v) - Math.abs(a.v)).slice(0, 2);
   if (ranked.length === 0) return void 0;
   return ranked.map((x) => FEATURE_WORDS[x.name][x.v > 0 ? 0 : 1]).join(", and ");
 }
@@ -38632,13 +38639,13 @@ function identifierPart(text2, start, end) {
   const joined = (mark, other) => mark !== void 0 && (mark === "_" || mark === ".") && other !== void 0 && /[\p{L}\p{N}]/u.test(other);
   return joined(text2[start - 1], text2[start - 2]) || joined(text2[end], text2[end + 1]);
 }
-function ownWord(original, term) {
+function ownWordAt(original, term) {
   const sentence = withoutCode(original);
   const lower = sentence.toLowerCase();
   let from = 0;
   for (let guard = 0; guard < 20; guard++) {
     const at = lower.indexOf(term.toLowerCase(), from);
-    if (at < 0) return false;
+    if (at < 0) return -1;
     from = at + 1;
     const before = sentence[at - 1] ?? " ";
     const after = sentence[at + term.length] ?? " ";
@@ -38648,9 +38655,9 @@ function ownWord(original, term) {
     const first = sentence[at];
     const capitalised = first !== first.toLowerCase() && new RegExp("\\p{Ll}", "u").test(sentence.slice(at + 1, at + term.length + 1));
     if (capitalised && at > 0 && !/[.!?:]\s*$/.test(sentence.slice(0, at))) continue;
-    return true;
+    return at;
   }
-  return false;
+  return -1;
 }
 function areasIn(all, injectionFree) {
   const sentences2 = accountOf(all).slice(0, 40);
@@ -38660,9 +38667,19 @@ function areasIn(all, injectionFree) {
     const c = hit.concept;
     if (c.role === "evidence" || NOT_AREAS.has(c.id)) continue;
     const terms = hit.terms.filter((t) => !WEAK_TERMS.has(t));
-    const sentence = sentences2.find((s) => terms.some((t) => ownWord(s.text, t)));
-    if (!sentence) continue;
-    out.push({ id: c.id, label: c.label, weights: c.weights, why: c.why, sentence });
+    let found2;
+    for (const s of sentences2) {
+      for (const t of terms) {
+        const at = ownWordAt(s.text, t);
+        if (at >= 0) {
+          found2 = { sentence: s, word: s.text.slice(at, at + t.length) };
+          break;
+        }
+      }
+      if (found2) break;
+    }
+    if (!found2) continue;
+    out.push({ id: c.id, label: c.label, weights: c.weights, why: c.why, ...found2 });
   }
   return out;
 }
@@ -38774,9 +38791,10 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
   if (opening) out.push(opening);
   const mine = areas.filter((a) => (a.weights[persona] ?? 0) >= 1).sort((a, b2) => (b2.weights[persona] ?? 0) - (a.weights[persona] ?? 0));
   for (const a of mine) {
+    const subject = r.themes.some((h) => h.concept.id === a.id) || wordIndex(r.task.toLowerCase(), a.word.toLowerCase()) >= 0;
     out.push({
       key: norm(a.sentence.text),
-      say: `${record3.voice.area.replace("{area}", a.label)}: ${q(a.sentence.text)}`,
+      say: `${subject ? record3.voice.area.replace("{area}", a.label) : record3.voice.mention.replace("{word}", a.word)}: ${q(a.sentence.text)}`,
       own: true
     });
   }
