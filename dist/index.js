@@ -35120,7 +35120,7 @@ var JUDGE_MODEL = {
     0.03125,
     0.05,
     0.05,
-    0.18125,
+    0.175,
     0,
     0.05,
     0.06875,
@@ -35151,7 +35151,7 @@ var JUDGE_MODEL = {
     0.173993,
     0.217945,
     0.217945,
-    0.385225,
+    0.379967,
     1,
     0.217945,
     0.253029,
@@ -35161,38 +35161,38 @@ var JUDGE_MODEL = {
     0.173993
   ],
   weights: [
-    0.130273,
+    0.130303,
     0,
-    3571e-6,
-    0.064429,
-    -0.163573,
-    0.219726,
-    0.077724,
+    3567e-6,
+    0.064434,
+    -0.163576,
+    0.219748,
+    0.077743,
     -0.2,
-    7128e-6,
-    2626e-6,
-    -431e-5,
-    -393e-6,
-    -939e-6,
-    3518e-6,
-    -0.099267,
-    -3702e-6,
-    -0.011249,
-    -0.279657,
-    0.037869,
-    0.066277,
-    -3052e-6,
-    -4851e-6,
+    7127e-6,
+    2644e-6,
+    -4314e-6,
+    -376e-6,
+    -928e-6,
+    3509e-6,
+    -0.099283,
+    -3705e-6,
+    -0.011237,
+    -0.279656,
+    0.037883,
+    0.066293,
+    -3046e-6,
+    -644e-5,
     0.4,
-    0.062775,
-    0.039052,
-    3832e-6,
+    0.062774,
+    0.039069,
+    384e-5,
     8128e-6,
     -0.5,
-    -3924e-6
+    -3919e-6
   ],
-  intercept: 0.268365,
-  approvalLogit: 0.660776,
+  intercept: 0.268269,
+  approvalLogit: 0.660964,
   lambda: 1e3,
   trainedOn: 160
 };
@@ -35351,7 +35351,7 @@ function withoutPrompts(text2) {
 }
 var POLICY_RE = /\b(?:github also notifies|notifies thousands of people|as per our github policy|we only address|code of conduct|contributing guidelines?|contribution guidelines?|search (?:the )?existing issues|existing (?:issues|discussions)|(?:will|may|might|are likely to|is likely to) be closed|support requests|stack ?overflow|discussions? (?:tab|forum|board)|for (?:support|general questions|usage questions)|issue tracker is (?:for|not)|bug tracker is (?:for|not)|this (?:template|form)\b|(?:the )?form below|must be filled (?:out|in)|latest (?:version|release) of)\b/i;
 var TRACKER_NOTICE_RE = /\b(?:(?:issue|bug) tracker is (?:for|not)|(?:are|is) likely to be closed|support requests (?:that|which) are|github also notifies|here is our policy)\b/i;
-var TEMPLATE_VOICE_RE = /\byour (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|\bas per our \[?github policy|\bwe only address\b|\bfor guidance on contributing\b|\bplease make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^\W*if (?:the|this|your|you)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b/i;
+var TEMPLATE_VOICE_RE = /\byour (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|\bas per our \[?github policy|\bwe only address\b|\bfor guidance on contributing\b|\b(?:this|the) (?:request|issue|feature request|suggestion) needs at least \d+|^\W*what (?:is|are|was|were) your\b|^\W*(?:what|which)\b[^?\n]{0,80}\b(?:are|were|do|did) you (?:running|using|use|run|on)\b|\bplease make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^\W*if (?:the|this|your|you)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b/i;
 var FIRST_PERSON_RE = /\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b/i;
 
 // src/core/offline/read-markdown.ts
