@@ -33742,6 +33742,7 @@ function adjustJudgeModel(model, a) {
 // src/core/memoize-scorer.ts
 function memoizeScorer(scorer, options = { maxEntries: 2e3, maxKeyChars: 8192 }) {
   const memo2 = /* @__PURE__ */ new Map();
+  let puts2 = 0;
   const stats = { hits: 0 };
   return {
     name: scorer.name,
@@ -33758,12 +33759,15 @@ function memoizeScorer(scorer, options = { maxEntries: 2e3, maxKeyChars: 8192 })
       const hit = memo2.get(key);
       if (hit) {
         stats.hits++;
-        memo2.delete(key);
-        memo2.set(key, hit);
-        return hit;
+        if (puts2 - hit.put >= options.maxEntries / 2) {
+          memo2.delete(key);
+          hit.put = ++puts2;
+          memo2.set(key, hit);
+        }
+        return hit.verdicts;
       }
       const verdicts2 = await scorer.score(input2, scoreOptions);
-      memo2.set(key, verdicts2);
+      memo2.set(key, { verdicts: verdicts2, put: ++puts2 });
       if (memo2.size > options.maxEntries) memo2.delete(memo2.keys().next().value);
       return verdicts2;
     }
@@ -38374,12 +38378,26 @@ function deepFreeze(value) {
 var READINGS_KEPT = 2e3;
 var READING_MAX_KEY_CHARS = 8192;
 var readings = /* @__PURE__ */ new Map();
+var puts = 0;
+function keep(key, reading) {
+  if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value);
+  readings.set(key, { reading, put: ++puts });
+}
+function recall(key) {
+  const kept = readings.get(key);
+  if (!kept) return void 0;
+  if (puts - kept.put >= READINGS_KEPT / 2) {
+    readings.delete(key);
+    kept.put = ++puts;
+    readings.set(key, kept);
+  }
+  return kept.reading;
+}
 function rememberReading(task, description, reading) {
   if (task.length + description.length > READING_MAX_KEY_CHARS) return;
   const key = `${task}\0${description}`;
-  readings.delete(key);
-  if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value);
-  readings.set(key, frozen(reading));
+  if (recall(key)) return;
+  keep(key, frozen(reading));
 }
 function frozen(reading) {
   return shared(reading);
@@ -38387,13 +38405,10 @@ function frozen(reading) {
 function readingOf(task, description) {
   if (task.length + description.length > READING_MAX_KEY_CHARS) return readReading(task, description);
   const key = `${task}\0${description}`;
-  let reading = readings.get(key);
-  if (reading) readings.delete(key);
-  else {
-    reading = frozen(readReading(task, description));
-    if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value);
-  }
-  readings.set(key, reading);
+  const remembered = recall(key);
+  if (remembered) return remembered;
+  const reading = frozen(readReading(task, description));
+  keep(key, reading);
   return reading;
 }
 
@@ -72411,11 +72426,11 @@ async function upsertReportComment(octokit, ref, body) {
       ...data.html_url ? { url: data.html_url } : {}
     };
     existing = await findReports(octokit, ref);
-    const keep = existing[0];
-    if (keep && keep.id !== data.id) {
-      result = { action: "updated", commentId: keep.id, removedDuplicates: 0 };
-      if (keep.body !== body)
-        await octokit.rest.issues.updateComment({ owner, repo, comment_id: keep.id, body });
+    const keep2 = existing[0];
+    if (keep2 && keep2.id !== data.id) {
+      result = { action: "updated", commentId: keep2.id, removedDuplicates: 0 };
+      if (keep2.body !== body)
+        await octokit.rest.issues.updateComment({ owner, repo, comment_id: keep2.id, body });
     }
   }
   for (const dup of existing.slice(1)) {
