@@ -65,7 +65,9 @@ const common = {
 /** @type {import('jest').Config} */
 export default {
   maxWorkers: 2,
-  testTimeout: 20000,
+  // A guard against a hung test, not a speed check: on a machine shared with other jobs (load average 7) a cold start
+  // of the App with its database, 6 s alone, passed 20 s.
+  testTimeout: 60000,
   globalSetup: "<rootDir>/test/setup/build-once.js",
   globalTeardown: "<rootDir>/test/setup/build-once-teardown.js",
   // The longest files first when jest has no durations of its own for them (a new clone or machine).
