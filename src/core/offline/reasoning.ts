@@ -220,6 +220,12 @@ function candidates(
     const subject =
       r.themes.some((h) => h.concept.id === a.id) ||
       wordIndex(r.task.toLowerCase(), a.word.toLowerCase()) >= 0;
+    // The word mentioned must stand in the part of the sentence shown, as a lens word must (a quote cut before it
+    // reads as a mention of a word that is not there).
+    if (!subject) {
+      const at = a.sentence.text.toLowerCase().indexOf(a.word.toLowerCase());
+      if (at < 0 || at + a.word.length > QUOTE_SHOWN - 2) continue;
+    }
     out.push({
       key: norm(a.sentence.text),
       say: `${subject ? record.voice.area.replace("{area}", a.label) : record.voice.mention.replace("{word}", a.word)}: ${q(a.sentence.text)}`,
