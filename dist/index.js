@@ -38807,6 +38807,10 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
   const mine = areas.filter((a) => (a.weights[persona] ?? 0) >= 1).sort((a, b2) => (b2.weights[persona] ?? 0) - (a.weights[persona] ?? 0));
   for (const a of mine) {
     const subject = r.themes.some((h) => h.concept.id === a.id) || wordIndex(r.task.toLowerCase(), a.word.toLowerCase()) >= 0;
+    if (!subject) {
+      const at = a.sentence.text.toLowerCase().indexOf(a.word.toLowerCase());
+      if (at < 0 || at + a.word.length > QUOTE_SHOWN - 2) continue;
+    }
     out.push({
       key: norm(a.sentence.text),
       say: `${subject ? record3.voice.area.replace("{area}", a.label) : record3.voice.mention.replace("{word}", a.word)}: ${q(a.sentence.text)}`,
