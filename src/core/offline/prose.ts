@@ -137,12 +137,14 @@ export const TRACKER_NOTICE_RE =
  * A template speaking to the reporter about the report ("Your bug will get fixed much faster if we can run your
  * code", "If the current behavior is a bug, please provide the steps …", "Please make sure that this is a feature
  * request. As per our GitHub Policy, we only address …", "This request needs at least 7 upvotes", a question put to
- * the reporter: "What is your operating system and its version?", "What version of … are you running?"): an author writes "my bug", "the bug", and does not ask in
+ * the reporter: "What is your operating system and its version?", "What version of … are you running?", "If possible,
+ * please share a link to Colab …", "To help us fix crashes like this, please enable logging", "Please go to Stack
+ * Overflow for help and support"): an author writes "my bug", "the bug", and does not ask in
  * an if-clause for what the report should hold. Fresh maintainer's readings found each quoted. Unlike the tracker's
  * notice (TRACKER_NOTICE_RE), what follows it is the author's: the template's headings and the author's answers.
  */
 export const TEMPLATE_VOICE_RE =
-  /\byour (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|\bas per our \[?github policy|\bwe only address\b|\bfor guidance on contributing\b|\b(?:this|the) (?:request|issue|feature request|suggestion) needs at least \d+|^\W*what (?:is|are|was|were) your\b|^\W*(?:what|which)\b[^?\n]{0,80}\b(?:are|were|do|did) you (?:running|using|use|run|on)\b|\bplease make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^\W*if (?:the|this|your|you)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b/i;
+  /\byour (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|\bas per our \[?github policy|\bwe only address\b|\bfor guidance on contributing\b|\b(?:this|the) (?:request|issue|feature request|suggestion) needs at least \d+|^\W*what (?:is|are|was|were) your\b|^\W*(?:what|which)\b[^?\n]{0,80}\b(?:are|were|do|did) you (?:running|using|use|run|on)\b|\bplease make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^\W*if (?:the|this|your|you|possible|applicable|relevant|needed)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b|\bto help us (?:fix|reproduce|understand|investigate|diagnose|triage)\b|\bplease go to stack ?overflow\b/i;
 
 /** The author speaking: "I", "my", "we", "our" and their contractions. */
 export const FIRST_PERSON_RE = /\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b/i;
