@@ -33739,10 +33739,32 @@ function adjustJudgeModel(model, a) {
   return m;
 }
 
+// src/core/recent-map.ts
+var RecentMap = class {
+  constructor(maxEntries) {
+    this.maxEntries = maxEntries;
+  }
+  entries = /* @__PURE__ */ new Map();
+  puts = 0;
+  get(key) {
+    const kept = this.entries.get(key);
+    if (!kept) return void 0;
+    if (this.puts - kept.put >= this.maxEntries / 2) {
+      this.entries.delete(key);
+      kept.put = ++this.puts;
+      this.entries.set(key, kept);
+    }
+    return kept.value;
+  }
+  set(key, value) {
+    this.entries.set(key, { value, put: ++this.puts });
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value);
+  }
+};
+
 // src/core/memoize-scorer.ts
 function memoizeScorer(scorer, options = { maxEntries: 2e3, maxKeyChars: 8192 }) {
-  const memo2 = /* @__PURE__ */ new Map();
-  let puts2 = 0;
+  const memo2 = new RecentMap(options.maxEntries);
   const stats = { hits: 0 };
   return {
     name: scorer.name,
@@ -33759,16 +33781,10 @@ function memoizeScorer(scorer, options = { maxEntries: 2e3, maxKeyChars: 8192 })
       const hit = memo2.get(key);
       if (hit) {
         stats.hits++;
-        if (puts2 - hit.put >= options.maxEntries / 2) {
-          memo2.delete(key);
-          hit.put = ++puts2;
-          memo2.set(key, hit);
-        }
-        return hit.verdicts;
+        return hit;
       }
       const verdicts2 = await scorer.score(input2, scoreOptions);
-      memo2.set(key, { verdicts: verdicts2, put: ++puts2 });
-      if (memo2.size > options.maxEntries) memo2.delete(memo2.keys().next().value);
+      memo2.set(key, verdicts2);
       return verdicts2;
     }
   };
@@ -38377,27 +38393,12 @@ function deepFreeze(value) {
 // src/core/offline/reading-memo.ts
 var READINGS_KEPT = 2e3;
 var READING_MAX_KEY_CHARS = 8192;
-var readings = /* @__PURE__ */ new Map();
-var puts = 0;
-function keep(key, reading) {
-  if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value);
-  readings.set(key, { reading, put: ++puts });
-}
-function recall(key) {
-  const kept = readings.get(key);
-  if (!kept) return void 0;
-  if (puts - kept.put >= READINGS_KEPT / 2) {
-    readings.delete(key);
-    kept.put = ++puts;
-    readings.set(key, kept);
-  }
-  return kept.reading;
-}
+var readings = new RecentMap(READINGS_KEPT);
 function rememberReading(task, description, reading) {
   if (task.length + description.length > READING_MAX_KEY_CHARS) return;
   const key = `${task}\0${description}`;
-  if (recall(key)) return;
-  keep(key, frozen(reading));
+  if (readings.get(key)) return;
+  readings.set(key, frozen(reading));
 }
 function frozen(reading) {
   return shared(reading);
@@ -38405,10 +38406,10 @@ function frozen(reading) {
 function readingOf(task, description) {
   if (task.length + description.length > READING_MAX_KEY_CHARS) return readReading(task, description);
   const key = `${task}\0${description}`;
-  const remembered = recall(key);
+  const remembered = readings.get(key);
   if (remembered) return remembered;
   const reading = frozen(readReading(task, description));
-  keep(key, reading);
+  readings.set(key, reading);
   return reading;
 }
 
@@ -72430,11 +72431,11 @@ async function upsertReportComment(octokit, ref, body) {
       ...data.html_url ? { url: data.html_url } : {}
     };
     existing = await findReports(octokit, ref);
-    const keep2 = existing[0];
-    if (keep2 && keep2.id !== data.id) {
-      result = { action: "updated", commentId: keep2.id, removedDuplicates: 0 };
-      if (keep2.body !== body)
-        await octokit.rest.issues.updateComment({ owner, repo, comment_id: keep2.id, body });
+    const keep = existing[0];
+    if (keep && keep.id !== data.id) {
+      result = { action: "updated", commentId: keep.id, removedDuplicates: 0 };
+      if (keep.body !== body)
+        await octokit.rest.issues.updateComment({ owner, repo, comment_id: keep.id, body });
     }
   }
   for (const dup of existing.slice(1)) {

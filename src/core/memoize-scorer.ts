@@ -1,4 +1,5 @@
 import { calibrationKey } from "./offline/calibration.js";
+import { RecentMap } from "./recent-map.js";
 import type { PersonaVerdict, Scorer } from "./scorer.js";
 import type { TaskInput } from "./task-request.schema.js";
 
@@ -24,13 +25,7 @@ export function memoizeScorer(
   scorer: Scorer,
   options: MemoOptions = { maxEntries: 2000, maxKeyChars: 8192 },
 ): MemoizedScorer {
-  // Each entry keeps when it was last put at the back (a count of puts). A hit moves it back only once it has
-  // drifted into the older half: moving it on every hit (a delete and a set of the same key) filled the map's table
-  // with deleted slots, rebuilt in the old generation every few hundred requests, and cost a full collection every
-  // 20 to 25 young ones on the one-word REST path. An entry hit at least once per half a memo's puts is never
-  // evicted, as with a strict order of use.
-  const memo = new Map<string, { verdicts: readonly PersonaVerdict[]; put: number }>();
-  let puts = 0;
+  const memo = new RecentMap<readonly PersonaVerdict[]>(options.maxEntries);
   const stats = { hits: 0 };
   return {
     name: scorer.name,
@@ -47,16 +42,10 @@ export function memoizeScorer(
       const hit = memo.get(key);
       if (hit) {
         stats.hits++;
-        if (puts - hit.put >= options.maxEntries / 2) {
-          memo.delete(key);
-          hit.put = ++puts;
-          memo.set(key, hit);
-        }
-        return hit.verdicts;
+        return hit;
       }
       const verdicts = await scorer.score(input, scoreOptions);
-      memo.set(key, { verdicts, put: ++puts });
-      if (memo.size > options.maxEntries) memo.delete(memo.keys().next().value!);
+      memo.set(key, verdicts);
       return verdicts;
     },
   };
