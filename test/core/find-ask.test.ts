@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { ASK_MAX, findAsk } from "../../src/core/offline/find-ask.js";
+import { ASK_MAX, askCue, findAsk, quotedParagraphs } from "../../src/core/offline/find-ask.js";
 
 /** The ask is the description's own text (whitespace runs shown as one space), a final "…" aside. */
 function expectQuoted(ask: string | null, description: string): void {
@@ -108,5 +108,61 @@ describe("findAsk", () => {
     const ask = findAsk("Freeze", d);
     expect(ask).toBe("When I open a file larger than 2 GB the editor freezes and has to be killed.");
     expectQuoted(ask, d);
+  });
+
+  // Each rule below came from fresh maintainers' readings of unseen issues (issue 35), written as text of our own.
+  it("does not take a form's 'Who will benefit' answer for the ask, and reads 'I would very much like'", () => {
+    const d = [
+      "**Describe the feature and the current behavior/state.**",
+      "The widget caches its input when the inverse is called. I would very much like a keyword to turn this caching off.",
+      "",
+      "**Who will benefit with this feature?**",
+      "Anyone who wants the inverse always called rather than the cached input.",
+    ].join("\n");
+    expect(findAsk("Option to avoid caching", d)).toBe(
+      "I would very much like a keyword to turn this caching off.",
+    );
+  });
+
+  it("reads 'I wanted to …' as what the author was doing, not the request", () => {
+    const d =
+      "I wanted to log incoming connections.\n\nIn the debug log you do not see which category a line is of.";
+    expect(findAsk("Log categories", d)).toBe("In the debug log you do not see which category a line is of.");
+  });
+
+  it("takes no lead-in to an example or a paste ('… like this', 'here's my log') for the ask", () => {
+    expect(
+      findAsk(
+        "Hooks",
+        "**What is the current behavior?**\nThe way to refactor is to turn the arrow into a body, like this",
+      ),
+    ).toBeNull();
+    expect(
+      findAsk(
+        "Build",
+        "### Detailed description\nOnce I had configured the project here's my configuration log",
+      ),
+    ).toBeNull();
+  });
+
+  it("takes no passage the author put in quotation marks, over paragraphs", () => {
+    const d =
+      '"The reason the first authors chose this order is probably that cameras used it.\n\nIt was a choice made for history."\n\nPlease switch the default order to RGB.';
+    expect(findAsk("RGB", d)).toBe("Please switch the default order to RGB.");
+    expect(quotedParagraphs(['"Save" does nothing when clicked.'])).toEqual(new Set());
+  });
+
+  it("ends a sentence at a capital's period that ends a line", () => {
+    const d =
+      "**Describe the feature**\nThe op takes rows of matrix B by the index in C and multiplies by matrix A.\nA: [batch, h]\nB: [num, h, d]";
+    expect(findAsk("Fused gather matmul", d)).toBe(
+      "The op takes rows of matrix B by the index in C and multiplies by matrix A.",
+    );
+  });
+
+  it("reads a question after a leading clause as a question, and 'error handling' as no failure", () => {
+    expect(askCue("If it's not a bug, then what's the way to disable the perf measures?")).toBe("question");
+    expect(askCue("React has made recent improvements to error handling and logging.")).toBeNull();
+    expect(askCue("The export throws an error on empty reports.")).toBe("problem");
   });
 });

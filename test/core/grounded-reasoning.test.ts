@@ -85,7 +85,7 @@ describe("themes", () => {
       "Fix invoice totals",
       "The invoice total is off by one cent when two lines are added.",
     );
-    expect(said.join(" ")).toMatch(/payments\)?: “The invoice total is off by one cent/);
+    expect(said.join(" ")).toMatch(/mentions “invoice”: “The invoice total is off by one cent/);
   });
 
   it("are not a product's or company's name, nor a label in quotes", () => {
@@ -390,5 +390,71 @@ describe("a pull request's text", () => {
       ].join("\n"),
     );
     for (const r of rs) expect(r).not.toMatch(/reports a bug|asks for a feature|reports a problem/);
+  });
+});
+
+// Each rule below came from fresh maintainers' readings of unseen issues (issue 35), written as text of our own.
+describe("an area the author's word belongs to", () => {
+  it("is named by its label only where the label is the word; otherwise the word itself is said", () => {
+    const all = reasons(
+      "Option to avoid caching in the transform",
+      "I would like a keyword to turn the caching off, so that the inverse is always computed.",
+    ).join(" ");
+    expect(all).not.toMatch(/about performance|told is performance/);
+    expect(all).toMatch(/mentions “caching”/);
+    const named = reasons("Accept payments by card", "We want to accept payments by card at checkout.").join(
+      " ",
+    );
+    expect(named).toMatch(/touches payments: “We want to accept payments/);
+  });
+});
+
+describe("the title's kind", () => {
+  it("is said of the title only where its tag or its first word says it", () => {
+    const feature = reasons(
+      "Selectable soft dependencies",
+      "Able to select which dependencies are not installed while installing an extension.",
+    ).join(" ");
+    expect(feature).not.toMatch(/title reads as maintenance work/);
+    const bump = reasons("Bump axios from 1.6.0 to 1.6.8", "Bumps axios from 1.6.0 to 1.6.8.").join(" ");
+    expect(bump).toMatch(/title reads as maintenance work/);
+  });
+
+  it("is not said to be too few words where the description has a sentence: the title is what is short", () => {
+    const all = reasons("intellisense", "when i press tab the line `const b = q(` is not completed").join(
+      " ",
+    );
+    expect(all).not.toMatch(/too few to quote/);
+  });
+});
+
+describe("a form's field with its hint and short answer", () => {
+  it("is no one's sentence", () => {
+    const all = reasons(
+      "Converter gives outputs in the wrong order",
+      [
+        "### 1. System information",
+        "",
+        "- OS Platform and Distribution (e.g., Linux Ubuntu 16.04): Linux Ubuntu 20.04",
+        "- Installation (pip package or built from source): pip",
+        "- Library (version, if pip package or github SHA, if built from source): 2.14.0",
+        "",
+        "### 2. Code",
+        "This is the minimized code to reproduce the issue:",
+        "```python",
+        "import x",
+        "```",
+      ].join("\n"),
+    ).join(" ");
+    // (The versions' evidence may quote the field with its answer; no persona quotes it as the author's account.)
+    expect(all).not.toMatch(/writes of “Library”|author writes: “- Library/i);
+  });
+
+  it("in emphasis, as a template's note, is no evidence of demand", () => {
+    const r = readTask(
+      "Insert name of the extension here",
+      "__Packagist URL:__\nhttps://example.com/x\n\n_This request needs at least 7 upvotes to be accepted._",
+    );
+    expect(r.reading.evidence.map((e) => e.quote).join(" ")).not.toContain("upvotes");
   });
 });

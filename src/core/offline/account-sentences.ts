@@ -12,7 +12,8 @@ export const withoutCode = (text: string) => text.replace(/`[^`]*`/g, (m) => " "
 /** A sentence that stops on a word that needs more after it: a lead-in to what was pasted below it. */
 const RUNS_ON_RE =
   /\b(?:in|with|to|of|for|and|or|but|the|a|an|as|at|by|from|into|like|is|are|was|were|be|this|that|these|following|below|then)\s*$/i;
-const FIELD_ANSWER_RE = /^[^.!?:]{1,60}:\s*\S+(?:\s+\S+){0,4}\s*$/;
+/** A form's field with its short answer; the field may carry its hint ("TensorFlow library (version, if pip …): 2.14"). */
+const FIELD_ANSWER_RE = /^[^.!?:]{1,100}:\s*\S+(?:\s+\S+){0,4}\s*$/;
 /**
  * A line of a log or of code pasted without a fence ("Node:'model/model0_bn_1/FuseBatchNormV3' scale must …"): a
  * quoted path of three parts or more, "::", braces, an assignment or a statement's ";".
@@ -71,6 +72,9 @@ const NOT_WORTH_RE =
 
 /** The rest of a sentence broken by a line or a list ("to the further left side"): it opens on a joining word. */
 const FRAGMENT_RE = /^(?:to|and|or|but|with|for|of|in|on|at|by|from|as|so|then|which|that)\s/;
+
+/** A form's field with its short answer ("OS: Windows 11"): the form's words, no one's lens sentence. */
+export const fieldAnswer = (text: string) => FIELD_ANSWER_RE.test(text);
 
 /** Whether a persona with nothing of its own may quote this sentence as the author's (beside its not being quoted yet). */
 export function quotableAlone(s: AuthorSentence): boolean {

@@ -226,6 +226,31 @@ export function paragraphs(md: MarkdownText): { text: string; section: Section; 
   return out;
 }
 
+/**
+ * The paragraphs of a passage the author put in quotation marks, someone else's words quoted ("“The reason why …
+ * \n\n … live with it.”"): the passage opens a paragraph with a quotation mark, has no other mark before its
+ * closing one, and the closing one ends a paragraph (this one or a later one). A paragraph that only opens with a
+ * quoted label ("“Save” does nothing") is the author's.
+ */
+export function quotedParagraphs(texts: readonly string[]): Set<number> {
+  const out = new Set<number>();
+  for (let i = 0; i < texts.length; i++) {
+    const first = texts[i]!.trimStart();
+    if (!/^["“]/.test(first)) continue;
+    for (let j = i; j < texts.length; j++) {
+      const t = j === i ? first.slice(1) : texts[j]!;
+      const mark = t.search(/["”]/);
+      if (mark < 0) continue;
+      if (/^["”][.!?]?\s*$/.test(t.slice(mark))) {
+        for (let k = i; k <= j; k++) out.add(k);
+        i = j;
+      }
+      break;
+    }
+  }
+  return out;
+}
+
 /** Words that end with a period but do not end a sentence. */
 const ABBREVIATION_RE =
   /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|mr|mrs|ms|dr|st|no|fig|ver|v)\.|\b[A-Z]\.)$/i;
@@ -243,7 +268,14 @@ export function sentences(paragraph: string): string[] {
     if (c !== "." && c !== "!" && c !== "?") continue;
     const next = paragraph[i + 1];
     if (next !== undefined && !/\s/.test(next)) continue;
-    if (c === "." && ABBREVIATION_RE.test(paragraph.slice(Math.max(start, i - 8), i + 1))) continue;
+    // A capital's period ("J. Smith") is an initial within a line; at a line's end it ends a sentence ("… by the
+    // matrix A." and then a list of shapes).
+    if (
+      c === "." &&
+      ABBREVIATION_RE.test(paragraph.slice(Math.max(start, i - 8), i + 1)) &&
+      !(next === "\n" && /\b[A-Z]\.$/.test(paragraph.slice(Math.max(start, i - 2), i + 1)))
+    )
+      continue;
     // Several marks end one sentence ("…?!", "...").
     out.push(paragraph.slice(start, i + 1));
     start = i + 1;
@@ -325,12 +357,19 @@ export type AskCue = "request" | "problem" | "question";
  * only a request of its own: two readings of 60 comments took such lead-ins for no ask.
  * `step`: an item of a numbered list, whose imperative verb is an instruction, not a request.
  */
+/**
+ * A lead-in to a list, a paste or an example ("… the following error is returned:", "… like this", "Here's my
+ * configuration log"): it introduces what follows rather than stating the ask.
+ */
+const LEAD_IN_RE =
+  /:\s*$|\b(?:like this|as follows|the following|below|this way)\s*[.:]?\s*$|^(?:below is|attached is)\b|\bhere(?:'s|’s| is| are) (?:my|the|a|an|our|some)\b/i;
+
 export function askCue(sentence: string, step = false): AskCue | null {
   let head = sentence.length > CUE_CHARS ? sentence.slice(0, CUE_CHARS) : sentence;
   const clause = SUBORDINATE_RE.exec(head);
   if (clause) head = head.slice(clause[0].length);
   const request = REQUEST_RE.test(head) || CJK_REQUEST_RE.test(head);
-  if (/:\s*$/.test(sentence)) return request ? "request" : null;
+  if (LEAD_IN_RE.test(sentence)) return request ? "request" : null;
   if (QUESTION_RE.test(sentence)) return "question";
   if (request || (!step && IMPERATIVE_RE.test(head))) return "request";
   return PROBLEM_RE.test(head) ? "problem" : null;
@@ -367,7 +406,10 @@ export function findAsk(
   let firstUnderAsk: Sentence | undefined;
   const firstWithCue: (Sentence | undefined)[] = [undefined, undefined, undefined];
   let trackerSeen = false;
-  for (const p of paragraphs(md)) {
+  const paras = paragraphs(md);
+  const quoted = quotedParagraphs(paras.map((p) => p.text));
+  for (const [pi, p] of paras.entries()) {
+    if (quoted.has(pi)) continue;
     // The tracker's notice ("This issue tracker is not for questions …") is no one's ask, in any of its sentences;
     // after it, its template goes on in its own voice ("1. It must be a bug, a feature request …"): only a
     // paragraph in the author's first person is the author's (as the author's sentences are read, segments.ts).
@@ -388,7 +430,7 @@ export function findAsk(
         tier === 0 &&
         !firstUnderAsk &&
         countWords(c.text) >= 6 &&
-        !/:\s*$/.test(c.text) &&
+        !LEAD_IN_RE.test(c.text) &&
         !LINKED_RE.test(c.text) &&
         !SUBORDINATE_RE.test(c.text)
       )

@@ -23,8 +23,9 @@ import { QUOTE_SHOWN, saysNothing, type Evidence, type EvidenceType } from "./re
 import { askCue } from "./find-ask.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
 import { isTemplate, type AuthorSentence } from "./segments.js";
-import { accountLine, quotableAlone, withoutCode } from "./account-sentences.js";
+import { accountLine, fieldAnswer, quotableAlone, withoutCode } from "./account-sentences.js";
 import { areasIn, type AreaHit } from "./reasoning-areas.js";
+import { TAG_KINDS, TAG_RE } from "./structure-patterns.js";
 
 /** What the title's own rules read (docs, chore and refactor work), named as the title's word. */
 const TAGGED_WORDS: Readonly<Record<string, string>> = {
@@ -122,13 +123,26 @@ const PROBLEM_RE =
   /\b(?:fail\w*|crash\w*|errors?|exceptions?|broken|breaks?|bugs?|wrong|incorrect\w*|unexpected\w*|invalid|missing|no longer|not (?:work\w*|shown|showing|displayed|saved|loading|found|possible|supported)|(?:does|do|did|is|are|was|were|can|could|will|would)(?:n['’]?t| not) \w+|can['’]?t|cannot|unable to|stopped|hangs?|freez\w*|leak\w*|slow\w*|throws?|panic\w*)\b/i;
 
 /**
+ * Whether the title says the kind: by its own tag ("chore: …", "[Docs]") or by the word it opens with ("Bump axios
+ * …", "Document the retry policy"). A word further in ("Selectable Soft Dependencies") is what the task works on:
+ * a reader took "the title reads as maintenance work" for that feature's title as false.
+ */
+function titleSays(title: string, kind: string, cue: string | null): boolean {
+  const m = TAG_RE.exec(title);
+  const tag = m?.slice(1).find(Boolean)?.trim();
+  if (tag) return TAG_KINDS.some(([re, k]) => k === kind && re.test(tag));
+  return !!cue && title.trimStart().toLowerCase().startsWith(cue.toLowerCase());
+}
+
+/**
  * How the Product Manager introduces the sentence it quotes: by what the sentence itself does (asks, reports a
  * problem), and by the kind only where the reader is sure of it and the sentence does what that kind does; a
  * sentence that is not the ask (the opening, quoted where no ask was found) is only "the author writes".
  */
 function askFrame(r: TaskReading, text: string, isAsk: boolean): string {
   const tagged = TAGGED_WORDS[r.reading.kind];
-  if (tagged && r.structure.kind === r.reading.kind) return `The title reads as ${tagged}; the author writes`;
+  if (tagged && r.structure.kind === r.reading.kind && titleSays(r.task, r.reading.kind, r.structure.kindCue))
+    return `The title reads as ${tagged}; the author writes`;
   if (!isAsk) return "The author writes";
   const kind = claimedKind(r);
   const cue = askCue(text);
@@ -217,9 +231,15 @@ function candidates(
     // What the area would do for users ("makes the product feel faster") is not in the text: not said. The area is
     // named only where it is the task's subject (the title names it); a mention elsewhere, the ask's included
     // ("… so lets freeze it" is no outage), is said as the author's word, true by construction.
+    // And by its label only where the label is the author's word ("performance" for "performance", not for
+    // "caching", which a reader took as a claim about speed where the author wanted correctness): otherwise the
+    // word itself is said.
+    const label = a.label.toLowerCase();
+    const word = a.word.toLowerCase();
+    const stem = word.length > 4 ? word.replace(/(?:es|s|ing|ed)$/, "") : word;
     const subject =
-      r.themes.some((h) => h.concept.id === a.id) ||
-      wordIndex(r.task.toLowerCase(), a.word.toLowerCase()) >= 0;
+      (label.includes(stem) || word.includes(label)) &&
+      (r.themes.some((h) => h.concept.id === a.id) || wordIndex(r.task.toLowerCase(), word) >= 0);
     // The word mentioned must stand in the part of the sentence shown, as a lens word must (a quote cut before it
     // reads as a mention of a word that is not there).
     if (!subject) {
@@ -240,7 +260,7 @@ function candidates(
       for (const w of wordsOf[i]!) if (lens.has(w)) n++;
       return { s, i, n };
     })
-    .filter((x) => x.n > 0 && account(x.i))
+    .filter((x) => x.n > 0 && account(x.i) && !fieldAnswer(x.s.text))
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .slice(0, 3);
   for (const { s, i } of ranked) {
@@ -282,7 +302,7 @@ const ANGLE: Readonly<Record<PersonaId, string>> = {
 
 /** What the text does, said of its title: by the kind where it is sure, else by what the words do. */
 function whatItDoes(r: TaskReading, subject: string): string {
-  if (subject === "here") return "Its words are too few to quote";
+  if (subject === "here") return "Its title is too short to say what it is about";
   // A pull request's title says what it changes ("Fix the crash on …"), not a problem it reports.
   if (r.pullRequest) return `It is about ${subject.replace(/^in /, "")}`;
   const kind = claimedKind(r);
