@@ -35371,7 +35371,7 @@ function withoutPrompts(text2) {
 }
 var POLICY_RE = /\b(?:github also notifies|notifies thousands of people|as per our github policy|we only address|code of conduct|contributing guidelines?|contribution guidelines?|search (?:the )?existing issues|existing (?:issues|discussions)|(?:will|may|might|are likely to|is likely to) be closed|support requests|stack ?overflow|discussions? (?:tab|forum|board)|for (?:support|general questions|usage questions)|issue tracker is (?:for|not)|bug tracker is (?:for|not)|this (?:template|form)\b|(?:the )?form below|must be filled (?:out|in)|latest (?:version|release) of)\b/i;
 var TRACKER_NOTICE_RE = /\b(?:(?:issue|bug) tracker is (?:for|not)|(?:are|is) likely to be closed|support requests (?:that|which) are|github also notifies|here is our policy)\b/i;
-var TEMPLATE_VOICE_RE = /\byour (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|\bas per our \[?github policy|\bwe only address\b|\bfor guidance on contributing\b|\b(?:this|the) (?:request|issue|feature request|suggestion) needs at least \d+|^\W*what (?:is|are|was|were) your\b|^\W*(?:what|which)\b[^?\n]{0,80}\b(?:are|were|do|did) you (?:running|using|use|run|on)\b|\bplease make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^\W*if (?:the|this|your|you|possible|applicable|relevant|needed)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b|\bto help us (?:fix|reproduce|understand|investigate|diagnose|triage)\b|\bplease go to stack ?overflow\b/i;
+var TEMPLATE_VOICE_RE = /(?<![a-z0-9])your (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|(?<![a-z0-9])as per our \[?github policy|(?<![a-z0-9])we only address\b|(?<![a-z0-9])for guidance on contributing\b|(?<![a-z0-9])(?:this|the) (?:request|issue|feature request|suggestion) needs at least \d+|^[\W_]*what (?:is|are|was|were) your\b|^[\W_]*(?:what|which)\b[^?\n]{0,80}\b(?:are|were|do|did) you (?:running|using|use|run|on)\b|(?<![a-z0-9])please make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^[\W_]*if (?:the|this|your|you|possible|applicable|relevant|needed)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b|(?<![a-z0-9])to help us (?:fix|reproduce|understand|investigate|diagnose|triage)\b|(?<![a-z0-9])please go to stack ?overflow\b/i;
 var FIRST_PERSON_RE = /\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b/i;
 
 // src/core/offline/read-markdown.ts
@@ -37005,14 +37005,14 @@ function analyzeTask(title, description, md = readMarkdown(description), lang) {
 
 // src/core/offline/ask-patterns.ts
 var SECTION_ASK_RE = /\b(?:describe the (?:bug|issue|problem|feature|enhancement|request|solution you(?:'|’)?d like|change)|(?:bug|issue|problem|feature|request) (?:description|summary|report)|is your (?:feature )?request related to a problem|is your feature request related|summary|description|overview|problem(?: statement)?|the problem|what happened|what(?:'s| is) the (?:problem|issue|bug)|current behaviou?r|actual behaviou?r|feature request|proposal|motivation|the (?:bug|issue)|issue|bug|feature|request|what (?:do you|would you like)|solution you(?:'|’)?d like|proposed (?:solution|feature|change)|use case|desired (?:behaviou?r|feature|solution|outcome)|requested feature|what i want)\b|问题描述|描述|功能描述|需求/i;
-var SECTION_OTHER_RE = /\b(?:steps|to reproduce|reproduc\w*|expected|environment|versions?|system info\w*|platform|os\b|operating system|browser|device|logs?|output|stack ?trace|traceback|error (?:messages?|output|logs?)|call stack|screenshots?|screen recordings?|alternatives?|workarounds?|additional (?:context|information|info|notes)|other (?:context|information|info|notes)|anything else|prerequisites|pre-?flight|code of conduct|terms|related (?:issues?|links?|prs?)|references?|links?|notes?|config\w*|setup|installation|minimal (?:reproduc\w*|example)|code (?:sample|example|snippet)|example|sample|relevant|acceptance criteria|definition of done|tasks?|todo|out of scope|non-goals?)\b|复现|步骤|环境|版本|日志|截图|期望|预期/i;
+var SECTION_OTHER_RE = /\b(?:steps|to reproduce|reproduc\w*|expected|environment|versions?|system info\w*|platform|os\b|operating system|browser|device|logs?|output|stack ?trace|traceback|error (?:messages?|output|logs?)|call stack|screenshots?|screen recordings?|alternatives?|workarounds?|additional (?:context|information|info|notes)|other (?:context|information|info|notes)|anything else|prerequisites|pre-?flight|code of conduct|terms|related (?:issues?|links?|prs?)|references?|links?|notes?|config\w*|setup|installation|minimal (?:reproduc\w*|example)|code (?:sample|example|snippet)|example|sample|relevant|acceptance criteria|definition of done|tasks?|todo|out of scope|non-goals?|who (?:will|would|does|do) (?:benefit|use)|benefits?|impact|will this change|api changes?)\b|复现|步骤|环境|版本|日志|截图|期望|预期/i;
 var PROMPT_RE = /^\W*(?:a clear and concise|a (?:short|brief|detailed|clear) description|describe\b|please (?:describe|provide|include|add (?:any|more|screenshots?|logs?|details?|(?:a|the) (?:screenshot|log|version|link|description|minimal|short|clear|following|steps|output))\b|explain|list|link|fill|search|check|note|make sure|use|read|attach|give|tell|share|complete|follow|do not|don'?t|remove|delete|replace|select|choose|confirm|ensure|mark|tick|review)|add any|if applicable|if (?:applicable|possible|relevant|needed|necessary|so|not|any|there|this is a bug|the current)\b|if you(?:'d|’d)? (?:have|are|want|need|can|would|think|believe|encounter|find|know|use|see|like|wish)\b|(?:provide|include|list|paste|attach|share) (?:a|an|any|the|your|all|relevant)\b(?=.{0,120}\b(?:descri\w*|context|details?|information|info|screenshots?|steps|examples?|links?|versions?|logs?|output|code|snippets?|reproduc\w*|you|your|issue|problem|bug|feature|requests?|behaviou?r|alternatives?|changes?|tests?|motivation|use ?cases?|summary)\b)|(?:provide|include|paste|attach|share) (?:steps|screenshots?|logs?|details?)\b|explain\b|tell us|ex\.|e\.g\.|steps to reproduce|what (?:is|are|would|should|did|do|does|was|were|version|happened|kind|type|browser|os)\b|why (?:is|are|would|should|do) (?:this|it|you)\b|how (?:would|should|can|could) (?:this|it|we|you) (?:be|help|benefit|solve|improve)\b|is your (?:feature request|problem|request)|is this (?:a|related|feature|request)\b|are you (?:using|willing|interested|able)\b|do you (?:want|have|use)\b|would you (?:like|be willing)\b|one paragraph|fill (?:me|in|this|out)|insert\b|replace this|delete this|\(?note\b|\(?optional\b|\(?required\b|n\/a\b|none\b|no response|_no response_|tbd\b|todo\b|i (?:have |'ve )?(?:searched|checked|read|agree|confirm|made sure|understand|am (?:aware|using the latest)|looked|verified|tried (?:searching|to search))|(?:this|it) is not a duplicate|not a duplicate|before (?:submitting|opening|filing|you)|make sure|thanks?\b|thank you|thx\b|cheers\b|regards\b|best\b|sincerely\b|any help\b|help is appreciated|hope (?:this|it|that|you)\b|sorry\b|apologi[sz]e|pardon|excuse|(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening|day)|howdy|hiya|yo)\b|first(?: of all)?,? (?:thanks?|thank|great|congrat|i love|love)|congrat\w*|(?:great|awesome|amazing|nice|cool|wonderful|fantastic|excellent) (?:project|work|job|library|tool|app|plugin|package|extension|software|repo)|(?:i|we) (?:really )?(?:love|like|enjoy|appreciate) (?:this|your|the) (?:project|work|library|tool|app|plugin|package|extension|software|repo)|love (?:this|your)|keep up|for more information|(?:recreating|reopening|re-?opening|re-?posting|reposting|copying|moving|cross-?posting|following up|follow-?up (?:to|of|on)|as discussed|continuing|originally reported|reported (?:in|at|on)|refs?\b|cc\b|fixes #|closes #|resolves #|duplicate of|same as #|testing #|part of #|for #)|(?:this|the) (?:issue|pr|bug|ticket|report) (?:is|was|may|might|could) (?:be )?(?:related|similar|a follow|a duplicate|a continuation|split|moved|copied|reopened|created|opened|possibly)|(?:possibly|maybe|probably|may be|might be) (?:related|a duplicate)|(?:this|it) is (?:the same as|similar to|related to|a duplicate of|a follow-?up (?:to|of))\b|see (?:the |our )?(?:docs|documentation|contributing|guidelines|faq)|this (?:template|form|issue template)|(?:our|the) (?:contributing|guidelines|code of conduct)|by (?:submitting|opening|filing|clicking))/i;
 var PLACEHOLDER_RE = /\[(?:\.\.\.|…)\]|\(fill [^)]{0,60}\)|\[[a-z ]{3,30} here\]|<[a-z ]{3,30} here>|\byyyy-mm-dd\b|\bx\.y\.z\b/i;
 var GREETING_PREFIX_RE = /^(?:(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening|day)|howdy|hiya)(?:\s+(?:all|team|everyone|everybody|there|guys|folks|maintainers|devs|developers|friends|@[\w-]{1,40}|[A-Z][\w-]{0,30}))?\s*[,!.:;—–-]+\s*)+/i;
-var REQUEST_RE = /\b(?:please|pls|plz|kindly|would (?:love|like|appreciate|help)|(?:i|we)(?:'d|’d| would)? (?:like|love|want|need|wish|hope|prefer)|(?:i|we)(?:'m|’m| am| are) (?:requesting|asking|proposing|suggesting|looking for)|(?:i|we) (?:propose|suggest|request)|(?:can|could|would|will|should) (?:we|you|it|this|there|one|i|the|they|someone)\b|(?:we|you|one|it|they) (?:could|can|should|might|may) (?:add|support|have|use|make|allow|provide|implement|introduce|expose|offer|consider|change|improve|extend|include|switch|move|drop|remove|replace)\b|is (?:it|there) (?:possible|a way|any way|an option|a plan|any plan)|are there (?:any )?plans|any plans?|possible to|support(?:s|ed|ing)? (?:for|of)|add(?:ing)? (?:support|an? option|the ability|a (?:way|setting|flag|button|feature))|(?:an? )?(?:option|ability|way|setting|flag) to|allow (?:us|users?|people|me|for|to)|feature request|my suggestion|proposal|should (?:be|have|support|allow|use|not|also|include|work|show|return|accept|handle|display|provide|offer|let|respect)|needs? to (?:be|have|support)|must (?:be|support|allow|have)|instead of|rather than|(?:it(?:'d|’d| would| will)|would|will|could) be (?:nice|great|good|helpful|useful|cool|awesome|better|ideal|convenient|handy|beneficial|valuable)|(?:nice|good|great) to have|(?:would|could|will) (?:make|help|allow|enable|improve|simplify|save)|i (?:wish|hope)|wishlist|how (?:do|can|should|could|would) (?:i|we|you|one)|how to\b|(?:wanted|want|wanting|like) to know (?:if|whether|how)|wondering (?:if|whether|how)|(?:this|the|my) (?:pr|pull request|patch|change|commit) (?:wants? to|aims? to|adds|introduces|implements|fixes|allows|removes|proposes|makes|changes|updates|improves))/i;
+var REQUEST_RE = /\b(?:please|pls|plz|kindly|would (?:love|like|appreciate|help)|(?:i|we)(?:'d|’d| would)?(?: (?:really|very much|much|also|just|rather|definitely|greatly|still))? (?:like|love|want|need|wish|hope|prefer)\b|(?:i|we)(?:'m|’m| am| are) (?:requesting|asking|proposing|suggesting|looking for)|(?:i|we) (?:propose|suggest|request)|(?:can|could|would|will|should) (?:we|you|it|this|there|one|i|the|they|someone)\b|(?:we|you|one|it|they) (?:could|can|should|might|may) (?:add|support|have|use|make|allow|provide|implement|introduce|expose|offer|consider|change|improve|extend|include|switch|move|drop|remove|replace)\b|is (?:it|there) (?:possible|a way|any way|an option|a plan|any plan)|are there (?:any )?plans|any plans?|possible to|support(?:s|ed|ing)? (?:for|of)|add(?:ing)? (?:support|an? option|the ability|a (?:way|setting|flag|button|feature))|(?:(?:an? )?(?:option|ability|setting|flag)|(?:an?|any|some|no)(?: [a-z]+)? way) to|allow (?:us|users?|people|me|for|to)|feature request|my suggestion|proposal|should (?:be|have|support|allow|use|not|also|include|work|show|return|accept|handle|display|provide|offer|let|respect)|needs? to (?:be|have|support)|must (?:be|support|allow|have)|instead of|rather than|(?:it(?:'d|’d| would| will)|would|will|could) be (?:nice|great|good|helpful|useful|cool|awesome|better|ideal|convenient|handy|beneficial|valuable)|(?:nice|good|great) to have|(?:would|could|will) (?:make|help|allow|enable|improve|simplify|save)|i (?:wish|hope)|wishlist|how (?:do|can|should|could|would) (?:i|we|you|one)|how to\b|(?:wanted|want|wanting|like) to know (?:if|whether|how)|wondering (?:if|whether|how)|(?:this|the|my) (?:pr|pull request|patch|change|commit) (?:wants? to|aims? to|adds|introduces|implements|fixes|allows|removes|proposes|makes|changes|updates|improves))/i;
 var IMPERATIVE_RE = /^(?:please\s+)?(?:add|allow|support|implement|make|provide|enable|disable|introduce|create|expose|remove|replace|update|upgrade|fix|use|change|improve|let|show|hide|display|include|extend|rename|move|switch|convert|migrate|deprecate|drop|integrate|offer|return|accept|handle|respect|document|clarify|refactor|split|merge|publish|release|bump|set|unify|standardi[sz]e|avoid|prevent|ensure|restore|reduce|increase|optimi[sz]e|simplify|port|adopt)(?:s|es)?\b/i;
-var PROBLEM_RE = /\b(?:fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing)?|errors?|exceptions?|throws?|threw|panics?|panicked|segfaults?|hangs?|hung|freez(?:es|ing|e)|stuck|broken|breaks?|bug(?:gy|s)?|issue with|problems?|wrong(?:ly)?|incorrect(?:ly)?|unexpected(?:ly)?|inconsistent|invalid|missing|no longer|not (?:working|work|shown|showing|displayed|saved|saving|loading|loaded|found|possible|supported|respected|applied|updated|updating|correct|able)|(?:does|do|did|is|are|was|were|can|could|will|would|has|have)(?:n['’]?t| not) (?:work|show|load|save|open|find|start|run|compile|build|render|display|appear|get|seem|exist|respect|apply|update|support|allow|return|accept|recogni[sz]e|handle|detect|match|close|stop|connect|sync|install|import|export|print|trigger|fire|happen|change|reflect|include|contain|take|make|see|use|affect)\w*|(?:can['’]?t|cannot|can not|unable to|impossible to|won['’]?t|doesn['’]?t|does not|isn['’]?t|aren['’]?t|didn['’]?t)\b|stopped (?:working|\w+ing)|regression|leak(?:s|ing)?|slow(?:er|ly|ness)?|timeouts?|timed? out|corrupt\w*|out of memory|oom|runs? out of|ignor(?:es|ed|ing)|vulnerab\w*|unintuitive|not intuitive|hard to|difficult to|painful|tedious|cumbersome|impossible)\b|报错|错误|出错|失败|崩溃|闪退|无法|不能|不行|问题|异常|バグ|エラー|できない|動かない|失敗|не работает|ошибк|не могу|проблем|fehler|erreur|no funciona/i;
-var QUESTION_RE = /^(?:how|why|what|where|when|which|is|are|can|could|would|will|should|does|do|did|has|have|any)\b[^?？]{8,}[?？]\s*$/i;
+var PROBLEM_RE = /\b(?:fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing)?|errors?(?! (?:handling|reporting|logging|boundar))|exceptions?|throws?|threw|panics?|panicked|segfaults?|hangs?|hung|freez(?:es|ing|e)|stuck|broken|breaks?|bug(?:gy|s)?|issue with|problems?|wrong(?:ly)?|incorrect(?:ly)?|unexpected(?:ly)?|inconsistent|invalid|missing|no longer|not (?:working|work|shown|showing|displayed|saved|saving|loading|loaded|found|possible|supported|respected|applied|updated|updating|correct|able)|(?:does|do|did|is|are|was|were|can|could|will|would|has|have)(?:n['’]?t| not) (?:work|show|load|save|open|find|start|run|compile|build|render|display|appear|get|seem|exist|respect|apply|update|support|allow|return|accept|recogni[sz]e|handle|detect|match|close|stop|connect|sync|install|import|export|print|trigger|fire|happen|change|reflect|include|contain|take|make|see|use|affect)\w*|(?:can['’]?t|cannot|can not|unable to|impossible to|won['’]?t|doesn['’]?t|does not|isn['’]?t|aren['’]?t|didn['’]?t)\b|stopped (?:working|\w+ing)|regression|leak(?:s|ing)?|slow(?:er|ly|ness)?|timeouts?|timed? out|corrupt\w*|out of memory|oom|runs? out of|ignor(?:es|ed|ing)|vulnerab\w*|unintuitive|not intuitive|hard to|difficult to|painful|tedious|cumbersome|impossible)\b|报错|错误|出错|失败|崩溃|闪退|无法|不能|不行|问题|异常|バグ|エラー|できない|動かない|失敗|не работает|ошибк|не могу|проблем|fehler|erreur|no funciona/i;
+var QUESTION_RE = /^(?:[^?？,]{0,80},\s*(?:then\s+|so\s+)?)?(?:how|why|what|where|when|which|is|are|can|could|would|will|should|does|do|did|has|have|any)\b[^?？]{8,}[?？]\s*$/i;
 var CJK_REQUEST_RE = /希望|请|能否|可否|是否可以|可以.{0,20}吗|支持|添加|增加|建议|需要|怎么|如何|欲しい|ほしい|してください|お願い|追加/;
 
 // src/core/offline/markdown-lines.ts
@@ -37173,6 +37173,24 @@ function paragraphs(md) {
   flush();
   return out;
 }
+function quotedParagraphs(texts2) {
+  const out = /* @__PURE__ */ new Set();
+  for (let i = 0; i < texts2.length; i++) {
+    const first = texts2[i].trimStart();
+    if (!/^["“]/.test(first)) continue;
+    for (let j = i; j < texts2.length; j++) {
+      const t = j === i ? first.slice(1) : texts2[j];
+      const mark = t.search(/["”]/);
+      if (mark < 0) continue;
+      if (/^["”][.!?]?\s*$/.test(t.slice(mark))) {
+        for (let k = i; k <= j; k++) out.add(k);
+        i = j;
+      }
+      break;
+    }
+  }
+  return out;
+}
 var ABBREVIATION_RE = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|mr|mrs|ms|dr|st|no|fig|ver|v)\.|\b[A-Z]\.)$/i;
 function sentences(paragraph) {
   const out = [];
@@ -37187,7 +37205,8 @@ function sentences(paragraph) {
     if (c !== "." && c !== "!" && c !== "?") continue;
     const next2 = paragraph[i + 1];
     if (next2 !== void 0 && !/\s/.test(next2)) continue;
-    if (c === "." && ABBREVIATION_RE.test(paragraph.slice(Math.max(start, i - 8), i + 1))) continue;
+    if (c === "." && ABBREVIATION_RE.test(paragraph.slice(Math.max(start, i - 8), i + 1)) && !(next2 === "\n" && /\b[A-Z]\.$/.test(paragraph.slice(Math.max(start, i - 2), i + 1))))
+      continue;
     out.push(paragraph.slice(start, i + 1));
     start = i + 1;
   }
@@ -37234,12 +37253,13 @@ function withoutTrailingLink(sentence) {
   const words3 = sentence.slice(0, m.index);
   return countWords(words3) >= 4 ? words3.replace(/[\s,;:(–—-]+$/u, "") : sentence;
 }
+var LEAD_IN_RE = /:\s*$|\b(?:like this|as follows|the following|below|this way)\s*[.:]?\s*$|^(?:below is|attached is)\b|\bhere(?:'s|’s| is| are) (?:my|the|a|an|our|some)\b/i;
 function askCue(sentence, step = false) {
   let head = sentence.length > CUE_CHARS ? sentence.slice(0, CUE_CHARS) : sentence;
   const clause = SUBORDINATE_RE.exec(head);
   if (clause) head = head.slice(clause[0].length);
   const request2 = REQUEST_RE.test(head) || CJK_REQUEST_RE.test(head);
-  if (/:\s*$/.test(sentence)) return request2 ? "request" : null;
+  if (LEAD_IN_RE.test(sentence)) return request2 ? "request" : null;
   if (QUESTION_RE.test(sentence)) return "question";
   if (request2 || !step && IMPERATIVE_RE.test(head)) return "request";
   return PROBLEM_RE.test(head) ? "problem" : null;
@@ -37259,7 +37279,10 @@ function findAsk(title, description, md = readMarkdown(description)) {
   let firstUnderAsk;
   const firstWithCue = [void 0, void 0, void 0];
   let trackerSeen = false;
-  for (const p of paragraphs(md)) {
+  const paras = paragraphs(md);
+  const quoted = quotedParagraphs(paras.map((p) => p.text));
+  for (const [pi, p] of paras.entries()) {
+    if (quoted.has(pi)) continue;
     if (TRACKER_NOTICE_RE.test(p.text)) trackerSeen = true;
     if (p.section === "other" || TRACKER_NOTICE_RE.test(p.text)) continue;
     if (trackerSeen && !FIRST_PERSON_RE.test(p.text)) continue;
@@ -37273,7 +37296,7 @@ function findAsk(title, description, md = readMarkdown(description)) {
         firstWithCue[tier] = c;
         break;
       }
-      if (tier === 0 && !firstUnderAsk && countWords(c.text) >= 6 && !/:\s*$/.test(c.text) && !LINKED_RE.test(c.text) && !SUBORDINATE_RE.test(c.text))
+      if (tier === 0 && !firstUnderAsk && countWords(c.text) >= 6 && !LEAD_IN_RE.test(c.text) && !LINKED_RE.test(c.text) && !SUBORDINATE_RE.test(c.text))
         firstUnderAsk = c;
     }
   }
@@ -38622,7 +38645,7 @@ var reasoning_terms_default = {
 // src/core/offline/account-sentences.ts
 var withoutCode = (text2) => text2.replace(/`[^`]*`/g, (m) => " ".repeat(m.length));
 var RUNS_ON_RE = /\b(?:in|with|to|of|for|and|or|but|the|a|an|as|at|by|from|into|like|is|are|was|were|be|this|that|these|following|below|then)\s*$/i;
-var FIELD_ANSWER_RE = /^[^.!?:]{1,60}:\s*\S+(?:\s+\S+){0,4}\s*$/;
+var FIELD_ANSWER_RE = /^[^.!?:]{1,100}:\s*\S+(?:\s+\S+){0,4}\s*$/;
 var CODE_LIKE_RE = /[{}]|;\s*$|\s=\s|::|['"]\w[\w.-]*\/[\w.-]+\/[\w.-]+['"]/;
 var FIELD_RE2 = /(?:^|\s)[\p{L}][\p{L}\d &/().-]{0,30}:\s+\S/gu;
 function fieldList(text2) {
@@ -38644,6 +38667,7 @@ function accountOf(sentences2) {
 }
 var NOT_WORTH_RE = /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no|sorry|apologies|i(?:'m| am) (?:very |so |really )?sorry)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
 var FRAGMENT_RE = /^(?:to|and|or|but|with|for|of|in|on|at|by|from|as|so|then|which|that)\s/;
+var fieldAnswer = (text2) => FIELD_ANSWER_RE.test(text2);
 function quotableAlone(s) {
   return !FIELD_ANSWER_RE.test(s.text) && !NOT_WORTH_RE.test(s.text) && !FRAGMENT_RE.test(s.text) && !machineSection(s.section) && accountLine(s.text);
 }
@@ -38746,9 +38770,16 @@ function wordIndex(text2, word) {
 }
 var SECTION_NOT_ASK_RE = /\b(?:steps|reproduc\w*|expected|actual|environment|versions?|system|platform|logs?|output|trace\w*|screenshots?|alternatives?|additional|context|workaround)\b/;
 var PROBLEM_RE2 = /\b(?:fail\w*|crash\w*|errors?|exceptions?|broken|breaks?|bugs?|wrong|incorrect\w*|unexpected\w*|invalid|missing|no longer|not (?:work\w*|shown|showing|displayed|saved|loading|found|possible|supported)|(?:does|do|did|is|are|was|were|can|could|will|would)(?:n['’]?t| not) \w+|can['’]?t|cannot|unable to|stopped|hangs?|freez\w*|leak\w*|slow\w*|throws?|panic\w*)\b/i;
+function titleSays(title, kind, cue) {
+  const m = TAG_RE.exec(title);
+  const tag = m?.slice(1).find(Boolean)?.trim();
+  if (tag) return TAG_KINDS.some(([re, k]) => k === kind && re.test(tag));
+  return !!cue && title.trimStart().toLowerCase().startsWith(cue.toLowerCase());
+}
 function askFrame(r, text2, isAsk) {
   const tagged = TAGGED_WORDS[r.reading.kind];
-  if (tagged && r.structure.kind === r.reading.kind) return `The title reads as ${tagged}; the author writes`;
+  if (tagged && r.structure.kind === r.reading.kind && titleSays(r.task, r.reading.kind, r.structure.kindCue))
+    return `The title reads as ${tagged}; the author writes`;
   if (!isAsk) return "The author writes";
   const kind = claimedKind(r);
   const cue = askCue(text2);
@@ -38807,7 +38838,10 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
   if (opening) out.push(opening);
   const mine = areas.filter((a) => (a.weights[persona] ?? 0) >= 1).sort((a, b2) => (b2.weights[persona] ?? 0) - (a.weights[persona] ?? 0));
   for (const a of mine) {
-    const subject = r.themes.some((h) => h.concept.id === a.id) || wordIndex(r.task.toLowerCase(), a.word.toLowerCase()) >= 0;
+    const label2 = a.label.toLowerCase();
+    const word = a.word.toLowerCase();
+    const stem2 = word.length > 4 ? word.replace(/(?:es|s|ing|ed)$/, "") : word;
+    const subject = (label2.includes(stem2) || word.includes(label2)) && (r.themes.some((h) => h.concept.id === a.id) || wordIndex(r.task.toLowerCase(), word) >= 0);
     if (!subject) {
       const at = a.sentence.text.toLowerCase().indexOf(a.word.toLowerCase());
       if (at < 0 || at + a.word.length > QUOTE_SHOWN - 2) continue;
@@ -38823,7 +38857,7 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
     let n = 0;
     for (const w of wordsOf[i]) if (lens.has(w)) n++;
     return { s: s2, i, n };
-  }).filter((x) => x.n > 0 && account(x.i)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
+  }).filter((x) => x.n > 0 && account(x.i) && !fieldAnswer(x.s.text)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
   for (const { s: s2, i } of ranked) {
     const word = wordsOf[i].find((w) => lens.has(w));
     const at = wordIndex(s2.text.toLowerCase(), word);
@@ -38847,7 +38881,7 @@ var ANGLE = {
   architect: "weighed for what it changes in the code"
 };
 function whatItDoes(r, subject) {
-  if (subject === "here") return "Its words are too few to quote";
+  if (subject === "here") return "Its title is too short to say what it is about";
   if (r.pullRequest) return `It is about ${subject.replace(/^in /, "")}`;
   const kind = claimedKind(r);
   if (kind === "bug") return `It reports a bug ${subject}`;
