@@ -20,6 +20,8 @@ import { PERSONA_RECORDS } from "../persona-records.js";
 import reasoningTerms from "./words/reasoning-terms.json" with { type: "json" };
 import { PERSONAS, type PersonaId } from "../personas.js";
 import { QUOTE_SHOWN, saysNothing, type Evidence, type EvidenceType } from "./read-evidence.js";
+import { checkable, norm, q, standsIn } from "./reasoning-quotes.js";
+import { firstAccount, subjectOf, whatItDoes } from "./reasoning-subject.js";
 import { askCue } from "./find-ask.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
 import { isTemplate, type AuthorSentence } from "./segments.js";
@@ -35,38 +37,7 @@ const TAGGED_WORDS: Readonly<Record<string, string>> = {
 };
 
 // ---------------------------------------------------------------------------------------------------------------
-// Quotes that stand in the text
-
-// Runs of white space become one space; a lone space is already one, so only the other runs are replaced (the
-// same text, without a replacement for every word of a long description).
-const norm = (s: string) =>
-  s
-    .replace(/ \s+|[^\S ]\s*/g, " ")
-    .trim()
-    .toLowerCase();
-/** The text as a reader checks a quote against it: case, spacing and markdown marks aside. */
-const checkable = (s: string) => norm(s).replace(/[*_`#>]/g, "");
-
-/** Whether every part of a quote (parts split at "…") stands in the text. */
-function standsIn(quote: string, text: string): boolean {
-  const parts = checkable(quote)
-    .replace(/…|\.\.\./g, "  ")
-    .split(/\s{2,}/)
-    .map((x) => x.trim().replace(/[.,;:!?]+$/, ""))
-    .filter((x) => x.length > 2);
-  return parts.length > 0 && parts.every((x) => text.includes(x));
-}
-
-/** A quote as shown: cut at a word, its closing full stop left to the sentence around it. */
-function q(text: string, max = QUOTE_SHOWN): string {
-  let t = text;
-  if (t.length > max) {
-    const cut = t.slice(0, max - 1);
-    const space = cut.lastIndexOf(" ");
-    t = `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.(]+$/, "")}…`;
-  }
-  return `“${t.replace(/\.\s*$/, "")}”`;
-}
+// Evidence's words
 
 const ALT_RE = /!\[([^\]]*)\]|\balt\s*=\s*["']([^"']*)["']/i;
 const GENERIC_ALT_RE =
@@ -119,8 +90,6 @@ interface Candidate {
 
 const SECTION_NOT_ASK_RE =
   /\b(?:steps|reproduc\w*|expected|actual|environment|versions?|system|platform|logs?|output|trace\w*|screenshots?|alternatives?|additional|context|workaround)\b/;
-const PROBLEM_RE =
-  /\b(?:fail\w*|crash\w*|errors?|exceptions?|broken|breaks?|bugs?|wrong|incorrect\w*|unexpected\w*|invalid|missing|no longer|not (?:work\w*|shown|showing|displayed|saved|loading|found|possible|supported)|(?:does|do|did|is|are|was|were|can|could|will|would)(?:n['’]?t| not) \w+|can['’]?t|cannot|unable to|stopped|hangs?|freez\w*|leak\w*|slow\w*|throws?|panic\w*)\b/i;
 
 /**
  * Whether the title says the kind: by its own tag ("chore: …", "[Docs]") or by the word it opens with ("Bump axios
@@ -299,55 +268,6 @@ const ANGLE: Readonly<Record<PersonaId, string>> = {
   ux: "weighed for what people see and do",
   architect: "weighed for what it changes in the code",
 };
-
-/** What the text does, said of its title: by the kind where it is sure, else by what the words do. */
-function whatItDoes(r: TaskReading, subject: string): string {
-  if (subject === "here") return "Its title is too short to say what it is about";
-  // A pull request's title says what it changes ("Fix the crash on …"), not a problem it reports.
-  if (r.pullRequest) return `It is about ${subject.replace(/^in /, "")}`;
-  const kind = claimedKind(r);
-  if (kind === "bug") return `It reports a bug ${subject}`;
-  if (kind === "feature") return `It asks for a feature ${subject}`;
-  if (/[?？]\s*”$/.test(subject)) return `It asks ${subject}`;
-  if (PROBLEM_RE.test(subject)) return `It reports a problem ${subject}`;
-  return `It is about ${subject.replace(/^in /, "")}`;
-}
-
-/**
- * What the text is about, in the author's words: the title without its tag ("[Bug]: "), or where it has fewer than
- * three words, the description's first sentence; "here" where neither will do.
- */
-function subjectOf(r: Pick<TaskReading, "task" | "description">, text: string, first?: string): string {
-  const title = r.task.replace(/^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)+/, "").trim();
-  for (const candidate of [title, first ?? ""]) {
-    // One sentence of it: a quote that ran across a full stop would read as two sentences.
-    const end = candidate.search(/[.!?](?=\s)/);
-    const one = end > 0 ? `${candidate.slice(0, end)}…` : candidate;
-    if ((one.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= 3 && standsIn(one, text)) return `in ${q(one, 70)}`;
-  }
-  return "here";
-}
-
-/**
- * The first sentence of the author's account, where a short title needs one to say what the text is about: not a
- * form's field list ("OpenCV python version: 4.5.4.6 Operating System / Platform: …") nor a greeting or an apology
- * ("I'm very sorry that I'm using the issue tracker to ask this"), which a fresh maintainer's reading found said as
- * what the issue "is about".
- */
-function firstAccount(sentences: readonly AuthorSentence[]): string | undefined {
-  return sentences.find(quotableAlone)?.text;
-}
-
-/** A persona's sentence for a text with nothing for it (or nothing to weigh at all). */
-export function nothingSentence(
-  r: Pick<TaskReading, "task" | "description" | "segments">,
-  persona: PersonaId,
-): string {
-  return PERSONA_RECORDS[persona].voice.nothing.replace(
-    "{subject}",
-    subjectOf(r, checkable(`${r.task} ${r.description}`), firstAccount(r.segments.sentences)),
-  );
-}
 
 /** What is not a letter or a digit, to compare quotes without marks (ASCII's punctuation, and the typographic). */
 const NOT_LETTERS_RE = /[^a-z0-9\u00c0-\u024f\u0370-\u1fff\u2c00-\ud7ff\uf900-\ufeff]+/g;

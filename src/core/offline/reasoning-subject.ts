@@ -1,0 +1,66 @@
+/**
+ * What a text is about and what it does, said of its title (or of the author's first sentence where the title is too
+ * short), for a persona with nothing of its own (reasoning.ts, offline-scorer.ts). Pure.
+ */
+import { PERSONA_RECORDS } from "../persona-records.js";
+import type { PersonaId } from "../personas.js";
+import { quotableAlone } from "./account-sentences.js";
+import { claimedKind, type TaskReading } from "./read-task.js";
+import { checkable, q, standsIn } from "./reasoning-quotes.js";
+import type { AuthorSentence } from "./segments.js";
+
+const PROBLEM_RE =
+  /\b(?:fail\w*|crash\w*|errors?|exceptions?|broken|breaks?|bugs?|wrong|incorrect\w*|unexpected\w*|invalid|missing|no longer|not (?:work\w*|shown|showing|displayed|saved|loading|found|possible|supported)|(?:does|do|did|is|are|was|were|can|could|will|would)(?:n['’]?t| not) \w+|can['’]?t|cannot|unable to|stopped|hangs?|freez\w*|leak\w*|slow\w*|throws?|panic\w*)\b/i;
+
+/** What the text does, said of its title: by the kind where it is sure, else by what the words do. */
+export function whatItDoes(r: TaskReading, subject: string): string {
+  if (subject === "here") return "Its title is too short to say what it is about";
+  // A pull request's title says what it changes ("Fix the crash on …"), not a problem it reports.
+  if (r.pullRequest) return `It is about ${subject.replace(/^in /, "")}`;
+  const kind = claimedKind(r);
+  if (kind === "bug") return `It reports a bug ${subject}`;
+  if (kind === "feature") return `It asks for a feature ${subject}`;
+  if (/[?？]\s*”$/.test(subject)) return `It asks ${subject}`;
+  if (PROBLEM_RE.test(subject)) return `It reports a problem ${subject}`;
+  return `It is about ${subject.replace(/^in /, "")}`;
+}
+
+/**
+ * What the text is about, in the author's words: the title without its tag ("[Bug]: "), or where it has fewer than
+ * three words, the description's first sentence; "here" where neither will do.
+ */
+export function subjectOf(
+  r: Pick<TaskReading, "task" | "description">,
+  text: string,
+  first?: string,
+): string {
+  const title = r.task.replace(/^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)+/, "").trim();
+  for (const candidate of [title, first ?? ""]) {
+    // One sentence of it: a quote that ran across a full stop would read as two sentences.
+    const end = candidate.search(/[.!?](?=\s)/);
+    const one = end > 0 ? `${candidate.slice(0, end)}…` : candidate;
+    if ((one.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= 3 && standsIn(one, text)) return `in ${q(one, 70)}`;
+  }
+  return "here";
+}
+
+/**
+ * The first sentence of the author's account, where a short title needs one to say what the text is about: not a
+ * form's field list ("OpenCV python version: 4.5.4.6 Operating System / Platform: …") nor a greeting or an apology
+ * ("I'm very sorry that I'm using the issue tracker to ask this"), which a fresh maintainer's reading found said as
+ * what the issue "is about".
+ */
+export function firstAccount(sentences: readonly AuthorSentence[]): string | undefined {
+  return sentences.find(quotableAlone)?.text;
+}
+
+/** A persona's sentence for a text with nothing for it (or nothing to weigh at all). */
+export function nothingSentence(
+  r: Pick<TaskReading, "task" | "description" | "segments">,
+  persona: PersonaId,
+): string {
+  return PERSONA_RECORDS[persona].voice.nothing.replace(
+    "{subject}",
+    subjectOf(r, checkable(`${r.task} ${r.description}`), firstAccount(r.segments.sentences)),
+  );
+}
