@@ -62,7 +62,10 @@ function readingLines(reading) {
   const kind = el(
     "p",
     "reading",
-    `Read as ${KIND_WORDS[reading.kind] ?? reading.kind} (${reading.severity ? `${reading.severity.replace("_", " ")}, ` : ""}${sure})`,
+    // A pull request's text without its change: no kind is named (the kind model reads issues).
+    reading.pullRequest && !reading.change
+      ? "Read as a pull request's description"
+      : `Read as ${KIND_WORDS[reading.kind] ?? reading.kind} (${reading.severity ? `${reading.severity.replace("_", " ")}, ` : ""}${sure})`,
   );
   const evidence = reading.evidence.map((e) =>
     el("li", "evidence", `${e.type.replace("_", " ")}: “${e.quote}”`),

@@ -31,6 +31,10 @@ export const ReadingSchema = z
         "What the author gave, each with the author's own words: demand, acceptance, steps, trace, versions, expected_actual, screenshot, code.",
     }),
     language: z.string().meta({ description: "The text's language, as a two-letter code.", example: "en" }),
+    pullRequest: z.literal(true).optional().meta({
+      description:
+        "Present (true) where the text is a pull request's description: “this PR”, a “Pull Request” checklist heading, or “Fixes #123” on a line of its own. The kind model reads issues, so the comment names no kind for such a text unless its change (`diff`) was read.",
+    }),
     calibration: z.object({ repository: z.string(), closedIssues: z.number().int() }).nullable().meta({
       description: "Set when a repository's own closed issues adjusted the reader; null otherwise.",
     }),

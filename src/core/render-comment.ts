@@ -180,7 +180,11 @@ export function renderReading(report: ScoreReport): string | undefined {
     .filter((e) => e.type !== "screenshot" && !saysNothing(e.type, e.quote))
     .slice(0, 3)
     .map((e) => `${EVIDENCE_WORDS[e.type]}: “${escapeMarkdown(truncate(e.quote, 90))}”`);
-  // A pull request's change is read as what it does ("a fix"), not as the issue it would be ("a bug report").
+  // A pull request's change is read as what it does ("a fix"), not as the issue it would be ("a bug report"); a pull
+  // request's text without its change is named as such, with no kind: the kind model reads issues, and readers took
+  // "a feature request" for a pull request's text (a fix among them) as false.
+  if (r.pullRequest && !r.change)
+    return [`**Read as** a pull request's description`, ...evidence].join(" · ");
   const kindWords = (r.change ? CHANGE_KIND_WORDS : KIND_WORDS)[r.kind];
   if (kindNamed(r.kind, r.kindConfidence))
     return [`**Read as** ${kindWords} (${Math.round(r.kindConfidence * 100)}% sure)`, ...evidence].join(

@@ -165,4 +165,16 @@ describe("findAsk", () => {
     expect(askCue("React has made recent improvements to error handling and logging.")).toBeNull();
     expect(askCue("The export throws an error on empty reports.")).toBe("problem");
   });
+
+  it("takes neither a sentence naming the kind nor one cut before its link for the ask", () => {
+    expect(
+      findAsk(
+        "Load ops in C",
+        "This is a feature request.\n\nWe could move the loader to C so that ops load from the C API.",
+      ),
+    ).toBe("We could move the loader to C so that ops load from the C API.");
+    expect(
+      findAsk("Fix boundaries", "This should have been fixed with https://github.com/o/r/issues/1"),
+    ).toBeNull();
+  });
 });

@@ -458,3 +458,26 @@ describe("a form's field with its hint and short answer", () => {
     expect(r.reading.evidence.map((e) => e.quote).join(" ")).not.toContain("upvotes");
   });
 });
+
+describe("title words that name another kind", () => {
+  it("do not make a user's copy and paste technical debt, nor 'Release a tool' maintenance work", () => {
+    const paste = reasons(
+      "Copy and pasting issues",
+      "When I copy text from a notes app into the editor it shows up as an image link. How do I correct this?",
+    ).join(" ");
+    expect(paste).not.toMatch(/technical debt|reads as a refactor/);
+    const tool = reasons(
+      "Release a tool for statistical perf analysis",
+      "**Do you want to request a feature or report a bug?**\nA feature\n\nI miss the perf tool of the previous major version.",
+    ).join(" ");
+    expect(tool).not.toMatch(/maintenance work/);
+  });
+
+  it("count no object instances as people asking", () => {
+    const r = readTask(
+      "Context across two bundles",
+      "Thus, two separate instances of the component library are created, one for the host app and one for the plugin.",
+    );
+    expect(r.reading.evidence.map((e) => e.type)).not.toContain("demand");
+  });
+});

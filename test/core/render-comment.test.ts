@@ -55,6 +55,20 @@ describe("renderReport", () => {
     expect(renderReport(none.report, none.approval, { scorer: "offline" })).not.toContain("Asks:");
   });
 
+  it("names no kind for a pull request's own text sent without its change", () => {
+    const pr = reportWith(
+      [6, 6, 6, 6, 6],
+      () => "x",
+      "Adds H264 writer support on Android.\n\n### Pull Request Readiness Checklist\n\n- [x] I agree to contribute under the Apache 2 License.",
+    );
+    expect(pr.report.reading.pullRequest).toBe(true);
+    const md = renderReport(pr.report, pr.approval, { scorer: "offline" });
+    expect(md).toContain("**Read as** a pull request's description");
+    expect(md).not.toMatch(/Read as\*\* (?:a feature request|a bug report)/);
+    const issue = reportWith([6, 6, 6, 6, 6], () => "x", "Please add card payments at checkout.");
+    expect(issue.report.reading.pullRequest).toBeUndefined();
+  });
+
   it("escapes the author's ask: no ping, no HTML, no broken line", () => {
     const { report, approval } = reportWith(
       [5, 5, 5, 5, 5],

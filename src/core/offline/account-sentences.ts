@@ -68,7 +68,7 @@ export function accountOf(sentences: readonly AuthorSentence[]): readonly Author
  * after it, a sentence cut by a link taken out ("…"), or one that opens on markup.
  */
 const NOT_WORTH_RE =
-  /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no|sorry|apologies|i(?:'m| am) (?:very |so |really )?sorry)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
+  /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no|sorry|apologies|i(?:'m| am) (?:very |so |really )?sorry)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]|^(?:this|it)(?: is|'s|’s) (?:a|an|just an?) (?:feature request|bug report|bug|question|enhancement|feature|proposal|request)[.!]?$/i;
 
 /** The rest of a sentence broken by a line or a list ("to the further left side"): it opens on a joining word. */
 const FRAGMENT_RE = /^(?:to|and|or|but|with|for|of|in|on|at|by|from|as|so|then|which|that)\s/;

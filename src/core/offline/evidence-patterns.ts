@@ -7,7 +7,7 @@
 const NUMBER_WORD =
   "(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundreds|a thousand|thousands|millions|a dozen|dozens|several hundred|several thousand)";
 const WHO =
-  "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|complaints|stars|seats|instances|servers|devices|times a (?:day|week|month))";
+  "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|complaints|stars|seats|servers|devices|times a (?:day|week|month))";
 /**
  * Requests and sessions count as demand ("200 feature requests"), except per unit of time: "10k requests per
  * minute" is load on a server, not people asking.

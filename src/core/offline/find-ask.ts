@@ -344,6 +344,8 @@ function withoutTrailingLink(sentence: string): string {
   const m = /\s+(?:https?:\/\/|www\.)\S+\s*$/.exec(sentence);
   if (!m) return sentence;
   const words = sentence.slice(0, m.index);
+  // "This should have been fixed with https://…": the address is the sentence's object; without it, a fragment.
+  if (/\b(?:with|in|by|at|from|to|of|see|via|for|on|and|or|the|a|an)\s*$/i.test(words)) return sentence;
   return countWords(words) >= 4 ? words.replace(/[\s,;:(–—-]+$/u, "") : sentence;
 }
 

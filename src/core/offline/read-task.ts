@@ -75,14 +75,6 @@ export interface TaskReading {
   pullRequest: boolean;
 }
 
-/**
- * A pull request's own words: "this PR", "this pull request", its checklist's heading, or "Fixes #123" on a line of
- * its own ("the PR" or "my PR" is as often an issue's, about another change). Blanks are `[ \t]`, not `\s`: under
- * /m, `^\s*` runs from every line's start over all the blank lines after it (64 KiB of newlines took 18 s).
- */
-const PULL_REQUEST_RE =
-  /\bthis (?:PR|pull request)\b|^[ \t]*#{1,6}[ \t]*pull request\b|^[ \t]*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)[ \t]*:?[ \t]+(?:#\d+|https:\/\/github\.com\/\S+\/issues\/\d+)/im;
-
 export function readTask(
   original: string,
   originalDescription: string,
@@ -127,7 +119,7 @@ export function readTask(
     segments: readSegments(md),
     reading,
     features: featureVector(structure, analysis, reading),
-    pullRequest: PULL_REQUEST_RE.test(md.text),
+    pullRequest: reading.pullRequest === true,
   };
 }
 

@@ -92,15 +92,22 @@ const SECTION_NOT_ASK_RE =
   /\b(?:steps|reproduc\w*|expected|actual|environment|versions?|system|platform|logs?|output|trace\w*|screenshots?|alternatives?|additional|context|workaround)\b/;
 
 /**
- * Whether the title says the kind: by its own tag ("chore: …", "[Docs]") or by the word it opens with ("Bump axios
- * …", "Document the retry policy"). A word further in ("Selectable Soft Dependencies") is what the task works on:
- * a reader took "the title reads as maintenance work" for that feature's title as false.
+ * Whether the title says the kind: by its own tag ("chore: …", "[Docs]") or by a verb that means nothing else,
+ * opening it ("Bump axios …", "Document the retry policy"). A word further in ("Selectable Soft Dependencies") is
+ * what the task works on, and "Release a tool for …" is no release: readers took "the title reads as maintenance
+ * work" for those features' titles as false.
  */
+const UNAMBIGUOUS_KIND_VERB_RE = /^(?:bump\w*|upgrad\w*|refactor\w*|document|deprecat\w*|deduplicat\w*)$/i;
+
 function titleSays(title: string, kind: string, cue: string | null): boolean {
   const m = TAG_RE.exec(title);
   const tag = m?.slice(1).find(Boolean)?.trim();
   if (tag) return TAG_KINDS.some(([re, k]) => k === kind && re.test(tag));
-  return !!cue && title.trimStart().toLowerCase().startsWith(cue.toLowerCase());
+  return (
+    !!cue &&
+    UNAMBIGUOUS_KIND_VERB_RE.test(cue) &&
+    title.trimStart().toLowerCase().startsWith(cue.toLowerCase())
+  );
 }
 
 /**

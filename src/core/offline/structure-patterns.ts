@@ -50,7 +50,7 @@ export const SEVERITY_RULES: [Severity, RegExp][] = [
   ],
 ];
 export const DEBT_ADD_RE =
-  /\b(?:hard-?cod\w*|copy[- ]?(?:and[- ])?past\w*|past\w* (?:the |this |a |that )?(?:same )?(?:\w+ )?(?:function|code|logic|helper)\w*|cop(?:y|ies|ying) (?:the |this |a |that )?(?:\w+ )?(?:helper|function|code|logic|module|file)s? (?:in)?to (?:each|every|all)|duplicat\w* (?:the |this )?(?:code|logic|function)|disabl\w* (?:the )?(?:tests?|lint\w*|checks?|ci)|skip (?:the )?tests|quick hack|temporary hack|monkey-?patch\w*|vendor(?:ing)? (?:a )?copy)\b/i;
+  /\b(?:hard-?cod\w*|copy[- ]?(?:and[- ])?past(?:e|ed|ing)?[- ](?:the |this |a |that )?(?:same )?(?:\w+ )?(?:code|logic|functions?|helpers?|modules?|files?|snippets?|blocks?|implementations?|methods?|classes|components?)\b|past\w* (?:the |this |a |that )?(?:same )?(?:\w+ )?(?:function|code|logic|helper)\w*|cop(?:y|ies|ying) (?:the |this |a |that )?(?:\w+ )?(?:helper|function|code|logic|module|file)s? (?:in)?to (?:each|every|all)|duplicat\w* (?:the |this )?(?:code|logic|function)|disabl\w* (?:the )?(?:tests?|lint\w*|checks?|ci)|skip (?:the )?tests|quick hack|temporary hack|monkey-?patch\w*|vendor(?:ing)? (?:a )?copy)\b/i;
 export const DEBT_REMOVE_RE =
   /\b(?:refactor\w*|clean ?up|extract\w*|deduplicat\w*|de-?duplicat\w*|simplif\w*|rewrit\w*|restructur\w*|technical debt|tech debt|remov\w* (?:dead|unused|duplicat\w*|deprecated|legacy)|drop\w* (?:dead|unused|deprecated|legacy)|decoupl\w*|consolidat\w*|modulari[sz]\w*|type ?safety|migrat\w* (?:\w+ )?(?:tests?|code|codebase) to)\b/i;
 // "Document" only as the title's first word, the verb ("Document the retry policy"); as a noun it is what a
