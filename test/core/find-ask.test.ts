@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
-import { ASK_MAX, askCue, findAsk, quotedParagraphs } from "../../src/core/offline/find-ask.js";
+import { quotedParagraphs } from "../../src/core/offline/ask-paragraphs.js";
+import { ASK_MAX, askCue, findAsk } from "../../src/core/offline/find-ask.js";
 
 /** The ask is the description's own text (whitespace runs shown as one space), a final "…" aside. */
 function expectQuoted(ask: string | null, description: string): void {

@@ -8,7 +8,7 @@
  *
  * Linear: one pass over at most MAX_CHARS characters, patterns anchored and bounded.
  */
-import { AUTOMATED_HEADING_RE } from "./find-ask.js";
+import { AUTOMATED_HEADING_RE } from "./ask-paragraphs.js";
 import { FIRST_PERSON_RE, POLICY_RE, TEMPLATE_VOICE_RE, TRACKER_NOTICE_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { TEMPLATE_BOILERPLATE } from "./signals.js";
