@@ -178,4 +178,10 @@ describe("findAsk", () => {
       findAsk("Fix boundaries", "This should have been fixed with https://github.com/o/r/issues/1"),
     ).toBeNull();
   });
+
+  it("takes nothing under 'Expected behavior' for the ask: what the author expects is not the problem", () => {
+    const d =
+      "<!-- What behavior did you expect? -->\nExpected behaviour: the daemon should not crash when the scheduler wakes up.";
+    expect(findAsk("Daemon stops", d)).toBeNull();
+  });
 });

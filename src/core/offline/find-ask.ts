@@ -45,8 +45,8 @@ const CUE_CHARS = 400;
 
 interface Sentence {
   text: string;
-  /** 0: under a heading that announces the ask; 1: no heading or another heading; 2: under "expected". */
-  tier: 0 | 1 | 2;
+  /** 0: under a heading that announces the ask; 1: no heading or another heading. */
+  tier: 0 | 1;
   /** In a numbered list: a step, whose imperative verb is not a request. */
   step: boolean;
 }
@@ -203,10 +203,11 @@ export function findAsk(
   if (!description || !/[\p{L}]/u.test(description)) return null;
   const states = (c: Sentence) => askCue(c.text, c.step) !== null;
   // Under a heading that announces the ask: its first sentence with a cue, or else its first sentence (the
-  // heading says what it is); elsewhere, the first sentence with a cue; under "expected behaviour" only where
-  // nothing else states one. Each sentence is judged only while it could still be chosen.
+  // heading says what it is); elsewhere, the first sentence with a cue. Never under "expected behaviour": what the
+  // author expects is not the problem reported (of the asks found there, maintainers' readings took 2 of 2 for
+  // false and ask-eval 1 of 3). Each sentence is judged only while it could still be chosen.
   let firstUnderAsk: Sentence | undefined;
-  const firstWithCue: (Sentence | undefined)[] = [undefined, undefined, undefined];
+  const firstWithCue: (Sentence | undefined)[] = [undefined, undefined];
   let trackerSeen = false;
   const paras = paragraphs(md);
   const quoted = quotedParagraphs(paras.map((p) => p.text));
@@ -216,9 +217,9 @@ export function findAsk(
     // after it, its template goes on in its own voice ("1. It must be a bug, a feature request …"): only a
     // paragraph in the author's first person is the author's (as the author's sentences are read, segments.ts).
     if (TRACKER_NOTICE_RE.test(p.text)) trackerSeen = true;
-    if (p.section === "other" || TRACKER_NOTICE_RE.test(p.text)) continue;
+    if (p.section === "other" || p.section === "expected" || TRACKER_NOTICE_RE.test(p.text)) continue;
     if (trackerSeen && !FIRST_PERSON_RE.test(p.text)) continue;
-    const tier = p.section === "ask" ? 0 : p.section === "expected" ? 2 : 1;
+    const tier = p.section === "ask" ? 0 : 1;
     if (tier !== 0 && firstWithCue[tier]) continue;
     for (const raw of sentences(p.text)) {
       const c: Sentence = { text: withoutGreeting(raw).trim(), tier, step: p.step };
@@ -239,6 +240,6 @@ export function findAsk(
         firstUnderAsk = c;
     }
   }
-  const chosen = firstUnderAsk ?? firstWithCue[1] ?? firstWithCue[2];
+  const chosen = firstUnderAsk ?? firstWithCue[1];
   return chosen ? clipAsk(withoutTrailingLink(chosen.text)) : null;
 }
