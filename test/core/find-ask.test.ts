@@ -184,4 +184,11 @@ describe("findAsk", () => {
       "<!-- What behavior did you expect? -->\nExpected behaviour: the daemon should not crash when the scheduler wakes up.";
     expect(findAsk("Daemon stops", d)).toBeNull();
   });
+
+  it("reads a sentence ending in '?' with a question word inside it as a question", () => {
+    expect(askCue("shouldYield() returns true when the timer is off and the host yields, but why?")).toBe(
+      "question",
+    );
+    expect(askCue("The export fails on empty reports?")).not.toBe("question");
+  });
 });

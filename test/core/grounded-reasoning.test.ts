@@ -481,3 +481,14 @@ describe("title words that name another kind", () => {
     expect(r.reading.evidence.map((e) => e.type)).not.toContain("demand");
   });
 });
+
+describe("a title that asks", () => {
+  it("is said to ask, not to report a bug or ask for a feature", () => {
+    const all = reasons(
+      "Deprecated global hook ????",
+      "### Repro steps\n\nI have heard the new versions will not support the global hook. Is there a new way to get the same result?\n\n### How often does this bug happen?\n\nEvery time",
+    ).join(" ");
+    expect(all).not.toMatch(/reports a bug in “Deprecated|asks for a feature in “Deprecated/);
+    expect(all).not.toMatch(/It asks in “/);
+  });
+});

@@ -166,13 +166,18 @@ export type AskCue = "request" | "problem" | "question";
 const LEAD_IN_RE =
   /:\s*$|\b(?:like this|as follows|the following|below|this way)\s*[.:]?\s*$|^(?:below is|attached is)\b|\bhere(?:'s|’s| is| are) (?:my|the|a|an|our|some)\b/i;
 
+const ASKS_WORD_RE = /\b(?:why|how|what|which|where|when|whether)\b/i;
+
 export function askCue(sentence: string, step = false): AskCue | null {
   let head = sentence.length > CUE_CHARS ? sentence.slice(0, CUE_CHARS) : sentence;
   const clause = SUBORDINATE_RE.exec(head);
   if (clause) head = head.slice(clause[0].length);
   const request = REQUEST_RE.test(head) || CJK_REQUEST_RE.test(head);
   if (LEAD_IN_RE.test(sentence)) return request ? "request" : null;
-  if (QUESTION_RE.test(sentence)) return "question";
+  // A question: a question word opens it (QUESTION_RE), or it ends with "?" and asks with a question word somewhere
+  // ("… currentDidTimeout is false, what relationship between them, why does it return true?").
+  if (QUESTION_RE.test(sentence) || (/[?？]\s*$/.test(sentence) && ASKS_WORD_RE.test(sentence)))
+    return "question";
   if (request || (!step && IMPERATIVE_RE.test(head))) return "request";
   return PROBLEM_RE.test(head) ? "problem" : null;
 }

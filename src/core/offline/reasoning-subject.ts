@@ -17,10 +17,12 @@ export function whatItDoes(r: TaskReading, subject: string): string {
   if (subject === "here") return "Its title is too short to say what it is about";
   // A pull request's title says what it changes ("Fix the crash on …"), not a problem it reports.
   if (r.pullRequest) return `It is about ${subject.replace(/^in /, "")}`;
+  // A title that asks ("Deprecated hook ????") is said to ask, whatever kind the model reads: a reader took "It reports
+  // a bug in" such a title for false.
+  if (/[?？]\s*”$/.test(subject)) return `It asks ${subject.replace(/^in /, "")}`;
   const kind = claimedKind(r);
   if (kind === "bug") return `It reports a bug ${subject}`;
   if (kind === "feature") return `It asks for a feature ${subject}`;
-  if (/[?？]\s*”$/.test(subject)) return `It asks ${subject}`;
   if (PROBLEM_RE.test(subject)) return `It reports a problem ${subject}`;
   return `It is about ${subject.replace(/^in /, "")}`;
 }
