@@ -37257,13 +37257,15 @@ function withoutTrailingLink(sentence) {
   return countWords(words3) >= 4 ? words3.replace(/[\s,;:(–—-]+$/u, "") : sentence;
 }
 var LEAD_IN_RE = /:\s*$|\b(?:like this|as follows|the following|below|this way)\s*[.:]?\s*$|^(?:below is|attached is)\b|\bhere(?:'s|’s| is| are) (?:my|the|a|an|our|some)\b/i;
+var ASKS_WORD_RE = /\b(?:why|how|what|which|where|when|whether)\b/i;
 function askCue(sentence, step = false) {
   let head = sentence.length > CUE_CHARS ? sentence.slice(0, CUE_CHARS) : sentence;
   const clause = SUBORDINATE_RE.exec(head);
   if (clause) head = head.slice(clause[0].length);
   const request2 = REQUEST_RE.test(head) || CJK_REQUEST_RE.test(head);
   if (LEAD_IN_RE.test(sentence)) return request2 ? "request" : null;
-  if (QUESTION_RE.test(sentence)) return "question";
+  if (QUESTION_RE.test(sentence) || /[?？]\s*$/.test(sentence) && ASKS_WORD_RE.test(sentence))
+    return "question";
   if (request2 || !step && IMPERATIVE_RE.test(head)) return "request";
   return PROBLEM_RE.test(head) ? "problem" : null;
 }
@@ -37280,16 +37282,16 @@ function findAsk(title, description, md = readMarkdown(description)) {
   if (!description || !/[\p{L}]/u.test(description)) return null;
   const states = (c) => askCue(c.text, c.step) !== null;
   let firstUnderAsk;
-  const firstWithCue = [void 0, void 0, void 0];
+  const firstWithCue = [void 0, void 0];
   let trackerSeen = false;
   const paras = paragraphs(md);
   const quoted = quotedParagraphs(paras.map((p) => p.text));
   for (const [pi, p] of paras.entries()) {
     if (quoted.has(pi)) continue;
     if (TRACKER_NOTICE_RE.test(p.text)) trackerSeen = true;
-    if (p.section === "other" || TRACKER_NOTICE_RE.test(p.text)) continue;
+    if (p.section === "other" || p.section === "expected" || TRACKER_NOTICE_RE.test(p.text)) continue;
     if (trackerSeen && !FIRST_PERSON_RE.test(p.text)) continue;
-    const tier = p.section === "ask" ? 0 : p.section === "expected" ? 2 : 1;
+    const tier = p.section === "ask" ? 0 : 1;
     if (tier !== 0 && firstWithCue[tier]) continue;
     for (const raw of sentences(p.text)) {
       const c = { text: withoutGreeting(raw).trim(), tier, step: p.step };
@@ -37303,7 +37305,7 @@ function findAsk(title, description, md = readMarkdown(description)) {
         firstUnderAsk = c;
     }
   }
-  const chosen = firstUnderAsk ?? firstWithCue[1] ?? firstWithCue[2];
+  const chosen = firstUnderAsk ?? firstWithCue[1];
   return chosen ? clipAsk(withoutTrailingLink(chosen.text)) : null;
 }
 
@@ -38698,10 +38700,10 @@ var PROBLEM_RE2 = /\b(?:fail\w*|crash\w*|errors?|exceptions?|broken|breaks?|bugs
 function whatItDoes(r, subject) {
   if (subject === "here") return "Its title is too short to say what it is about";
   if (r.pullRequest) return `It is about ${subject.replace(/^in /, "")}`;
+  if (/[?？]\s*”$/.test(subject)) return `It asks ${subject.replace(/^in /, "")}`;
   const kind = claimedKind(r);
   if (kind === "bug") return `It reports a bug ${subject}`;
   if (kind === "feature") return `It asks for a feature ${subject}`;
-  if (/[?？]\s*”$/.test(subject)) return `It asks ${subject}`;
   if (PROBLEM_RE2.test(subject)) return `It reports a problem ${subject}`;
   return `It is about ${subject.replace(/^in /, "")}`;
 }
