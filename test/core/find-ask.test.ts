@@ -191,4 +191,20 @@ describe("findAsk", () => {
     );
     expect(askCue("The export fails on empty reports?")).not.toBe("question");
   });
+
+  it("takes neither the paste after a lead-in ('… it throws following error:') nor a cause alone for the ask", () => {
+    const d = [
+      "**Is your feature request related to a problem? Please describe.**",
+      "When I sign a transaction with this flag in the GUI, it throws following error:",
+      "```",
+      "Specified sighash value does not match value stored in the transaction",
+      "```",
+      "",
+      "**Describe the solution you'd like**",
+      "I'd like it to sign such transactions successfully.",
+    ].join("\n");
+    expect(findAsk("Sighash flags", d)).toBe("I'd like it to sign such transactions successfully.");
+    expect(findAsk("Abort", "### Current behavior?\n\nDue to very large integer argument")).toBeNull();
+    expect(askCue("Because of this, the export fails on empty reports.")).toBe("problem");
+  });
 });

@@ -492,3 +492,25 @@ describe("a title that asks", () => {
     expect(all).not.toMatch(/It asks in “/);
   });
 });
+
+describe("an address to helpers", () => {
+  it("is not who the work is for", () => {
+    const all = reasons(
+      "Deploy a node without the full chain",
+      "Please anyone out there having knowledge help me: how can I deploy a node without downloading the whole chain?",
+    ).join(" ");
+    expect(all).not.toMatch(/writes of “anyone”/);
+  });
+});
+
+describe("a severe defect in the acceptance estimate's reasons", () => {
+  it("is said by the words that made it one, not judged 'severe'", () => {
+    const product = scoreOffline({
+      task: "App crashes with a segmentation fault when saving",
+      description:
+        "Steps to reproduce:\n1. Open a file\n2. Press save\n\nThe app crashes with a segmentation fault every time.\n\nVersion 2.3.1 on Ubuntu 22.04.",
+    }).find((v) => v.persona === "product")!.reasoning;
+    expect(product).not.toContain("the defect is severe");
+    expect(product).toMatch(/it names “crash/);
+  });
+});

@@ -168,12 +168,22 @@ const LEAD_IN_RE =
 
 const ASKS_WORD_RE = /\b(?:why|how|what|which|where|when|whether)\b/i;
 
+/** A paragraph that ends by announcing pasted output: "… it throws the following error:", "Here is the log:". */
+const PASTE_LEAD_IN_RE =
+  /\b(?:errors?|exceptions?|output|message|messages|logs?|traceback|trace|following|shows?|says|prints?|returns?|throws?|gives?|got|get)\b[^\n]{0,40}:\s*$/i;
+
+/** A sentence that gives only a cause ("Due to very large integer argument", "Presumably because …"): no ask. */
+const CAUSE_RE =
+  /^(?:(?:probably|presumably|likely|maybe|possibly|perhaps|most likely|i think it'?s)\s+)?(?:due to|because|caused by|as a result of)\b/i;
+
 export function askCue(sentence: string, step = false): AskCue | null {
   let head = sentence.length > CUE_CHARS ? sentence.slice(0, CUE_CHARS) : sentence;
   const clause = SUBORDINATE_RE.exec(head);
   if (clause) head = head.slice(clause[0].length);
   const request = REQUEST_RE.test(head) || CJK_REQUEST_RE.test(head);
   if (LEAD_IN_RE.test(sentence)) return request ? "request" : null;
+  // A cause alone; "Because of this, the export fails" has its main clause after the comma, read above.
+  if (!clause && !request && CAUSE_RE.test(sentence)) return null;
   // A question: a question word opens it (QUESTION_RE), or it ends with "?" and asks with a question word somewhere
   // ("… currentDidTimeout is false, what relationship between them, why does it return true?").
   if (QUESTION_RE.test(sentence) || (/[?？]\s*$/.test(sentence) && ASKS_WORD_RE.test(sentence)))
@@ -218,6 +228,9 @@ export function findAsk(
   const quoted = quotedParagraphs(paras.map((p) => p.text));
   for (const [pi, p] of paras.entries()) {
     if (quoted.has(pi)) continue;
+    // What follows a lead-in to a paste ("… it throws following error:") is the paste, though it reads as words
+    // (a message in a code block): a reader took such a message, shown as the ask, for false.
+    if (pi > 0 && PASTE_LEAD_IN_RE.test(paras[pi - 1]!.text)) continue;
     // The tracker's notice ("This issue tracker is not for questions …") is no one's ask, in any of its sentences;
     // after it, its template goes on in its own voice ("1. It must be a bug, a feature request …"): only a
     // paragraph in the author's first person is the author's (as the author's sentences are read, segments.ts).
@@ -239,6 +252,7 @@ export function findAsk(
         !firstUnderAsk &&
         countWords(c.text) >= 6 &&
         !LEAD_IN_RE.test(c.text) &&
+        !CAUSE_RE.test(c.text) &&
         !LINKED_RE.test(c.text) &&
         !SUBORDINATE_RE.test(c.text)
       )

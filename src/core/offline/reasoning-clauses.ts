@@ -13,7 +13,7 @@ const FEATURE_WORDS: Record<string, [up: string, down: string]> = {
   "kind.chore": ["it is maintenance work", "it is not maintenance work"],
   "kind.docs": ["it is a documentation task", ""],
   "kind.question": ["", "it is a question rather than a request"],
-  "severity.severe": ["the defect is severe", ""],
+  "severity.severe": ["it names a severe defect", ""],
   "title.version": ["the title names a version", ""],
   own_words: ["the author wrote a full description", "the description is short"],
   template_share: ["", "much of the description is template text"],
@@ -41,7 +41,8 @@ function sayable(name: string, up: boolean, r: TaskReading): boolean {
     const saysItIs = said === "question" ? !up : up;
     return kind !== null && (saysItIs ? kind === said : kind !== said);
   }
-  if (name === "severity.severe") return !up || (kind === "bug" && isSevere(r.reading.severity));
+  if (name === "severity.severe")
+    return !up || (kind === "bug" && isSevere(r.reading.severity) && !!r.structure.severityCue);
   return true;
 }
 
@@ -63,5 +64,13 @@ export function drivers(r: TaskReading, model: JudgeModel): string | undefined {
     .sort((a, b) => Math.abs(b.v) - Math.abs(a.v))
     .slice(0, 2);
   if (ranked.length === 0) return undefined;
-  return ranked.map((x) => FEATURE_WORDS[x.name]![x.v > 0 ? 0 : 1]).join(", and ");
+  // A severe defect is said by the words that made it one ("it names “crash”"): a reader took "the defect is severe"
+  // for an intermittent test failure's exception as a judgement the text does not make.
+  return ranked
+    .map((x) =>
+      x.name === "severity.severe" && x.v > 0
+        ? `it names “${r.structure.severityCue!}”`
+        : FEATURE_WORDS[x.name]![x.v > 0 ? 0 : 1],
+    )
+    .join(", and ");
 }
