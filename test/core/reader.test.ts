@@ -574,3 +574,24 @@ describe("error output announced above a block", () => {
     ).not.toContain("trace");
   });
 });
+
+describe("a checklist of options", () => {
+  it("is no acceptance: a form's choice with one item ticked, or a question's options", () => {
+    expect(
+      types(
+        "Dark mode",
+        "# Request type\n\n- [x] Please close this issue, I submitted it by accident\n- [ ] New documentation\n- [ ] Correction or update\n\nwhy is there no dark mode?",
+      ),
+    ).not.toContain("acceptance");
+    expect(
+      types(
+        "When to commit",
+        "I'm basically asking when it's safe to call `batch.commit`:\n* [ ] during render phase\n* [ ] during commit phase\n* [ ] outside of these phases",
+      ),
+    ).not.toContain("acceptance");
+    // A plan stays a plan.
+    expect(types("Export", "- [ ] export button on the report page\n- [ ] one row per task")).toContain(
+      "acceptance",
+    );
+  });
+});

@@ -144,6 +144,9 @@ const FENCE_MARK = "\u0001";
 const isFence = (line: string) => line.startsWith(FENCE_MARK);
 
 /** A template's empty answer. */
+/** A line that asks, before a checklist: its items are the answer's options ("… when it's safe to call it:"). */
+const OPTIONS_LEAD_RE =
+  /\?[\s*_:]*$|\b(?:which|whether|when|what|asking|choose|select|pick)\b[^\n]{0,160}:[\s*_]*$/i;
 const EMPTY_ANSWER_RE = /^(?:_?no response_?|n\/a|none|-|\.\.\.|…)$/i;
 const isHeading = (line: string) => /^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*$)/.test(line);
 
@@ -201,7 +204,10 @@ export function readEvidence(
   const lines = (prose.includes("```") ? prose.replace(INLINE_FENCE_RE, "`$1`") : prose).split("\n");
   let steps: string[] = [];
   let inSteps = false;
-  const tasks: string[] = [];
+  /** The checklists, each with its items, how many are ticked, and whether a question stands before it. */
+  const lists: { items: string[]; ticked: number; unticked: number; options: boolean }[] = [];
+  let inList = false;
+  let before = "";
   const unfenced: string[] = [];
   let actualShown = false;
   let expectedSentence: string | undefined;
@@ -242,14 +248,25 @@ export function readEvidence(
         put("acceptance", `${sentence} ${next}`);
     }
     const task = TASK_ITEM_RE.exec(trimmed);
+    // A checklist opens where a line that is not one of its items stands before it; a question before it ("I'm
+    // asking when it's safe to call it:", "Which platforms?") makes its items the answer's options.
+    if (task && !inList) {
+      inList = true;
+      lists.push({ items: [], ticked: 0, unticked: 0, options: OPTIONS_LEAD_RE.test(before) });
+    }
+    if (!task) inList = false;
+    else if (/\[ \]/.test(trimmed)) lists[lists.length - 1]!.unticked++;
+    else lists[lists.length - 1]!.ticked++;
     // A plan's items say what is to be done ("export button", "`OrderDetails.token`"); a single ticked word
     // ("- [x] tests") is a pull request template's checklist, not the work's criteria.
     if (
       task &&
       !TEMPLATE_ITEM_RE.test(task[1]!.trim()) &&
       (/\[ \]/.test(trimmed) || /\S\s+\S/.test(task[1]!.trim()))
-    )
-      tasks.push(trimmed);
+    ) {
+      lists[lists.length - 1]!.items.push(trimmed);
+    }
+    before = trimmed;
     if (
       /^[^\p{L}\n]*(?:i (?:need|want) (?:to add )?(?:the )?following|we need (?:the )?following)\b/iu.test(
         trimmed,
@@ -336,6 +353,11 @@ export function readEvidence(
     if (CODE_LINE_RE.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed))
       unfenced.push(trimmed);
   }
+  // A form's choice (one item ticked, the others not: "- [x] Please close this issue … - [ ] New documentation") or
+  // a question's options are no criteria: fresh maintainers' readings took both, quoted as acceptance, for false.
+  const tasks = lists
+    .filter((l) => !l.options && !(l.ticked === 1 && l.unticked >= 1))
+    .flatMap((l) => l.items);
   if (tasks.length >= 2) put("acceptance", tasks[0]!);
   if (actualShown && expectedSentence) put("expected_actual", expectedSentence);
   // Code pasted without a fence: several lines that read as code.
