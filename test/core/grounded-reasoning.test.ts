@@ -514,3 +514,13 @@ describe("a severe defect in the acceptance estimate's reasons", () => {
     expect(product).toMatch(/it names “crash/);
   });
 });
+
+describe("a lens word", () => {
+  it("is the author's own word, not part of a product's Capitalised name", () => {
+    const all = reasons(
+      "Moved code false positive",
+      "## Description\n\nThis shouldn't be reported as moved code.\n\n## Playground Example\n\nRepro in the Monaco Editor Playground with the two files side by side.",
+    ).join(" ");
+    expect(all).not.toMatch(/writes of “Editor”/);
+  });
+});

@@ -26,7 +26,7 @@ import { askCue } from "./find-ask.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
 import { isTemplate, type AuthorSentence } from "./segments.js";
 import { accountLine, fieldAnswer, quotableAlone, withoutCode } from "./account-sentences.js";
-import { areasIn, type AreaHit } from "./reasoning-areas.js";
+import { areasIn, ownWordAt, type AreaHit } from "./reasoning-areas.js";
 import { TAG_KINDS, TAG_RE } from "./structure-patterns.js";
 
 /** What the title's own rules read (docs, chore and refactor work), named as the title's word. */
@@ -242,10 +242,20 @@ function candidates(
   for (const { s, i } of ranked) {
     // The introduction names the word that chose the sentence, as the author wrote it: true by construction,
     // where "the technical core" or "who it is for" claimed what the sentence is (issue 35's readings). The word
-    // must stand in the part of the sentence shown.
-    const word = wordsOf[i]!.find((w) => lens.has(w))!;
-    const at = wordIndex(s.text.toLowerCase(), word);
-    if (at < 0 || at + word.length > QUOTE_SHOWN - 2) continue;
+    // must stand in the part of the sentence shown, as the author's own word, as an area's must (ownWordAt): not a
+    // product's Capitalised name ("[Monaco Editor Playground Repro](…)", a link a playground wrote), quoted or in code.
+    let word = "";
+    let at = -1;
+    for (const w of wordsOf[i]!) {
+      if (!lens.has(w)) continue;
+      const found = ownWordAt(s.text, w);
+      if (found >= 0 && found + w.length <= QUOTE_SHOWN - 2) {
+        word = w;
+        at = found;
+        break;
+      }
+    }
+    if (at < 0) continue;
     const shownWord = s.text.slice(at, at + word.length);
     out.push({
       key: norm(s.text),
