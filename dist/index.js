@@ -37258,12 +37258,15 @@ function withoutTrailingLink(sentence) {
 }
 var LEAD_IN_RE = /:\s*$|\b(?:like this|as follows|the following|below|this way)\s*[.:]?\s*$|^(?:below is|attached is)\b|\bhere(?:'s|’s| is| are) (?:my|the|a|an|our|some)\b/i;
 var ASKS_WORD_RE = /\b(?:why|how|what|which|where|when|whether)\b/i;
+var PASTE_LEAD_IN_RE = /\b(?:errors?|exceptions?|output|message|messages|logs?|traceback|trace|following|shows?|says|prints?|returns?|throws?|gives?|got|get)\b[^\n]{0,40}:\s*$/i;
+var CAUSE_RE = /^(?:(?:probably|presumably|likely|maybe|possibly|perhaps|most likely|i think it'?s)\s+)?(?:due to|because|caused by|as a result of)\b/i;
 function askCue(sentence, step = false) {
   let head = sentence.length > CUE_CHARS ? sentence.slice(0, CUE_CHARS) : sentence;
   const clause = SUBORDINATE_RE.exec(head);
   if (clause) head = head.slice(clause[0].length);
   const request2 = REQUEST_RE.test(head) || CJK_REQUEST_RE.test(head);
   if (LEAD_IN_RE.test(sentence)) return request2 ? "request" : null;
+  if (!clause && !request2 && CAUSE_RE.test(sentence)) return null;
   if (QUESTION_RE.test(sentence) || /[?？]\s*$/.test(sentence) && ASKS_WORD_RE.test(sentence))
     return "question";
   if (request2 || !step && IMPERATIVE_RE.test(head)) return "request";
@@ -37288,6 +37291,7 @@ function findAsk(title, description, md = readMarkdown(description)) {
   const quoted = quotedParagraphs(paras.map((p) => p.text));
   for (const [pi, p] of paras.entries()) {
     if (quoted.has(pi)) continue;
+    if (pi > 0 && PASTE_LEAD_IN_RE.test(paras[pi - 1].text)) continue;
     if (TRACKER_NOTICE_RE.test(p.text)) trackerSeen = true;
     if (p.section === "other" || p.section === "expected" || TRACKER_NOTICE_RE.test(p.text)) continue;
     if (trackerSeen && !FIRST_PERSON_RE.test(p.text)) continue;
@@ -37301,7 +37305,7 @@ function findAsk(title, description, md = readMarkdown(description)) {
         firstWithCue[tier] = c;
         break;
       }
-      if (tier === 0 && !firstUnderAsk && countWords(c.text) >= 6 && !LEAD_IN_RE.test(c.text) && !LINKED_RE.test(c.text) && !SUBORDINATE_RE.test(c.text))
+      if (tier === 0 && !firstUnderAsk && countWords(c.text) >= 6 && !LEAD_IN_RE.test(c.text) && !CAUSE_RE.test(c.text) && !LINKED_RE.test(c.text) && !SUBORDINATE_RE.test(c.text))
         firstUnderAsk = c;
     }
   }
@@ -38146,6 +38150,7 @@ function exceptionAfter(lines, at) {
 }
 var FENCE_MARK = "";
 var isFence = (line) => line.startsWith(FENCE_MARK);
+var OPTIONS_LEAD_RE = /\?[\s*_:]*$|\b(?:which|whether|when|what|asking|choose|select|pick)\b[^\n]{0,160}:[\s*_]*$/i;
 var EMPTY_ANSWER_RE = /^(?:_?no response_?|n\/a|none|-|\.\.\.|…)$/i;
 var isHeading = (line) => /^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*$)/.test(line);
 function readEvidence(title, description, md = readMarkdown(description)) {
@@ -38179,7 +38184,9 @@ ${FENCE_MARK}${pointed.trim()}
   const lines = (prose2.includes("```") ? prose2.replace(INLINE_FENCE_RE, "`$1`") : prose2).split("\n");
   let steps = [];
   let inSteps = false;
-  const tasks = [];
+  const lists = [];
+  let inList = false;
+  let before = "";
   const unfenced = [];
   let actualShown = false;
   let expectedSentence;
@@ -38211,8 +38218,17 @@ ${FENCE_MARK}${pointed.trim()}
         put("acceptance", `${sentence} ${next2}`);
     }
     const task = TASK_ITEM_RE.exec(trimmed);
-    if (task && !TEMPLATE_ITEM_RE.test(task[1].trim()) && (/\[ \]/.test(trimmed) || /\S\s+\S/.test(task[1].trim())))
-      tasks.push(trimmed);
+    if (task && !inList) {
+      inList = true;
+      lists.push({ items: [], ticked: 0, unticked: 0, options: OPTIONS_LEAD_RE.test(before) });
+    }
+    if (!task) inList = false;
+    else if (/\[ \]/.test(trimmed)) lists[lists.length - 1].unticked++;
+    else lists[lists.length - 1].ticked++;
+    if (task && !TEMPLATE_ITEM_RE.test(task[1].trim()) && (/\[ \]/.test(trimmed) || /\S\s+\S/.test(task[1].trim()))) {
+      lists[lists.length - 1].items.push(trimmed);
+    }
+    before = trimmed;
     if (/^[^\p{L}\n]*(?:i (?:need|want) (?:to add )?(?:the )?following|we need (?:the )?following)\b/iu.test(
       trimmed
     )) {
@@ -38273,6 +38289,7 @@ ${FENCE_MARK}${pointed.trim()}
     if (CODE_LINE_RE2.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed))
       unfenced.push(trimmed);
   }
+  const tasks = lists.filter((l) => !l.options && !(l.ticked === 1 && l.unticked >= 1)).flatMap((l) => l.items);
   if (tasks.length >= 2) put("acceptance", tasks[0]);
   if (actualShown && expectedSentence) put("expected_actual", expectedSentence);
   if (unfenced.length >= 3) put("code", unfenced[0]);
@@ -38520,7 +38537,7 @@ var FEATURE_WORDS = {
   "kind.chore": ["it is maintenance work", "it is not maintenance work"],
   "kind.docs": ["it is a documentation task", ""],
   "kind.question": ["", "it is a question rather than a request"],
-  "severity.severe": ["the defect is severe", ""],
+  "severity.severe": ["it names a severe defect", ""],
   "title.version": ["the title names a version", ""],
   own_words: ["the author wrote a full description", "the description is short"],
   template_share: ["", "much of the description is template text"],
@@ -38540,7 +38557,8 @@ function sayable(name, up, r) {
     const saysItIs = said === "question" ? !up : up;
     return kind !== null && (saysItIs ? kind === said : kind !== said);
   }
-  if (name === "severity.severe") return !up || kind === "bug" && isSevere(r.reading.severity);
+  if (name === "severity.severe")
+    return !up || kind === "bug" && isSevere(r.reading.severity) && !!r.structure.severityCue;
   return true;
 }
 function drivers(r, model) {
@@ -38549,12 +38567,14 @@ function drivers(r, model) {
     (x) => x.name !== "template_share" || r.structure.promptShare >= PROMPT_SHARE_SAID && r.structure.templateLines >= 2
   ).sort((a, b2) => Math.abs(b2.v) - Math.abs(a.v)).slice(0, 2);
   if (ranked.length === 0) return void 0;
-  return ranked.map((x) => FEATURE_WORDS[x.name][x.v > 0 ? 0 : 1]).join(", and ");
+  return ranked.map(
+    (x) => x.name === "severity.severe" && x.v > 0 ? `it names “${r.structure.severityCue}”` : FEATURE_WORDS[x.name][x.v > 0 ? 0 : 1]
+  ).join(", and ");
 }
 
 // src/core/offline/words/reasoning-terms.json
 var reasoning_terms_default = {
-  _about: `Words the reasoning does not build a claim on (reasoning.ts). weakTerms: too common in issues to name an area on their own ("comment on this issue" is no collaboration feature, "import cv2" no import feature, "bitcoin" the software and not a donation, "password" a login problem and no security work, "visual" in "visual c++" and "display" in "display the error" no visible interface, "any insights would be useful" no analytics, "color" in "BGR color format" a property of data and no visible interface, "language" as often a programming language as a localisation, "does nothing" a defect and no crash or outage); an area needs another of its terms. ambiguousLens: lens words that name no stake on their own ("a jetson production module", "it costs a second"). Chosen from issue 35's maintainer readings (the fixed sample and a fresh one).`,
+  _about: `Words the reasoning does not build a claim on (reasoning.ts). weakTerms: too common in issues to name an area on their own ("comment on this issue" is no collaboration feature, "import cv2" no import feature, "bitcoin" the software and not a donation, "password" a login problem and no security work, "visual" in "visual c++" and "display" in "display the error" no visible interface, "any insights would be useful" no analytics, "color" in "BGR color format" a property of data and no visible interface, "language" as often a programming language as a localisation, "does nothing" a defect and no crash or outage); an area needs another of its terms. ambiguousLens: lens words that name no stake on their own ("a jetson production module", "it costs a second", "can anyone out there help", "hi everyone": an address to helpers, not who the work is for). Chosen from issue 35's maintainer readings (the fixed sample and a fresh one).`,
   weakTerms: [
     "comment",
     "comments",
@@ -38644,7 +38664,9 @@ var reasoning_terms_default = {
     "business",
     "businesses",
     "commercial",
-    "enterprise"
+    "enterprise",
+    "anyone",
+    "everyone"
   ]
 };
 
@@ -38898,9 +38920,18 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
     return { s: s2, i, n };
   }).filter((x) => x.n > 0 && account(x.i) && !fieldAnswer(x.s.text)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
   for (const { s: s2, i } of ranked) {
-    const word = wordsOf[i].find((w) => lens.has(w));
-    const at = wordIndex(s2.text.toLowerCase(), word);
-    if (at < 0 || at + word.length > QUOTE_SHOWN - 2) continue;
+    let word = "";
+    let at = -1;
+    for (const w of wordsOf[i]) {
+      if (!lens.has(w)) continue;
+      const found2 = ownWordAt(s2.text, w);
+      if (found2 >= 0 && found2 + w.length <= QUOTE_SHOWN - 2) {
+        word = w;
+        at = found2;
+        break;
+      }
+    }
+    if (at < 0) continue;
     const shownWord = s2.text.slice(at, at + word.length);
     out.push({
       key: norm(s2.text),
