@@ -207,4 +207,10 @@ describe("findAsk", () => {
     expect(findAsk("Abort", "### Current behavior?\n\nDue to very large integer argument")).toBeNull();
     expect(askCue("Because of this, the export fails on empty reports.")).toBe("problem");
   });
+
+  it("takes no pointer to what was posted elsewhere for the ask", () => {
+    expect(
+      askCue("I posted the full backtraces in #26317 before making a separate report for this crash."),
+    ).toBeNull();
+  });
 });

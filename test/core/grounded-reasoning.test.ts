@@ -524,3 +524,19 @@ describe("a lens word", () => {
     expect(all).not.toMatch(/writes of “Editor”/);
   });
 });
+
+describe("a title with no description", () => {
+  it("is said as what it is about, in any language, not as holding nothing for a persona", () => {
+    for (const task of ["다크 모드 추가", "Add dark mode"]) {
+      const all = reasons(task, "");
+      expect(all.join(" ")).not.toMatch(/Nothing in/);
+      expect(all.some((r) => r.startsWith(`It is about “${task}”`))).toBe(true);
+    }
+  });
+
+  it("of two words is quoted, not called too short", () => {
+    expect(reasons("Adan optimizer", "OS: Linux\nTensorFlow version: 2.12").join(" ")).not.toMatch(
+      /too short/,
+    );
+  });
+});

@@ -595,3 +595,15 @@ describe("a checklist of options", () => {
     );
   });
 });
+
+describe("a function's name in prose", () => {
+  it("is no error output: `CV_Error()` in a changelog's bullet", () => {
+    expect(
+      types(
+        "Strip the base path",
+        "- Strip path from logger, keep file name only.\n- Reverted `CV_Error()` changes.",
+      ),
+    ).not.toContain("trace");
+    expect(types("Crash", "It fails with `ValueError: rows must be positive` on load.")).toContain("trace");
+  });
+});

@@ -173,6 +173,9 @@ const PASTE_LEAD_IN_RE =
   /\b(?:errors?|exceptions?|output|message|messages|logs?|traceback|trace|following|shows?|says|prints?|returns?|throws?|gives?|got|get)\b[^\n]{0,40}:\s*$/i;
 
 /** A sentence that gives only a cause ("Due to very large integer argument", "Presumably because …"): no ask. */
+/** A pointer to what was posted elsewhere ("I posted the full backtraces in …", "Attached is the log"): no ask. */
+const POINTER_RE =
+  /^(?:(?:i|we)(?: have|'ve|’ve)? (?:posted|attached|uploaded|linked|shared|put|included|added) (?:the |a |an |my |our |some |all |full |more )|(?:the )?(?:full |complete )?(?:backtraces?|logs?|stack ?traces?|screenshots?|details) (?:are|is) (?:attached|posted|here|below|above|in)\b)/i;
 const CAUSE_RE =
   /^(?:(?:probably|presumably|likely|maybe|possibly|perhaps|most likely|i think it'?s)\s+)?(?:due to|because|caused by|as a result of)\b/i;
 
@@ -184,6 +187,7 @@ export function askCue(sentence: string, step = false): AskCue | null {
   if (LEAD_IN_RE.test(sentence)) return request ? "request" : null;
   // A cause alone; "Because of this, the export fails" has its main clause after the comma, read above.
   if (!clause && !request && CAUSE_RE.test(sentence)) return null;
+  if (POINTER_RE.test(sentence)) return null;
   // A question: a question word opens it (QUESTION_RE), or it ends with "?" and asks with a question word somewhere
   // ("… currentDidTimeout is false, what relationship between them, why does it return true?").
   if (QUESTION_RE.test(sentence) || (/[?？]\s*$/.test(sentence) && ASKS_WORD_RE.test(sentence)))

@@ -148,7 +148,7 @@ function personaVerdict(
     sentences.push(
       persona === "product"
         ? `${JUNK_SENTENCE[reason]}, so there is nothing to weigh.`
-        : nothingSentence(r, persona),
+        : nothingSentence(r, persona, reason === "no_content"),
     );
     if (a.injection && persona === "product")
       sentences.push("An instruction aimed at the scorer was found in the text; it was ignored.");

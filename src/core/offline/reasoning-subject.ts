@@ -12,6 +12,19 @@ import type { AuthorSentence } from "./segments.js";
 const PROBLEM_RE =
   /\b(?:fail\w*|crash\w*|errors?|exceptions?|broken|breaks?|bugs?|wrong|incorrect\w*|unexpected\w*|invalid|missing|no longer|not (?:work\w*|shown|showing|displayed|saved|loading|found|possible|supported)|(?:does|do|did|is|are|was|were|can|could|will|would)(?:n['’]?t| not) \w+|can['’]?t|cannot|unable to|stopped|hangs?|freez\w*|leak\w*|slow\w*|throws?|panic\w*)\b/i;
 
+/**
+ * How each persona weighs a text where nothing of its own is quoted: a claim of what the text is and from which
+ * angle it is weighed, never that the text lacks something (an absence is said only where its finder's recall is
+ * at least 0.95, and no theme finder reaches that).
+ */
+export const ANGLE: Readonly<Record<PersonaId, string>> = {
+  product: "weighed for how plannable it is",
+  revenue: "weighed for what it is worth in revenue",
+  marketing: "weighed for what could be announced",
+  ux: "weighed for what people see and do",
+  architect: "weighed for what it changes in the code",
+};
+
 /** What the text does, said of its title: by the kind where it is sure, else by what the words do. */
 export function whatItDoes(r: TaskReading, subject: string): string {
   if (subject === "here") return "Its title is too short to say what it is about";
@@ -29,7 +42,7 @@ export function whatItDoes(r: TaskReading, subject: string): string {
 
 /**
  * What the text is about, in the author's words: the title without its tag ("[Bug]: "), or where it has fewer than
- * three words, the description's first sentence; "here" where neither will do.
+ * two words, the description's first sentence; "here" where neither will do.
  */
 export function subjectOf(
   r: Pick<TaskReading, "task" | "description">,
@@ -41,7 +54,7 @@ export function subjectOf(
     // One sentence of it: a quote that ran across a full stop would read as two sentences.
     const end = candidate.search(/[.!?](?=\s)/);
     const one = end > 0 ? `${candidate.slice(0, end)}…` : candidate;
-    if ((one.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= 3 && standsIn(one, text)) return `in ${q(one, 70)}`;
+    if ((one.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= 2 && standsIn(one, text)) return `in ${q(one, 70)}`;
   }
   return "here";
 }
@@ -56,13 +69,18 @@ export function firstAccount(sentences: readonly AuthorSentence[]): string | und
   return sentences.find(quotableAlone)?.text;
 }
 
-/** A persona's sentence for a text with nothing for it (or nothing to weigh at all). */
+/**
+ * A persona's sentence for a text with nothing for it (or nothing to weigh at all). A title with no description
+ * (`emptyDescription`) is said as what it is about, not as holding nothing for the persona: "Nothing in “다크 모드 추가”
+ * says what people see" was false (it asks for dark mode), and no finder reads a title's every language.
+ */
 export function nothingSentence(
   r: Pick<TaskReading, "task" | "description" | "segments">,
   persona: PersonaId,
+  emptyDescription = false,
 ): string {
-  return PERSONA_RECORDS[persona].voice.nothing.replace(
-    "{subject}",
-    subjectOf(r, checkable(`${r.task} ${r.description}`), firstAccount(r.segments.sentences)),
-  );
+  const subject = subjectOf(r, checkable(`${r.task} ${r.description}`), firstAccount(r.segments.sentences));
+  if (emptyDescription && subject !== "here")
+    return `It is about ${subject.replace(/^in /, "")}, ${ANGLE[persona]}.`;
+  return PERSONA_RECORDS[persona].voice.nothing.replace("{subject}", subject);
 }

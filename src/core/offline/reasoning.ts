@@ -21,7 +21,7 @@ import reasoningTerms from "./words/reasoning-terms.json" with { type: "json" };
 import { PERSONAS, type PersonaId } from "../personas.js";
 import { QUOTE_SHOWN, saysNothing, type Evidence, type EvidenceType } from "./read-evidence.js";
 import { checkable, norm, q, standsIn } from "./reasoning-quotes.js";
-import { firstAccount, subjectOf, whatItDoes } from "./reasoning-subject.js";
+import { ANGLE, firstAccount, subjectOf, whatItDoes } from "./reasoning-subject.js";
 import { askCue } from "./find-ask.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
 import { isTemplate, type AuthorSentence } from "./segments.js";
@@ -272,19 +272,6 @@ function candidates(
  * sentences of their own in most texts.
  */
 const PICK_ORDER: readonly PersonaId[] = ["product", "revenue", "marketing", "ux", "architect"];
-
-/**
- * How each persona weighs a text where nothing of its own is quoted: a claim of what the text is and from which
- * angle it is weighed, never that the text lacks something (an absence is said only where its finder's recall is
- * at least 0.95, and no theme finder reaches that).
- */
-const ANGLE: Readonly<Record<PersonaId, string>> = {
-  product: "weighed for how plannable it is",
-  revenue: "weighed for what it is worth in revenue",
-  marketing: "weighed for what could be announced",
-  ux: "weighed for what people see and do",
-  architect: "weighed for what it changes in the code",
-};
 
 /** What is not a letter or a digit, to compare quotes without marks (ASCII's punctuation, and the typographic). */
 const NOT_LETTERS_RE = /[^a-z0-9\u00c0-\u024f\u0370-\u1fff\u2c00-\ud7ff\uf900-\ufeff]+/g;
