@@ -37259,6 +37259,7 @@ function withoutTrailingLink(sentence) {
 var LEAD_IN_RE = /:\s*$|\b(?:like this|as follows|the following|below|this way)\s*[.:]?\s*$|^(?:below is|attached is)\b|\bhere(?:'s|’s| is| are) (?:my|the|a|an|our|some)\b/i;
 var ASKS_WORD_RE = /\b(?:why|how|what|which|where|when|whether)\b/i;
 var PASTE_LEAD_IN_RE = /\b(?:errors?|exceptions?|output|message|messages|logs?|traceback|trace|following|shows?|says|prints?|returns?|throws?|gives?|got|get)\b[^\n]{0,40}:\s*$/i;
+var POINTER_RE = /^(?:(?:i|we)(?: have|'ve|’ve)? (?:posted|attached|uploaded|linked|shared|put|included|added) (?:the |a |an |my |our |some |all |full |more )|(?:the )?(?:full |complete )?(?:backtraces?|logs?|stack ?traces?|screenshots?|details) (?:are|is) (?:attached|posted|here|below|above|in)\b)/i;
 var CAUSE_RE = /^(?:(?:probably|presumably|likely|maybe|possibly|perhaps|most likely|i think it'?s)\s+)?(?:due to|because|caused by|as a result of)\b/i;
 function askCue(sentence, step = false) {
   let head = sentence.length > CUE_CHARS ? sentence.slice(0, CUE_CHARS) : sentence;
@@ -37267,6 +37268,7 @@ function askCue(sentence, step = false) {
   const request2 = REQUEST_RE.test(head) || CJK_REQUEST_RE.test(head);
   if (LEAD_IN_RE.test(sentence)) return request2 ? "request" : null;
   if (!clause && !request2 && CAUSE_RE.test(sentence)) return null;
+  if (POINTER_RE.test(sentence)) return null;
   if (QUESTION_RE.test(sentence) || /[?？]\s*$/.test(sentence) && ASKS_WORD_RE.test(sentence))
     return "question";
   if (request2 || !step && IMPERATIVE_RE.test(head)) return "request";
@@ -37927,7 +37929,7 @@ var PROSE_STEPS_RE = new RegExp(
   `^[^\\n]{0,60}?\\b(?:${ACTION})\\b[^\\n]{2,120}?(?:,\\s*(?:and\\s+)?(?:then\\s+)?|\\s+(?:and\\s+)?then\\s+|\\s+and\\s+|\\s*(?:->|→|>)\\s*)(?:${ACTION}|see|observe|notice|wait)\\b`,
   "i"
 );
-var TRACE_RE = /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b[:(]|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|(?<![\w\\/.-])[\w\\/.-]{1,300}(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
+var TRACE_RE = /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b(?::|\((?!\)))|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|(?<![\w\\/.-])[\w\\/.-]{1,300}(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
 var TRACE_GATE_RE = /^\s*at |Traceback|Exception|File "|panic|goroutine |SIGSEGV|Segmentation fault|0x|rror|ERROR|Assertion|exception/m;
 var isTrace = (line) => TRACE_GATE_RE.test(line) && TRACE_RE.test(line);
 var ERROR_QUOTED_RE = /\b(?:get|gets|got|getting|see|saw|seeing|throws?|threw|raises?|raised|shows?|showed|showing|returns?|returned|receive[sd]?|encounter(?:ed)?|fails? with|failed with)\b[^\n"“]{0,30}\b(?:errors?|exceptions?)(?: messages?)?\b[^\n"“]{0,40}["“][^"”\n]{12,}["”]/i;
@@ -38719,6 +38721,13 @@ function quotableAlone(s) {
 
 // src/core/offline/reasoning-subject.ts
 var PROBLEM_RE2 = /\b(?:fail\w*|crash\w*|errors?|exceptions?|broken|breaks?|bugs?|wrong|incorrect\w*|unexpected\w*|invalid|missing|no longer|not (?:work\w*|shown|showing|displayed|saved|loading|found|possible|supported)|(?:does|do|did|is|are|was|were|can|could|will|would)(?:n['’]?t| not) \w+|can['’]?t|cannot|unable to|stopped|hangs?|freez\w*|leak\w*|slow\w*|throws?|panic\w*)\b/i;
+var ANGLE = {
+  product: "weighed for how plannable it is",
+  revenue: "weighed for what it is worth in revenue",
+  marketing: "weighed for what could be announced",
+  ux: "weighed for what people see and do",
+  architect: "weighed for what it changes in the code"
+};
 function whatItDoes(r, subject) {
   if (subject === "here") return "Its title is too short to say what it is about";
   if (r.pullRequest) return `It is about ${subject.replace(/^in /, "")}`;
@@ -38734,18 +38743,18 @@ function subjectOf(r, text2, first) {
   for (const candidate of [title, first ?? ""]) {
     const end = candidate.search(/[.!?](?=\s)/);
     const one = end > 0 ? `${candidate.slice(0, end)}…` : candidate;
-    if ((one.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= 3 && standsIn(one, text2)) return `in ${q(one, 70)}`;
+    if ((one.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= 2 && standsIn(one, text2)) return `in ${q(one, 70)}`;
   }
   return "here";
 }
 function firstAccount(sentences2) {
   return sentences2.find(quotableAlone)?.text;
 }
-function nothingSentence(r, persona) {
-  return PERSONA_RECORDS[persona].voice.nothing.replace(
-    "{subject}",
-    subjectOf(r, checkable(`${r.task} ${r.description}`), firstAccount(r.segments.sentences))
-  );
+function nothingSentence(r, persona, emptyDescription = false) {
+  const subject = subjectOf(r, checkable(`${r.task} ${r.description}`), firstAccount(r.segments.sentences));
+  if (emptyDescription && subject !== "here")
+    return `It is about ${subject.replace(/^in /, "")}, ${ANGLE[persona]}.`;
+  return PERSONA_RECORDS[persona].voice.nothing.replace("{subject}", subject);
 }
 
 // src/core/offline/reasoning-areas.ts
@@ -38943,13 +38952,6 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
   return out;
 }
 var PICK_ORDER = ["product", "revenue", "marketing", "ux", "architect"];
-var ANGLE = {
-  product: "weighed for how plannable it is",
-  revenue: "weighed for what it is worth in revenue",
-  marketing: "weighed for what could be announced",
-  ux: "weighed for what people see and do",
-  architect: "weighed for what it changes in the code"
-};
 var NOT_LETTERS_RE = /[^a-z0-9\u00c0-\u024f\u0370-\u1fff\u2c00-\ud7ff\uf900-\ufeff]+/g;
 var loose = (t) => t.toLowerCase().replace(NOT_LETTERS_RE, " ").trim();
 function unquoted(r, sentences2, used, text2, keys) {
@@ -39088,7 +39090,7 @@ function personaVerdict(r, persona, c, lean, model, grounded) {
   if (s.kind === "junk" || s.kind === "ping" || !grounded) {
     const reason = s.kind === "ping" ? "ping" : s.junk ?? "no_content";
     sentences2.push(
-      persona === "product" ? `${JUNK_SENTENCE[reason]}, so there is nothing to weigh.` : nothingSentence(r, persona)
+      persona === "product" ? `${JUNK_SENTENCE[reason]}, so there is nothing to weigh.` : nothingSentence(r, persona, reason === "no_content")
     );
     if (a.injection && persona === "product")
       sentences2.push("An instruction aimed at the scorer was found in the text; it was ignored.");
