@@ -213,4 +213,15 @@ describe("findAsk", () => {
       askCue("I posted the full backtraces in #26317 before making a separate report for this crash."),
     ).toBeNull();
   });
+
+  it("takes nothing from a template's aside in parentheses, nor a template's 'What's the …?' prompt", () => {
+    const d = [
+      "_(Note, you don't have to fill out every section here. They're just here for guidance. That said, nicely detailed feature requests are more likely to get attention sooner)_",
+      "",
+      "### Solution",
+      "",
+      "**MVP:** What's the smallest possible solution that would get 80% of the problem out of the way?",
+    ].join("\n");
+    expect(findAsk("Sidebar", d)).toBeNull();
+  });
 });

@@ -540,3 +540,13 @@ describe("a title with no description", () => {
     );
   });
 });
+
+describe("a text read as nothing to weigh", () => {
+  it("is said of its title, not of a sentence of the template", () => {
+    const all = reasons(
+      "Sidebar",
+      "_(Note, you don't have to fill out every section here. They're just here for guidance.)_\n\n### Problem\n\nIs your feature request related to a problem? Please describe the problem here.\n\n### Solution\n\n**MVP:** What's the smallest possible solution that would get 80% of the problem out of the way?",
+    ).join(" ");
+    expect(all).not.toMatch(/just here for guidance|smallest possible solution/);
+  });
+});

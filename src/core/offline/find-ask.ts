@@ -35,7 +35,7 @@ import {
 } from "./ask-patterns.js";
 import { paragraphs, quotedParagraphs, SEARCH_QUERY_RE } from "./ask-paragraphs.js";
 import { countWords } from "./markdown-lines.js";
-import { FIRST_PERSON_RE, TEMPLATE_VOICE_RE, TRACKER_NOTICE_RE } from "./prose.js";
+import { FIRST_PERSON_RE, isAside, TEMPLATE_VOICE_RE, TRACKER_NOTICE_RE } from "./prose.js";
 import { readMarkdown, type MarkdownText } from "./read-markdown.js";
 
 /** The longest ask, "…" included. */
@@ -240,6 +240,7 @@ export function findAsk(
     // paragraph in the author's first person is the author's (as the author's sentences are read, segments.ts).
     if (TRACKER_NOTICE_RE.test(p.text)) trackerSeen = true;
     if (p.section === "other" || p.section === "expected" || TRACKER_NOTICE_RE.test(p.text)) continue;
+    if (isAside(p.text)) continue;
     if (trackerSeen && !FIRST_PERSON_RE.test(p.text)) continue;
     const tier = p.section === "ask" ? 0 : 1;
     if (tier !== 0 && firstWithCue[tier]) continue;

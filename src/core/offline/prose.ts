@@ -130,6 +130,16 @@ export const POLICY_RE =
  * The tracker's notice itself ("This issue tracker is not for questions", "support requests … are likely to be
  * closed"): the paragraph that holds it is the tracker's in all its sentences.
  */
+/**
+ * A paragraph put wholly in parentheses, emphasis marks aside ("_(Note, you don't have to fill out every section here.
+ * They're just here for guidance. …)_"): a template's aside to the reporter, not the author's account. The first ")"
+ * must close the paragraph: "(see the picture) The app crashes (on save)" is the author's.
+ */
+export function isAside(paragraph: string): boolean {
+  const t = paragraph.trim().replace(/^[_*\s]+|[_*\s.]+$/g, "");
+  return t.startsWith("(") && t.indexOf(")") === t.length - 1 && t.length > 2;
+}
+
 export const TRACKER_NOTICE_RE =
   /\b(?:(?:issue|bug) tracker is (?:for|not)|(?:are|is) likely to be closed|support requests (?:that|which) are|github also notifies|here is our policy)\b/i;
 

@@ -79,7 +79,9 @@ export function nothingSentence(
   persona: PersonaId,
   emptyDescription = false,
 ): string {
-  const subject = subjectOf(r, checkable(`${r.task} ${r.description}`), firstAccount(r.segments.sentences));
+  // Said of the title only: the text was read as junk, a status ping or an unfilled template, so a sentence of it
+  // is no subject ("Nothing in “They're just here for guidance”", a template's aside, was read as the author's).
+  const subject = subjectOf(r, checkable(`${r.task} ${r.description}`));
   if (emptyDescription && subject !== "here")
     return `It is about ${subject.replace(/^in /, "")}, ${ANGLE[persona]}.`;
   return PERSONA_RECORDS[persona].voice.nothing.replace("{subject}", subject);

@@ -9,7 +9,7 @@
  * Linear: one pass over at most MAX_CHARS characters, patterns anchored and bounded.
  */
 import { AUTOMATED_HEADING_RE } from "./ask-paragraphs.js";
-import { FIRST_PERSON_RE, POLICY_RE, TEMPLATE_VOICE_RE, TRACKER_NOTICE_RE } from "./prose.js";
+import { FIRST_PERSON_RE, isAside, POLICY_RE, TEMPLATE_VOICE_RE, TRACKER_NOTICE_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { TEMPLATE_BOILERPLATE } from "./signals.js";
 import {
@@ -164,6 +164,7 @@ export function readSegments(md: MarkdownText): Segments {
       trackerSeen = true;
       return;
     }
+    if (isAside(joined)) return;
     // After the tracker's notice, its template goes on in its own voice ("There are many online forums …"):
     // only a paragraph in the author's first person is the author's.
     if (trackerSeen && !FIRST_PERSON_RE.test(joined)) return;
