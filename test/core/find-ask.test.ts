@@ -224,4 +224,9 @@ describe("findAsk", () => {
     ].join("\n");
     expect(findAsk("Sidebar", d)).toBeNull();
   });
+
+  it("takes no placeholder in capitals for the ask ('ADD ISSUE DESCRIPTION HERE')", () => {
+    expect(findAsk("Bug", "ADD ISSUE DESCRIPTION HERE\n\n### Version\n\n1.2.3")).toBeNull();
+    expect(findAsk("Toggle", "Add a dark mode toggle here.")).toBe("Add a dark mode toggle here.");
+  });
 });

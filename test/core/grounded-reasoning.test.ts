@@ -550,3 +550,20 @@ describe("a text read as nothing to weigh", () => {
     expect(all).not.toMatch(/just here for guidance|smallest possible solution/);
   });
 });
+
+describe("'extract' in a title", () => {
+  it("is refactoring only with code to extract, not a file to unpack", () => {
+    expect(
+      reasons(
+        "Cannot type I Accept to extract from hexagon_nn_skel",
+        "The installer aborts before the license can be accepted.",
+      ).join(" "),
+    ).not.toMatch(/technical debt/);
+    expect(
+      reasons(
+        "Extract the retry helpers into one module",
+        "The three exporters each copy the same retry loop.",
+      ).join(" "),
+    ).toMatch(/pays down technical debt/);
+  });
+});

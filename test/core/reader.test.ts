@@ -320,11 +320,14 @@ describe("what a reasoning calls template text", () => {
     expect(product("Add retries to the webhook sender", pr)).not.toMatch(/template text/);
   });
 
-  it("is said where most of the description is the template's, unanswered", () => {
+  it("is not said even where most of the description is the template's, unanswered: a share is a judgement", () => {
+    // Fresh readers took "much of the description is template text" for false in 4 reports of 2 samples (a
+    // filled-in form, three lines of spam, one line and two links): the structure still counts it, the text says
+    // nothing of it.
     const body = `### What happened\n\nThe export button does nothing on Firefox.\n\n${unanswered(8)}`;
     const s = readStructure("Export button does nothing", body, { spam: false, trackerNote: false });
     expect(s.promptShare).toBeGreaterThan(0.6);
-    expect(product("Export button does nothing", body)).toMatch(/much of the description is template text/);
+    expect(product("Export button does nothing", body)).not.toMatch(/template text/);
   });
 });
 

@@ -16,7 +16,7 @@ export const PROMPT_RE =
 
 /** Placeholders a template leaves for the reporter. */
 export const PLACEHOLDER_RE =
-  /\[(?:\.\.\.|…)\]|\(fill [^)]{0,60}\)|\[[a-z ]{3,30} here\]|<[a-z ]{3,30} here>|\byyyy-mm-dd\b|\bx\.y\.z\b/i;
+  /\[(?:\.\.\.|…)\]|\(fill [^)]{0,60}\)|\[[a-z ]{3,30} here\]|<[a-z ]{3,30} here>|\byyyy-mm-dd\b|\bx\.y\.z\b|^\W*(?:add|insert|put|write|enter|paste|type|describe)\b[^.!?\n]{0,40}\b(?:description|details?|issue|text|info(?:rmation)?|summary|title|name|steps|logs?|output|screenshots?|context|version)\s+here\W*$/i;
 
 /** A greeting or a salutation opening the sentence that holds the ask: the ask is what follows it. */
 export const GREETING_PREFIX_RE =
