@@ -229,4 +229,13 @@ describe("findAsk", () => {
     expect(findAsk("Bug", "ADD ISSUE DESCRIPTION HERE\n\n### Version\n\n1.2.3")).toBeNull();
     expect(findAsk("Toggle", "Add a dark mode toggle here.")).toBe("Add a dark mode toggle here.");
   });
+
+  it("takes neither 'This is both bug / feature' nor a template's 'Write a short description …' for the ask", () => {
+    expect(findAsk("x", "** This is both bug / feature\n\nThe export fails on empty reports.")).toBe(
+      "The export fails on empty reports.",
+    );
+    expect(
+      findAsk("x", "### Issue description\n\nWrite a short description about the issue\n\n### Steps"),
+    ).toBeNull();
+  });
 });

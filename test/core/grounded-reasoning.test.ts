@@ -567,3 +567,11 @@ describe("'extract' in a title", () => {
     ).toMatch(/pays down technical debt/);
   });
 });
+
+describe("a Chinese title", () => {
+  it("counts its characters as words: quoted, not called too short", () => {
+    const all = reasons("添加支付宝和微信在线支付", "OS: Linux\nVersion: 2.1").join(" ");
+    expect(all).not.toMatch(/too short/);
+    expect(all).toContain("“添加支付宝和微信在线支付”");
+  });
+});

@@ -44,6 +44,10 @@ export function whatItDoes(r: TaskReading, subject: string): string {
  * What the text is about, in the author's words: the title without its tag ("[Bug]: "), or where it has fewer than
  * two words, the description's first sentence; "here" where neither will do.
  */
+/** Words of a title, a Chinese or Japanese character counting as one ("添加支付宝和微信在线支付" is no one-word title). */
+const wordCount = (t: string) =>
+  t.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu)?.length ?? 0;
+
 export function subjectOf(
   r: Pick<TaskReading, "task" | "description">,
   text: string,
@@ -54,7 +58,7 @@ export function subjectOf(
     // One sentence of it: a quote that ran across a full stop would read as two sentences.
     const end = candidate.search(/[.!?](?=\s)/);
     const one = end > 0 ? `${candidate.slice(0, end)}…` : candidate;
-    if ((one.match(/[\p{L}\p{N}]+/gu)?.length ?? 0) >= 2 && standsIn(one, text)) return `in ${q(one, 70)}`;
+    if (wordCount(one) >= 2 && standsIn(one, text)) return `in ${q(one, 70)}`;
   }
   return "here";
 }
