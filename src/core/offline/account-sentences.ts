@@ -4,6 +4,7 @@
  * nothing of its own, not a form's field or option, a greeting, a form's question, a broken sentence's rest or the
  * machine's sections. Each rule comes from issue 35's blind readings of such quotes and holds in any tracker. Pure.
  */
+import { KIND_NAMED_RE } from "./ask-patterns.js";
 import type { AuthorSentence } from "./segments.js";
 
 /** A sentence without its inline code: a term in code (`import cv2`) is never the author's word for an area. */
@@ -68,7 +69,7 @@ export function accountOf(sentences: readonly AuthorSentence[]): readonly Author
  * after it, a sentence cut by a link taken out ("…"), or one that opens on markup.
  */
 const NOT_WORTH_RE =
-  /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no|sorry|apologies|i(?:'m| am) (?:very |so |really )?sorry)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]|^(?:this|it)(?: is|'s|’s) (?:a|an|just an?) (?:feature request|bug report|bug|question|enhancement|feature|proposal|request)[.!]?$/i;
+  /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening)|thanks?|thank you|cheers|yes|no|sorry|apologies|i(?:'m| am) (?:very |so |really )?sorry)\b|\b(?:do|did|does|would|will|have|has|are|can|could|should) you\b[^.!]*\?|\?\s*\S|…|^[_*`]/i;
 
 /** The rest of a sentence broken by a line or a list ("to the further left side"): it opens on a joining word. */
 const FRAGMENT_RE = /^(?:to|and|or|but|with|for|of|in|on|at|by|from|as|so|then|which|that)\s/;
@@ -81,6 +82,7 @@ export function quotableAlone(s: AuthorSentence): boolean {
   return (
     !FIELD_ANSWER_RE.test(s.text) &&
     !NOT_WORTH_RE.test(s.text) &&
+    !KIND_NAMED_RE.test(s.text) &&
     !FRAGMENT_RE.test(s.text) &&
     !machineSection(s.section) &&
     accountLine(s.text)

@@ -24,10 +24,16 @@
  * request or problem the ask is null rather than a repeat of the title.
  */
 import {
+  ASKS_WORD_RE,
+  CAUSE_RE,
   CJK_REQUEST_RE,
   GREETING_PREFIX_RE,
   IMPERATIVE_RE,
+  KIND_NAMED_RE,
+  LEAD_IN_RE,
+  PASTE_LEAD_IN_RE,
   PLACEHOLDER_RE,
+  POINTER_RE,
   PROBLEM_RE,
   PROMPT_RE,
   QUESTION_RE,
@@ -108,7 +114,12 @@ export function isProse(sentence: string): boolean {
   if (/\.\w{1,4}:\d+|#include\b/.test(sentence)) return false;
   // Error output pasted as text ("ERROR TypeError: Cannot read property …").
   if (/^\W*(?:[A-Z]{3,}\s+)?[\w.]*(?:Error|Exception)\b\s*:/.test(sentence)) return false;
-  if (PROMPT_RE.test(sentence) || PLACEHOLDER_RE.test(sentence) || TEMPLATE_VOICE_RE.test(sentence))
+  if (
+    PROMPT_RE.test(sentence) ||
+    KIND_NAMED_RE.test(sentence) ||
+    PLACEHOLDER_RE.test(sentence) ||
+    TEMPLATE_VOICE_RE.test(sentence)
+  )
     return false;
   // Mostly letters and spaces: code, paths and logs are mostly not.
   const letters = sentence.match(/[\p{L}\s]/gu)?.length ?? 0;
@@ -159,26 +170,6 @@ export type AskCue = "request" | "problem" | "question";
  * only a request of its own: two readings of 60 comments took such lead-ins for no ask.
  * `step`: an item of a numbered list, whose imperative verb is an instruction, not a request.
  */
-/**
- * A lead-in to a list, a paste or an example ("… the following error is returned:", "… like this", "Here's my
- * configuration log"): it introduces what follows rather than stating the ask.
- */
-const LEAD_IN_RE =
-  /:\s*$|\b(?:like this|as follows|the following|below|this way)\s*[.:]?\s*$|^(?:below is|attached is)\b|\bhere(?:'s|’s| is| are) (?:my|the|a|an|our|some)\b/i;
-
-const ASKS_WORD_RE = /\b(?:why|how|what|which|where|when|whether)\b/i;
-
-/** A paragraph that ends by announcing pasted output: "… it throws the following error:", "Here is the log:". */
-const PASTE_LEAD_IN_RE =
-  /\b(?:errors?|exceptions?|output|message|messages|logs?|traceback|trace|following|shows?|says|prints?|returns?|throws?|gives?|got|get)\b[^\n]{0,40}:\s*$/i;
-
-/** A sentence that gives only a cause ("Due to very large integer argument", "Presumably because …"): no ask. */
-/** A pointer to what was posted elsewhere ("I posted the full backtraces in …", "Attached is the log"): no ask. */
-const POINTER_RE =
-  /^(?:(?:i|we)(?: have|'ve|’ve)? (?:posted|attached|uploaded|linked|shared|put|included|added) (?:the |a |an |my |our |some |all |full |more )|(?:the )?(?:full |complete )?(?:backtraces?|logs?|stack ?traces?|screenshots?|details) (?:are|is) (?:attached|posted|here|below|above|in)\b)/i;
-const CAUSE_RE =
-  /^(?:(?:probably|presumably|likely|maybe|possibly|perhaps|most likely|i think it'?s)\s+)?(?:due to|because|caused by|as a result of)\b/i;
-
 export function askCue(sentence: string, step = false): AskCue | null {
   let head = sentence.length > CUE_CHARS ? sentence.slice(0, CUE_CHARS) : sentence;
   const clause = SUBORDINATE_RE.exec(head);

@@ -127,10 +127,6 @@ export const POLICY_RE =
   /\b(?:github also notifies|notifies thousands of people|as per our github policy|we only address|code of conduct|contributing guidelines?|contribution guidelines?|search (?:the )?existing issues|existing (?:issues|discussions)|(?:will|may|might|are likely to|is likely to) be closed|support requests|stack ?overflow|discussions? (?:tab|forum|board)|for (?:support|general questions|usage questions)|issue tracker is (?:for|not)|bug tracker is (?:for|not)|this (?:template|form)\b|(?:the )?form below|must be filled (?:out|in)|latest (?:version|release) of)\b/i;
 
 /**
- * The tracker's notice itself ("This issue tracker is not for questions", "support requests … are likely to be
- * closed"): the paragraph that holds it is the tracker's in all its sentences.
- */
-/**
  * A paragraph put wholly in parentheses, emphasis marks aside ("_(Note, you don't have to fill out every section here.
  * They're just here for guidance. …)_"): a template's aside to the reporter, not the author's account. The first ")"
  * must close the paragraph: "(see the picture) The app crashes (on save)" is the author's.
@@ -140,6 +136,10 @@ export function isAside(paragraph: string): boolean {
   return t.startsWith("(") && t.indexOf(")") === t.length - 1 && t.length > 2;
 }
 
+/**
+ * The tracker's notice itself ("This issue tracker is not for questions", "support requests … are likely to be
+ * closed"): the paragraph that holds it is the tracker's in all its sentences.
+ */
 export const TRACKER_NOTICE_RE =
   /\b(?:(?:issue|bug) tracker is (?:for|not)|(?:are|is) likely to be closed|support requests (?:that|which) are|github also notifies|here is our policy)\b/i;
 

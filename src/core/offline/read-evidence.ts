@@ -143,10 +143,10 @@ function exceptionAfter(lines: readonly string[], at: number): string {
 const FENCE_MARK = "\u0001";
 const isFence = (line: string) => line.startsWith(FENCE_MARK);
 
-/** A template's empty answer. */
 /** A line that asks, before a checklist: its items are the answer's options ("… when it's safe to call it:"). */
 const OPTIONS_LEAD_RE =
   /\?[\s*_:]*$|\b(?:which|whether|when|what|asking|choose|select|pick)\b[^\n]{0,160}:[\s*_]*$/i;
+/** A template's empty answer. */
 const EMPTY_ANSWER_RE = /^(?:_?no response_?|n\/a|none|-|\.\.\.|…)$/i;
 const isHeading = (line: string) => /^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*$)/.test(line);
 

@@ -286,6 +286,7 @@ function structureOf(title: string, description: string, md: MarkdownText): Task
     bulk: BULK_RE.test(title) || BULK_RE.test(b.ownText),
     junk,
     titleTag: t.tag,
+    titleTagKind: t.tagKind,
     titleVersion: VERSION_RE.test(t.body),
     titleQuestion: /[?？]\s*$/.test(title.trim()),
     titleChars: [...t.body].length,

@@ -68,11 +68,6 @@ export interface TaskReading {
   /** The reader's findings (the report's `reading`): kind from the trained model, evidence with quotes. */
   reading: Reading;
   features: number[];
-  /**
-   * The text is a pull request's ("this PR …", a "Pull Request" checklist, "Fixes #123" on a line of its own): the
-   * kind model knows bug reports, feature requests and questions, so no kind is said of it.
-   */
-  pullRequest: boolean;
 }
 
 export function readTask(
@@ -119,7 +114,6 @@ export function readTask(
     segments: readSegments(md),
     reading,
     features: featureVector(structure, analysis, reading),
-    pullRequest: reading.pullRequest === true,
   };
 }
 
@@ -133,7 +127,8 @@ export const KIND_CLAIM_BAR: Readonly<Record<string, number>> = { bug: 0.8, feat
 
 /** The kind a reasoning (or the advice) may name, or null. */
 export function claimedKind(r: TaskReading): "bug" | "feature" | null {
-  if (r.pullRequest) return null;
+  // A pull request's text (reading.pullRequest): the kind model knows bug reports, feature requests and questions.
+  if (r.reading.pullRequest) return null;
   const { kind, kindConfidence } = r.reading;
   const bar = KIND_CLAIM_BAR[kind];
   return bar !== undefined && kindConfidence >= bar ? (kind as "bug" | "feature") : null;

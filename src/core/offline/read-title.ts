@@ -47,6 +47,8 @@ interface TitleReading extends Pick<
   "kind" | "kindCue" | "severity" | "severityCue" | "debt" | "debtCue"
 > {
   tag: boolean;
+  /** The kind the tag names ("chore:", "[Docs]"), or null. */
+  tagKind: TaskKind | null;
   words: number;
   body: string;
 }
@@ -76,6 +78,7 @@ export function readTitle(title: string): TitleReading {
     debt: null,
     debtCue: null,
     tag,
+    tagKind,
     words,
     body,
   };

@@ -8,17 +8,19 @@ import { claimedKind, type TaskReading } from "./read-task.js";
 import { isSevere } from "./task-structure.js";
 
 /** The structural features that moved the consensus most, in words, for the product persona's summary. */
-const FEATURE_WORDS: Record<string, [up: string, down: string]> = {
+/** A feature's words, or words made from the reading ("it names “crashes”"); "" where nothing is said. */
+type Words = string | ((r: TaskReading) => string);
+
+const FEATURE_WORDS: Record<string, [up: Words, down: Words]> = {
   "kind.bug": ["it is a bug report", "it is not a bug report"],
   "kind.chore": ["it is maintenance work", "it is not maintenance work"],
   "kind.docs": ["it is a documentation task", ""],
   "kind.question": ["", "it is a question rather than a request"],
-  "severity.severe": ["it names a severe defect", ""],
+  // A severe defect is said by the words that made it one: a reader took "the defect is severe" for an intermittent
+  // test failure's exception as a judgement the text does not make.
+  "severity.severe": [(r) => `it names “${r.structure.severityCue!}”`, ""],
   "title.version": ["the title names a version", ""],
   own_words: ["the author wrote a full description", "the description is short"],
-  // "Much of the description is template text" is not said: a share of the text is a judgement, and fresh readers
-  // took it for false in 4 reports of 2 samples (a filled-in form, three lines of spam, one line and two links).
-  template_share: ["", ""],
   "evidence.steps": ["it has steps to reproduce", ""],
   "evidence.trace": ["it has error output", ""],
   "evidence.acceptance": ["it says what done looks like", ""],
@@ -26,6 +28,8 @@ const FEATURE_WORDS: Record<string, [up: string, down: string]> = {
   "evidence.versions": ["it names versions", ""],
   hype: ["", "it makes claims of value without evidence"],
   "title.question": ["", "the title is a question"],
+  // template_share has no words: "much of the description is template text" is a judgement of a share, and fresh
+  // readers took it for false in 4 reports of 2 samples (a filled-in form, three lines of spam, one line and two links).
 };
 
 /**
@@ -54,13 +58,10 @@ export function drivers(r: TaskReading, model: JudgeModel): string | undefined {
     .sort((a, b) => Math.abs(b.v) - Math.abs(a.v))
     .slice(0, 2);
   if (ranked.length === 0) return undefined;
-  // A severe defect is said by the words that made it one ("it names “crash”"): a reader took "the defect is severe"
-  // for an intermittent test failure's exception as a judgement the text does not make.
   return ranked
-    .map((x) =>
-      x.name === "severity.severe" && x.v > 0
-        ? `it names “${r.structure.severityCue!}”`
-        : FEATURE_WORDS[x.name]![x.v > 0 ? 0 : 1],
-    )
+    .map((x) => {
+      const words = FEATURE_WORDS[x.name]![x.v > 0 ? 0 : 1];
+      return typeof words === "function" ? words(r) : words;
+    })
     .join(", and ");
 }

@@ -29,7 +29,7 @@ export const ANGLE: Readonly<Record<PersonaId, string>> = {
 export function whatItDoes(r: TaskReading, subject: string): string {
   if (subject === "here") return "Its title is too short to say what it is about";
   // A pull request's title says what it changes ("Fix the crash on …"), not a problem it reports.
-  if (r.pullRequest) return `It is about ${subject.replace(/^in /, "")}`;
+  if (r.reading.pullRequest) return `It is about ${subject.replace(/^in /, "")}`;
   // A title that asks ("Deprecated hook ????") is said to ask, whatever kind the model reads: a reader took "It reports
   // a bug in" such a title for false.
   if (/[?？]\s*”$/.test(subject)) return `It asks ${subject.replace(/^in /, "")}`;

@@ -27,7 +27,6 @@ import { claimedKind, type TaskReading } from "./read-task.js";
 import { isTemplate, type AuthorSentence } from "./segments.js";
 import { accountLine, fieldAnswer, quotableAlone, withoutCode } from "./account-sentences.js";
 import { areasIn, ownWordAt, type AreaHit } from "./reasoning-areas.js";
-import { TAG_KINDS, TAG_RE } from "./structure-patterns.js";
 
 /** What the title's own rules read (docs, chore and refactor work), named as the title's word. */
 const TAGGED_WORDS: Readonly<Record<string, string>> = {
@@ -99,10 +98,10 @@ const SECTION_NOT_ASK_RE =
  */
 const UNAMBIGUOUS_KIND_VERB_RE = /^(?:bump\w*|upgrad\w*|refactor\w*|document|deprecat\w*|deduplicat\w*)$/i;
 
-function titleSays(title: string, kind: string, cue: string | null): boolean {
-  const m = TAG_RE.exec(title);
-  const tag = m?.slice(1).find(Boolean)?.trim();
-  if (tag) return TAG_KINDS.some(([re, k]) => k === kind && re.test(tag));
+function titleSays(r: TaskReading): boolean {
+  const { titleTag, titleTagKind, kindCue: cue } = r.structure;
+  if (titleTag) return titleTagKind === r.reading.kind;
+  const title = r.task;
   return (
     !!cue &&
     UNAMBIGUOUS_KIND_VERB_RE.test(cue) &&
@@ -117,13 +116,13 @@ function titleSays(title: string, kind: string, cue: string | null): boolean {
  */
 function askFrame(r: TaskReading, text: string, isAsk: boolean): string {
   const tagged = TAGGED_WORDS[r.reading.kind];
-  if (tagged && r.structure.kind === r.reading.kind && titleSays(r.task, r.reading.kind, r.structure.kindCue))
+  if (tagged && r.structure.kind === r.reading.kind && titleSays(r))
     return `The title reads as ${tagged}; the author writes`;
   if (!isAsk) return "The author writes";
   const kind = claimedKind(r);
   const cue = askCue(text);
   // A pull request's sentence says what it changes: as written, unless it asks.
-  if (r.pullRequest) return cue === "question" ? "It asks" : "The author writes";
+  if (r.reading.pullRequest) return cue === "question" ? "It asks" : "The author writes";
   if (cue === "problem") return kind === "bug" ? "It reports a bug" : "It reports a problem";
   if (cue === "question") return "It asks";
   // A request the reader is not sure is a feature request is often what the author set out to do ("I want to

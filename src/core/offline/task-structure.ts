@@ -28,6 +28,8 @@ export interface TaskStructure {
   junk: JunkReason | null;
   /** The title carries a tag such as "[Bug]", "feat:" or "Feature request:". */
   titleTag: boolean;
+  /** The kind the title's tag names ("chore:" → chore), or null: read once, for the reasoning to say "the title reads as …". */
+  titleTagKind: TaskKind | null;
   /** A version number in the title ("Thunderbird 115 support", "crashes since 2.3.1"). */
   titleVersion: boolean;
   titleQuestion: boolean;
