@@ -583,13 +583,13 @@ describe("a checklist of options", () => {
     expect(
       types(
         "Dark mode",
-        "# Request type\n\n- [x] Please close this issue, I submitted it by accident\n- [ ] New documentation\n- [ ] Correction or update\n\nwhy is there no dark mode?",
+        "# Kind of request\n\n- [x] Please close this, it was sent by mistake\n- [ ] New page\n- [ ] Fix or update\n\nwhy is there no night theme?",
       ),
     ).not.toContain("acceptance");
     expect(
       types(
-        "When to commit",
-        "I'm basically asking when it's safe to call `batch.commit`:\n* [ ] during render phase\n* [ ] during commit phase\n* [ ] outside of these phases",
+        "When to flush",
+        "I'm really asking when it's safe to call `queue.flush`:\n* [ ] while drawing\n* [ ] while saving\n* [ ] outside of both",
       ),
     ).not.toContain("acceptance");
     // A plan stays a plan.
@@ -603,8 +603,8 @@ describe("a function's name in prose", () => {
   it("is no error output: `CV_Error()` in a changelog's bullet", () => {
     expect(
       types(
-        "Strip the base path",
-        "- Strip path from logger, keep file name only.\n- Reverted `CV_Error()` changes.",
+        "Shorter log lines",
+        "- Cut the folder from log lines, keep the file name only.\n- Reverted `LIB_Error()` changes.",
       ),
     ).not.toContain("trace");
     expect(types("Crash", "It fails with `ValueError: rows must be positive` on load.")).toContain("trace");
