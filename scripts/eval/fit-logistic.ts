@@ -16,7 +16,41 @@ export function fitLogistic(
   prior: Readonly<Record<string, number>> = PRIOR,
 ): JudgeModel {
   const n = xs.length;
-  const d = FEATURES.length;
+  const { mean, scale, weights, intercept } = fitWeights(
+    xs,
+    ys,
+    lambda,
+    FEATURES.map((f) => prior[f.name] ?? 0),
+  );
+  const model = {
+    features: FEATURES.map((f) => f.name),
+    mean,
+    scale,
+    weights,
+    intercept,
+    approvalLogit: 0,
+    lambda,
+    trainedOn: n,
+  };
+  model.approvalLogit = approvalBar(
+    xs.map((x) => logit(model, x)),
+    ys,
+  );
+  return model;
+}
+
+/**
+ * L2-regularised logistic regression by Newton's method (IRLS) over standardised features, shrunk towards `prior`
+ * (in the features' own units; zeros by default). Returns the standardisation and the weights.
+ */
+export function fitWeights(
+  xs: readonly (readonly number[])[],
+  ys: readonly number[],
+  lambda: number,
+  prior: readonly number[] = new Array<number>(xs[0]?.length ?? 0).fill(0),
+): { mean: number[]; scale: number[]; weights: number[]; intercept: number } {
+  const d = xs[0]?.length ?? 0;
+  const n = xs.length;
   const mean = new Array<number>(d).fill(0);
   const scale = new Array<number>(d).fill(0);
   for (const x of xs) for (let j = 0; j < d; j++) mean[j]! += x[j]! / n;
@@ -24,7 +58,7 @@ export function fitLogistic(
   for (let j = 0; j < d; j++) scale[j] = Math.sqrt(scale[j]!) || 1;
   const z = xs.map((x) => [1, ...x.map((v, j) => (v - mean[j]!) / scale[j]!)]);
   // The prior in the standardised units the fit works in.
-  const w0 = [0, ...FEATURES.map((f, j) => (prior[f.name] ?? 0) * scale[j]!)];
+  const w0 = [0, ...prior.map((p, j) => p * scale[j]!)];
   const w = [...w0];
   for (let iter = 0; iter < 50; iter++) {
     const grad = new Array<number>(d + 1).fill(0);
@@ -56,21 +90,7 @@ export function fitLogistic(
     }
     if (change < 1e-9) break;
   }
-  const model = {
-    features: FEATURES.map((f) => f.name),
-    mean,
-    scale,
-    weights: w.slice(1),
-    intercept: w[0]!,
-    approvalLogit: 0,
-    lambda,
-    trainedOn: n,
-  };
-  model.approvalLogit = approvalBar(
-    xs.map((x) => logit(model, x)),
-    ys,
-  );
-  return model;
+  return { mean, scale, weights: w.slice(1), intercept: w[0]! };
 }
 
 /** The share of real (not junk) training tasks whose consensus reaches the default approval bar of 7. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { quotedParagraphs } from "../../src/core/offline/ask-paragraphs.js";
-import { ASK_MAX, askCue, findAsk } from "../../src/core/offline/find-ask.js";
+import { askCue } from "../../src/core/offline/ask-sentences.js";
+import { ASK_MAX, findAsk } from "../../src/core/offline/find-ask.js";
 
 /** The ask is the description's own text (whitespace runs shown as one space), a final "…" aside. */
 function expectQuoted(ask: string | null, description: string): void {

@@ -22,7 +22,7 @@ import { PERSONAS, type PersonaId } from "../personas.js";
 import { QUOTE_SHOWN, saysNothing, type Evidence, type EvidenceType } from "./read-evidence.js";
 import { checkable, norm, q, standsIn } from "./reasoning-quotes.js";
 import { ANGLE, firstAccount, subjectOf, whatItDoes } from "./reasoning-subject.js";
-import { askCue } from "./find-ask.js";
+import { askCue } from "./ask-sentences.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
 import { isTemplate, type AuthorSentence } from "./segments.js";
 import { accountLine, fieldAnswer, quotableAlone, withoutCode } from "./account-sentences.js";
