@@ -5,7 +5,7 @@
  * kept in ask-labels.json by the text's hash and the candidate's hash (no text is stored).
  *
  *   node --import tsx scripts/eval/ask-label.ts --seed S --n N --out DIR [--parts K]   write DIR/part-K.txt
- *   node --import tsx scripts/eval/ask-label.ts --merge FILE.json                         add a reader's picks
+ *   node --import tsx scripts/eval/ask-label.ts --merge FILE.json --dump DIR/part-K.txt    add a reader's picks
  *
  * A reader's picks: {"<key>": {"best": <index> | null, "ok": [<index>…], "unlisted": <bool>}}; `best` the sentence
  * that states the request or problem, `ok` others a maintainer would also accept, `unlisted` when the description
@@ -43,12 +43,27 @@ if (merge) {
     string,
     { best: number | null; ok?: number[]; unlisted?: boolean }
   >;
+  const shown = new Map<string, string[]>();
+  const dump = arg("--dump");
+  if (dump)
+    for (const block of readFileSync(dump, "utf8")
+      .split(/^=== KEY /m)
+      .slice(1)) {
+      const key = block.slice(0, block.indexOf("\n"));
+      const list = block.slice(block.indexOf("--- CANDIDATES\n") + 15);
+      const lines = list.split("\n").filter((l) => /^\[\d+\] \(/.test(l));
+      shown.set(
+        key,
+        lines.map((l) => l.replace(/^\[\d+\] \([^)]*\) /, "")),
+      );
+    }
   let added = 0;
   for (const [key, pick] of Object.entries(picks)) {
     const t = byKey.get(key);
     if (!t) continue;
-    const cands = askCandidates(t.description);
-    const hash = (i: number) => (cands[i] ? candidateKey(cands[i]!.text) : undefined);
+    // The candidates as the reader saw them (the dump), else as they are read now.
+    const texts = shown.get(key) ?? askCandidates(t.description).map((c) => c.text);
+    const hash = (i: number) => (texts[i] !== undefined ? candidateKey(texts[i]!) : undefined);
     labels[key] = {
       best: pick.best === null || pick.best === undefined ? null : (hash(pick.best) ?? null),
       ok: (pick.ok ?? []).map(hash).filter((h): h is string => !!h),

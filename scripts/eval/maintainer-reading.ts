@@ -9,6 +9,7 @@
  *   node --import tsx scripts/eval/maintainer-reading.ts --show DIR        write one file per sampled issue to DIR
  *                                                                          (the issue's text and the comment), to read
  *   … --seed S --n N                                                       another seeded sample of N (a fresh check)
+ *   … --unseen                                                             only texts no reader has read or labelled
  *
  * A verdict, per comment:
  *   contradicted  the comment states something the issue's own text contradicts (a hedged claim, "may be …",
@@ -56,9 +57,19 @@ if (!texts) {
 }
 // Valid requests only (the API refuses an empty or over-long title), ranked by a seeded hash: fixed before reading.
 const rank = (key: string) => hash(`${SEED}:${key}`, 64);
+// `--unseen`: only texts no reader has read before (no verdict here, no pick of the ask's labels, no ask-eval
+// annotation), so a fresh sample is out of every fit's sample.
+const seen = new Set<string>();
+if (process.argv.includes("--unseen"))
+  for (const f of ["maintainer-readings.json", "ask-labels.json", "ask-annotations.json"]) {
+    const p = resolve(here, f);
+    if (existsSync(p))
+      for (const k of Object.keys(JSON.parse(readFileSync(p, "utf8")) as object)) seen.add(k);
+  }
 const sample = texts
   .filter((t) => t.title.trim() && [...t.title].length <= 256 && [...t.description].length <= 65_536)
   .map((t) => ({ ...t, key: textKey(t.title, t.description) }))
+  .filter((t) => !seen.has(t.key))
   .sort((a, b) => (rank(a.key) < rank(b.key) ? -1 : 1))
   .slice(0, N);
 

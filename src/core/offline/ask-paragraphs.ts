@@ -29,7 +29,8 @@ const PLAIN_LABEL_RE = /^\s*([A-Z][\p{L} '’/]{1,40}?)\s*:\s+(?=\S)/u;
 const CODE_LINE_RE =
   /^\s*(?:#include\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|return)\s+[\w({[]|[\w.$[\]]+\s*(?:=|\+=|-=)\s*\S|[\w.$]+\([^)]*\)\s*;?\s*$|[{}]\s*$|.*;\s*$)/;
 
-export type Section = "ask" | "expected" | "other" | "none";
+/** "automated": a section the tracker's form fills in itself, no one's words (AUTOMATED_HEADING_RE). */
+export type Section = "ask" | "expected" | "other" | "automated" | "none";
 
 const EXPECTED_HEADING_RE = /\bexpected\b|期望|预期/i;
 /** Labels strong enough to open a section on a line of their own text ("Description: …", "Expected: …"). */
@@ -37,7 +38,7 @@ const STRONG_LABEL_RE =
   /^(?:description|summary|problem|issue description|bug description|motivation|current behaviou?r|actual behaviou?r|what happened|expected(?: behaviou?r| result)?|steps(?: to reproduce)?|environment|versions?|logs?|os|browser)$/i;
 
 function sectionOf(heading: string): Section {
-  if (AUTOMATED_HEADING_RE.test(heading)) return "other";
+  if (AUTOMATED_HEADING_RE.test(heading)) return "automated";
   const h = heading
     .replace(/<[^>]{0,200}>/g, " ")
     .replace(/[#*_:]+/g, " ")
@@ -143,7 +144,8 @@ export function paragraphs(md: MarkdownText): { text: string; section: Section; 
       const next: Section = /[\p{L}]/u.test(trimmed.replace(/<\/?\w+[^>]{0,200}>/g, ""))
         ? sectionOf(trimmed)
         : section;
-      if (!(plainLabel && section === "other" && next === "none")) section = next;
+      if (!(plainLabel && (section === "other" || section === "automated") && next === "none"))
+        section = next;
       inList = false;
       continue;
     }

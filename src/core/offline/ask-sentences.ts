@@ -180,7 +180,7 @@ export function askCandidates(
       trackerSeen = true;
       continue;
     }
-    if (isAside(p.text)) continue;
+    if (p.section === "automated" || isAside(p.text)) continue;
     if (trackerSeen && !FIRST_PERSON_RE.test(p.text)) continue;
     let inParagraph = 0;
     for (const raw of sentences(p.text)) {

@@ -4,15 +4,14 @@
  *
  * How it reads: template prompts in HTML comments and code blocks are masked out (prose.ts's patterns), then
  * each line is told apart as a heading, a checklist item, a quote of someone else ("> …"), a table row,
- * indented code or the author's prose. Prose lines make paragraphs, paragraphs are split into sentences, and
- * the first sentence that states a request ("please add", "it would be nice", "I'd like", "should",
- * "support for", an imperative verb) or a problem ("fails", "crashes", "error", "doesn't work", "unable to"),
- * or asks a question ("how do I …?"), is the ask. Sentences under a heading that announces the ask ("Describe
- * the bug", "Is your feature request related to a problem?", "Summary", "Description", "Problem") come first,
- * and there the first real sentence counts even without a cue (the heading says what it is). Sentences under
- * headings for something else (steps, expected behaviour, environment, logs, alternatives, additional
- * context) never count. Greetings, thanks, template prompts and the tracker's boilerplate ("I searched
- * existing issues") never count.
+ * indented code or the author's prose (ask-paragraphs.ts). Prose lines make paragraphs, paragraphs are split into
+ * sentences, and each sentence that reads as prose is a candidate (ask-sentences.ts), with the section it stands in
+ * (under a heading that announces the ask, "expected behaviour", something else, or none). Greetings, thanks,
+ * template prompts, the tracker's boilerplate and what the form fills in itself are never candidates.
+ *
+ * Which candidate: a ranker fitted on readers' picks (ask-rank.ts) scores each by what it says (a request, a
+ * problem, a question; scene-setting, a cause, a pointer) and where it stands (its section, its place, the words
+ * it shares with the title), and the top one is the ask when it scores above the model's bar; otherwise null.
  *
  * Quoting: the sentence is the description's own text. A leading list mark, a bold label ("**Describe the
  * bug**") and a greeting opening the sentence ("Hi team, …") are left out; the quote is otherwise exact,
@@ -23,19 +22,13 @@
  * The title is never the ask: every surface shows the title already, so where the description states no
  * request or problem the ask is null rather than a repeat of the title.
  */
-import { CAUSE_RE, LEAD_IN_RE } from "./ask-patterns.js";
-import { askCandidates, askCue, SUBORDINATE_RE, type AskCandidate } from "./ask-sentences.js";
+import { rankAsk } from "./ask-rank.js";
+import { askCandidates } from "./ask-sentences.js";
 import { countWords } from "./markdown-lines.js";
 import { readMarkdown, type MarkdownText } from "./read-markdown.js";
 
 /** The longest ask, "…" included. */
 export const ASK_MAX = 240;
-
-/**
- * A markdown link inside a sentence: quoting it would quote its markup. Its address runs across no "[" or "]" (see
- * MD_LINK_RE): read from every "](", an address that could run on read 64 KiB of "中](" in 0.5 s.
- */
-const LINKED_RE = /\]\([^)\s[\]]{1,2000}\)/;
 
 /** A sentence that ends with a bare address ("I want to drop the fields deprecated in https://…"): the words. */
 function withoutTrailingLink(sentence: string): string {
@@ -61,49 +54,14 @@ export function clipAsk(sentence: string): string {
 
 /**
  * The author's sentence that states the request or the problem, or null where the description has none.
- * `title` is not quoted (see the module's note); it is taken so that a sentence that only repeats it still
- * counts as the ask, and for future use.
+ * `title` is not quoted (see the module's note); the ranker reads the words a sentence shares with it.
  */
 export function findAsk(
   title: string,
   description: string,
   md: MarkdownText = readMarkdown(description),
 ): string | null {
-  void title;
   const cands = askCandidates(description, md);
-  const i = ruleChoice(cands);
-  if (i < 0) return null;
-  const c = cands[i]!;
-  return clipAsk(c.section === "ask" && askCue(c.text, c.step) ? c.text : withoutTrailingLink(c.text));
-}
-
-/**
- * The rules' choice among the candidates. Under a heading that announces the ask: its first sentence with a cue,
- * or else its first sentence (the heading says what it is); elsewhere, the first sentence with a cue. Never under
- * "expected behaviour": what the author expects is not the problem reported (of the asks found there,
- * maintainers' readings took 2 of 2 for false and ask-eval 1 of 3), nor under a heading for something else.
- */
-export function ruleChoice(cands: readonly AskCandidate[]): number {
-  let underAsk = -1;
-  let withCue = -1;
-  for (const [i, c] of cands.entries()) {
-    if (c.section === "other" || c.section === "expected") continue;
-    if (c.section !== "ask" && withCue >= 0) continue;
-    if (askCue(c.text, c.step) !== null) {
-      if (c.section === "ask") return i;
-      withCue = i;
-      continue;
-    }
-    if (
-      c.section === "ask" &&
-      underAsk < 0 &&
-      countWords(c.text) >= 6 &&
-      !LEAD_IN_RE.test(c.text) &&
-      !CAUSE_RE.test(c.text) &&
-      !LINKED_RE.test(c.text) &&
-      !SUBORDINATE_RE.test(c.text)
-    )
-      underAsk = i;
-  }
-  return underAsk >= 0 ? underAsk : withCue;
+  const i = rankAsk(title, cands);
+  return i < 0 ? null : clipAsk(withoutTrailingLink(cands[i]!.text));
 }

@@ -147,7 +147,10 @@ function candidates(
   if (persona === "product") {
     const found = (r.reading as { ask?: string | null }).ask;
     // The ask is the author's, never a template's prompt or the tracker's note.
-    const ask = found && !isTemplate(found) ? found : undefined;
+    // Nor a sentence the reading quotes as evidence (a count of who is asking read as the ask): another persona
+    // quotes it under its label, and the Product Manager goes on to its own.
+    const quoted = found && r.reading.evidence.some((e) => norm(evidenceWords(e) ?? "") === norm(found));
+    const ask = found && !isTemplate(found) && !quoted ? found : undefined;
     const sentence = (
       ask ??
       // The opening sentence, where no ask was found: the author's, not a form's list of fields or a log's line,

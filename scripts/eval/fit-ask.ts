@@ -1,0 +1,178 @@
+/**
+ * Fitting the ask's ranker (ask-rank.ts) on readers' picks (ask-labels.json): pointwise logistic regression over
+ * every candidate sentence (a pick or an accepted alternative is 1, the rest 0), the shown candidate the top one
+ * when its logit reaches the bar. Judged by repository-grouped 5-fold cross-validation against the rules'
+ * choice (ruleChoice) on the same texts; then fitted on all and written to src/core/offline/ask-model.data.ts.
+ *
+ *   node --import tsx scripts/eval/fit-ask.ts            cross-validation figures and the fit
+ *   node --import tsx scripts/eval/fit-ask.ts --dry      figures only
+ *
+ * Per text: correct (the shown sentence is a pick), wrong (another sentence shown), wrong_null (shown where the
+ * reader found none), missed (none shown where the reader found one), null_ok. Precision = correct / shown;
+ * coverage = correct / texts with an ask; false = (wrong + wrong_null) / texts: the share of reports whose "Asks:"
+ * line a reader would call untrue.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ASK_FEATURES, askFeatures, askLogit } from "../../src/core/offline/ask-rank.js";
+import type { AskModel } from "../../src/core/offline/ask-model.data.js";
+import { askCandidates } from "../../src/core/offline/ask-sentences.js";
+import { ruleChoice } from "./ask-rules.js";
+import { askPool, candidateKey, type AskLabel } from "./ask-data.js";
+import { fitWeights } from "./fit-logistic.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const LABELS = resolve(here, "ask-labels.json");
+const MODEL = resolve(here, "../../src/core/offline/ask-model.data.ts");
+
+interface Text {
+  repo: string;
+  rows: number[][];
+  pos: Set<number>;
+  /** The reader found an ask (among the candidates or not). */
+  hasAsk: boolean;
+  rule: number;
+}
+
+type Verdict = "correct" | "wrong" | "wrong_null" | "missed" | "null_ok";
+
+function judge(t: Text, chosen: number): Verdict {
+  if (chosen >= 0) return t.pos.has(chosen) ? "correct" : t.hasAsk ? "wrong" : "wrong_null";
+  return t.hasAsk ? "missed" : "null_ok";
+}
+
+function figures(vs: readonly Verdict[]) {
+  const c = { correct: 0, wrong: 0, wrong_null: 0, missed: 0, null_ok: 0 };
+  for (const v of vs) c[v]++;
+  const shown = c.correct + c.wrong + c.wrong_null;
+  const withAsk = c.correct + c.wrong + c.missed;
+  return {
+    ...c,
+    precision: shown ? c.correct / shown : 0,
+    coverage: withAsk ? c.correct / withAsk : 0,
+    false: (c.wrong + c.wrong_null) / vs.length,
+  };
+}
+
+const fmt = (f: ReturnType<typeof figures>) =>
+  `precision ${f.precision.toFixed(3)}  coverage ${f.coverage.toFixed(3)}  false ${(100 * f.false).toFixed(1)}%  ` +
+  `(correct ${f.correct}, wrong ${f.wrong}, wrong_null ${f.wrong_null}, missed ${f.missed}, null_ok ${f.null_ok})`;
+
+function fit(texts: readonly Text[], lambda: number) {
+  const xs: number[][] = [];
+  const ys: number[] = [];
+  for (const t of texts)
+    for (const [i, x] of t.rows.entries()) {
+      xs.push(x);
+      ys.push(t.pos.has(i) ? 1 : 0);
+    }
+  return fitWeights(xs, ys, lambda);
+}
+
+function top(model: Omit<AskModel, "bar" | "features" | "trainedOn">, t: Text): { i: number; z: number } {
+  let best = { i: -1, z: -Infinity };
+  for (const [i, x] of t.rows.entries()) {
+    const z = askLogit({ ...model, bar: 0, features: [], trainedOn: 0 }, x);
+    if (z > best.z) best = { i, z };
+  }
+  return best;
+}
+
+/** The bar that maximises correct − cost × false shown over the training texts. */
+function chooseBar(tops: readonly { t: Text; i: number; z: number }[], cost: number): number {
+  const zs = [...new Set(tops.map((x) => x.z))].sort((a, b) => a - b);
+  let best = { bar: -Infinity, gain: -Infinity };
+  for (const bar of [-Infinity, ...zs]) {
+    let gain = 0;
+    for (const x of tops) {
+      if (x.i < 0 || x.z < bar) continue;
+      gain += x.t.pos.has(x.i) ? 1 : -cost;
+    }
+    if (gain > best.gain) best = { bar, gain };
+  }
+  return Number.isFinite(best.bar) ? best.bar : -1e9;
+}
+
+function main() {
+  const pool = askPool();
+  if (!pool || !existsSync(LABELS)) {
+    console.log("../shared or the labels are absent: nothing to fit.");
+    return;
+  }
+  const labels = JSON.parse(readFileSync(LABELS, "utf8")) as Record<string, AskLabel>;
+  const texts: Text[] = [];
+  let unreadable = 0;
+  for (const p of pool) {
+    const l = labels[p.key];
+    if (!l) continue;
+    const cands = askCandidates(p.description);
+    const keys = cands.map((c) => candidateKey(c.text));
+    const want = new Set([...(l.best ? [l.best] : []), ...l.ok]);
+    const pos = new Set(keys.flatMap((k, i) => (want.has(k) ? [i] : [])));
+    // A pick whose sentence is no longer a candidate: the reading changed under the label.
+    if (want.size > 0 && pos.size === 0) unreadable++;
+    texts.push({
+      repo: p.repo,
+      rows: cands.length ? askFeatures(p.title, cands) : [],
+      pos,
+      hasAsk: want.size > 0 || l.unlisted,
+      rule: ruleChoice(cands),
+    });
+  }
+  console.log(`${texts.length} labelled texts (${unreadable} whose pick is no longer a candidate)`);
+  console.log(`rules       ${fmt(figures(texts.map((t) => judge(t, t.rule))))}`);
+  const fold = (repo: string) => createHash("sha256").update(`ask-cv:${repo}`).digest()[0]! % 5;
+  const lambdas = [1, 3, 10, 30];
+  // A line a reader calls untrue costs twice a line not shown (the cost the bar is chosen for); 1 and 3 are
+  // printed to show the trade.
+  const costs = [1, 2, 3];
+  const COST = 2;
+  let chosen = { lambda: 10, cost: COST, score: -Infinity };
+  for (const lambda of lambdas)
+    for (const cost of costs) {
+      const vs: Verdict[] = [];
+      for (let k = 0; k < 5; k++) {
+        const train = texts.filter((t) => fold(t.repo) !== k);
+        const test = texts.filter((t) => fold(t.repo) === k);
+        const m = fit(train, lambda);
+        const bar = chooseBar(
+          train.map((t) => ({ t, ...top(m, t) })),
+          cost,
+        );
+        for (const t of test) {
+          const x = top(m, t);
+          vs.push(judge(t, x.i >= 0 && x.z >= bar ? x.i : -1));
+        }
+      }
+      const f = figures(vs);
+      console.log(`λ ${String(lambda).padEnd(3)} cost ${cost}  ${fmt(f)}`);
+      const score = f.correct - COST * (f.wrong + f.wrong_null);
+      if (cost === COST && score > chosen.score) chosen = { lambda, cost, score };
+    }
+  console.log(`chosen: λ ${chosen.lambda}, cost ${chosen.cost}`);
+  if (process.argv.includes("--dry")) return;
+  const m = fit(texts, chosen.lambda);
+  const bar = chooseBar(
+    texts.map((t) => ({ t, ...top(m, t) })),
+    chosen.cost,
+  );
+  const model: AskModel = {
+    features: [...ASK_FEATURES],
+    mean: m.mean.map((v) => +v.toFixed(6)),
+    scale: m.scale.map((v) => +v.toFixed(6)),
+    weights: m.weights.map((v) => +v.toFixed(6)),
+    intercept: +m.intercept.toFixed(6),
+    bar: +bar.toFixed(6),
+    trainedOn: texts.length,
+  };
+  const src = readFileSync(MODEL, "utf8");
+  const head = src.slice(0, src.indexOf("export const ASK_MODEL"));
+  writeFileSync(MODEL, `${head}export const ASK_MODEL: AskModel = ${JSON.stringify(model, null, 2)};\n`);
+  for (const [j, name] of ASK_FEATURES.entries())
+    console.log(`  ${name.padEnd(20)} ${(m.weights[j]! / m.scale[j]!).toFixed(3)}`);
+  console.log(`  bar ${bar.toFixed(3)} → ${MODEL}`);
+}
+
+main();

@@ -1,0 +1,172 @@
+/**
+ * The ask's ranker: of the sentences that could be the ask (askCandidates), the one a reader would pick, by a
+ * logistic model over what a sentence says and where it stands, fitted on readers' picks (scripts/eval/fit-ask.ts,
+ * weights in ask-model.data.ts), or none where no sentence scores above the model's bar. Pure.
+ *
+ * Why learned: rules chose the first sentence with a cue ("error", "should", an imperative), and a maintainer's
+ * readings found the chosen sentence was scene-setting ("I was building the docs when …"), a cause or a step in
+ * most of the reports they marked false; each rule added for one shape missed the next sample's.
+ */
+import { askCue, type AskCandidate } from "./ask-sentences.js";
+import { ASK_MODEL, type AskModel } from "./ask-model.data.js";
+import { CAUSE_RE, LEAD_IN_RE, POINTER_RE, PROBLEM_RE, REQUEST_RE, IMPERATIVE_RE } from "./ask-patterns.js";
+import { countWords } from "./markdown-lines.js";
+
+/** Scene-setting in the first person: what the author uses, has or was doing. */
+const SCENE_RE =
+  /^(?:so\s+|and\s+|but\s+)?(?:i|we)(?:'m|’m|'ve|’ve| am| are| was| were| have| had| recently| currently| just)?\s+(?:using|use|used|running|run|ran|trying|tried|installed|install|working|built|building|have|had|got|noticed|found|came|started|been|wanted|upgraded|updated|deployed|created|wrote|made|set)\b/i;
+/** A sentence opened by a clause of time or condition ("When I run …", "After upgrading …"). */
+const WHEN_RE = /^(?:when|whenever|while|after|before|if|once|upon|on)\b/i;
+const MODAL_RE = /\b(?:should|would|could|shall)\b/i;
+const NEGATION_RE = /\b(?:not|no|never|cannot|unable)\b|n['’]t\b/i;
+const VERSION_RE =
+  /\b(?:version|v?\d+\.\d+(?:\.\d+)?|ubuntu|windows|macos|mac os|linux|debian|centos|android|ios|python\s?\d|node(?:\.?js)?\s?v?\d|jdk|gpu|cuda)\b/i;
+const WANT_RE = /\b(?:feature|support|option|ability|allow|add|enable|configurable|setting)\b/i;
+const CURRENTLY_RE = /\b(?:currently|right now|at the moment|at present|as of now|at this time)\b/i;
+const THANKS_RE = /\b(?:thanks|thank you|appreciate|hi|hello)\b/i;
+const STOP = new Set(
+  "the a an and or of to in on for with is are be it this that not no can how when why what from by as at use using does do issue bug feature request add support error".split(
+    " ",
+  ),
+);
+
+function words(text: string): Set<string> {
+  const out = new Set<string>();
+  // A word's first five letters stand for it: "drafts" and "draft", "crashes" and "crash" are one word here.
+  for (const w of text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])
+    if (!STOP.has(w)) out.add(w.slice(0, 5));
+  // Chinese and Japanese have no spaces: their words are read as pairs of characters.
+  for (const run of text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{2,}/gu) ?? [])
+    for (let i = 0; i + 1 < run.length; i++) out.add(run.slice(i, i + 2));
+  return out;
+}
+
+/** The features' names, in the order askFeatures writes them (the model's data names them too). */
+export const ASK_FEATURES = [
+  "section_ask",
+  "section_expected",
+  "section_other",
+  "step",
+  "first",
+  "log_order",
+  "first_paragraph",
+  "paragraph_start",
+  "cue_request",
+  "cue_problem",
+  "cue_question",
+  "request_words",
+  "problem_words",
+  "imperative",
+  "ends_question",
+  "scene",
+  "when_clause",
+  "modal",
+  "negation",
+  "log_words",
+  "short",
+  "title_overlap",
+  "lead_in",
+  "cause",
+  "pointer",
+  "inline_code",
+  "link",
+  "thanks",
+  "version",
+  "want_words",
+  "first_cue",
+  "first_cue_in_ask",
+  "most_title_overlap",
+  "opener_i",
+  "opener_it",
+  "currently",
+  "narrative",
+  "log_candidates",
+  "expected_beside_ask",
+] as const;
+
+/** The features of every candidate, one row each, in ASK_FEATURES' order. */
+export function askFeatures(title: string, cands: readonly AskCandidate[]): number[][] {
+  const titleWords = words(title);
+  const cues = cands.map((c) => askCue(c.text, c.step));
+  const firstCue = cues.findIndex((q) => q !== null);
+  const firstCueInAsk = cands.findIndex((c, i) => c.section === "ask" && cues[i] !== null);
+  const overlaps = cands.map((c) => {
+    const w = words(c.text);
+    let overlap = 0;
+    for (const x of titleWords) if (w.has(x)) overlap++;
+    return overlap;
+  });
+  const most = Math.max(...overlaps);
+  // Under "expected" beside a section that announces the ask: the expectation is the second statement.
+  const hasAsk = cands.some((c) => c.section === "ask");
+  return cands.map((c, i) => {
+    const t = c.text;
+    const head = t.length > 400 ? t.slice(0, 400) : t;
+    const overlap = overlaps[i]!;
+    const n = countWords(t);
+    return [
+      c.section === "ask" ? 1 : 0,
+      c.section === "expected" ? 1 : 0,
+      c.section === "other" ? 1 : 0,
+      c.step ? 1 : 0,
+      i === 0 ? 1 : 0,
+      Math.log1p(i),
+      c.paragraph === 0 ? 1 : 0,
+      c.inParagraph === 0 ? 1 : 0,
+      cues[i] === "request" ? 1 : 0,
+      cues[i] === "problem" ? 1 : 0,
+      cues[i] === "question" ? 1 : 0,
+      REQUEST_RE.test(head) ? 1 : 0,
+      PROBLEM_RE.test(head) ? 1 : 0,
+      IMPERATIVE_RE.test(head) ? 1 : 0,
+      /[?？]\s*$/.test(t) ? 1 : 0,
+      SCENE_RE.test(t) ? 1 : 0,
+      WHEN_RE.test(t) ? 1 : 0,
+      MODAL_RE.test(head) ? 1 : 0,
+      NEGATION_RE.test(head) ? 1 : 0,
+      Math.log1p(n),
+      n < 6 ? 1 : 0,
+      titleWords.size ? overlap / titleWords.size : 0,
+      LEAD_IN_RE.test(t) ? 1 : 0,
+      CAUSE_RE.test(t) ? 1 : 0,
+      POINTER_RE.test(t) ? 1 : 0,
+      t.includes("`") ? 1 : 0,
+      /https?:\/\/|\]\(/.test(t) ? 1 : 0,
+      THANKS_RE.test(head) ? 1 : 0,
+      VERSION_RE.test(head) ? 1 : 0,
+      WANT_RE.test(head) ? 1 : 0,
+      i === firstCue ? 1 : 0,
+      i === firstCueInAsk ? 1 : 0,
+      overlap > 0 && overlap === most ? 1 : 0,
+      /^(?:i|we|my|our)\b/i.test(t) ? 1 : 0,
+      /^(?:it|this|that|there)\b/i.test(t) ? 1 : 0,
+      CURRENTLY_RE.test(head) ? 1 : 0,
+      /^(?:i|we)\b/i.test(t) && (head.match(/\b\w{3,}ed\b/g)?.length ?? 0) >= 2 ? 1 : 0,
+      Math.log(cands.length),
+      c.section === "expected" && hasAsk ? 1 : 0,
+    ];
+  });
+}
+
+/** A row's logit under a model (features standardised by the model's mean and scale). */
+export function askLogit(model: AskModel, x: readonly number[]): number {
+  let z = model.intercept;
+  for (let j = 0; j < x.length; j++) z += (model.weights[j]! * (x[j]! - model.mean[j]!)) / model.scale[j]!;
+  return z;
+}
+
+/** The candidate a reader would pick, or -1 where none scores above the model's bar. */
+export function rankAsk(title: string, cands: readonly AskCandidate[], model: AskModel = ASK_MODEL): number {
+  if (cands.length === 0) return -1;
+  const rows = askFeatures(title, cands);
+  let best = -1;
+  let top = -Infinity;
+  for (const [i, x] of rows.entries()) {
+    const z = askLogit(model, x);
+    if (z > top) {
+      top = z;
+      best = i;
+    }
+  }
+  return top >= model.bar ? best : -1;
+}
