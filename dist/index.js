@@ -35537,8 +35537,8 @@ var STOP_WORDS = languages_default.stopWords.map(
   (l) => [l.language, l.words]
 );
 var LANGUAGES_OF = /* @__PURE__ */ new Map();
-STOP_WORDS.forEach(([, words3], i) => {
-  for (const w of words3) LANGUAGES_OF.set(w, [...LANGUAGES_OF.get(w) ?? [], i]);
+STOP_WORDS.forEach(([, words4], i) => {
+  for (const w of words4) LANGUAGES_OF.set(w, [...LANGUAGES_OF.get(w) ?? [], i]);
 });
 function language(title, md) {
   const sample = prose(title, md).slice(0, SAMPLE_CHARS);
@@ -35553,16 +35553,16 @@ function language(title, md) {
     else if (c >= 13312 && c <= 40959) zh++;
     else if (c >= 1024 && c <= 1279) ru++;
   }
-  const words3 = sample.toLowerCase().match(new RegExp("\\p{L}+", "gu")) ?? [];
+  const words4 = sample.toLowerCase().match(new RegExp("\\p{L}+", "gu")) ?? [];
   let letters = 0;
-  for (const run of words3) for (const _ of run) letters++;
+  for (const run of words4) for (const _ of run) letters++;
   letters ||= 1;
   if (ja > 5) return "ja";
   if (ko / letters > 0.2) return "ko";
   if (zh / letters > 0.2) return "zh";
   if (ru / letters > 0.3) return "ru";
   const scores = STOP_WORDS.map(() => 0);
-  for (const w of words3) for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]++;
+  for (const w of words4) for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]++;
   let best = 0;
   for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
   return scores[best] > 0 ? STOP_WORDS[best][0] : "en";
@@ -36989,10 +36989,10 @@ function analyzeTask(title, description, md = readMarkdown(description), lang) {
     }
   }
   const nonLatinShare = NON_LATIN_RE.test(title) || NON_LATIN_RE.test(prose2) ? nonLatinLetterShare(title + " " + prose2) : 0;
-  const words3 = t.words + d.words;
-  const foreignLatin = nonLatinShare <= 0.5 && d.words >= 12 && (t.englishWords + d.englishWords) / words3 < 0.06 && (lang ?? language(title, md)) !== "en";
+  const words4 = t.words + d.words;
+  const foreignLatin = nonLatinShare <= 0.5 && d.words >= 12 && (t.englishWords + d.englishWords) / words4 < 0.06 && (lang ?? language(title, md)) !== "en";
   const english = t.englishWords + d.englishWords;
-  const englishProse = english >= 10 && english / Math.max(1, words3) >= 0.15;
+  const englishProse = english >= 10 && english / Math.max(1, words4) >= 0.15;
   return {
     concepts,
     hasStackTrace,
@@ -37080,7 +37080,7 @@ var PLACEHOLDER_RE2 = new RegExp(`${PLACEHOLDER_RE.source}|\\bx\\.y\\.z\\b`, "i"
 var GREETING_PREFIX_RE = /^(?:(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening|day)|howdy|hiya)(?:\s+(?:all|team|everyone|everybody|there|guys|folks|maintainers|devs|developers|friends|@[\w-]{1,40}|[A-Z][\w-]{0,30}))?\s*[,!.:;—–-]+\s*)+/i;
 var REQUEST_RE2 = /\b(?:please|pls|plz|kindly|would (?:love|like|appreciate|help)|(?:i|we)(?:'d|’d| would)?(?: (?:really|very much|much|also|just|rather|definitely|greatly|still))? (?:like|love|want|need|wish|hope|prefer)\b|(?:i|we)(?:'m|’m| am| are) (?:requesting|asking|proposing|suggesting|looking for)|(?:i|we) (?:propose|suggest|request)|(?:can|could|would|will|should) (?:we|you|it|this|there|one|i|the|they|someone)\b|(?:we|you|one|it|they) (?:could|can|should|might|may) (?:add|support|have|use|make|allow|provide|implement|introduce|expose|offer|consider|change|improve|extend|include|switch|move|drop|remove|replace)\b|is (?:it|there) (?:possible|a way|any way|an option|a plan|any plan)|are there (?:any )?plans|any plans?|possible to|support(?:s|ed|ing)? (?:for|of)|add(?:ing)? (?:support|an? option|the ability|a (?:way|setting|flag|button|feature))|(?:(?:an? )?(?:option|ability|setting|flag)|(?:an?|any|some|no)(?: [a-z]+)? way) to|allow (?:us|users?|people|me|for|to)|feature request|my suggestion|proposal|should (?!have been (?:fixed|resolved|addressed|solved|closed|merged|done)\b)(?:be|have|support|allow|use|not|also|include|work|show|return|accept|handle|display|provide|offer|let|respect)|needs? to (?:be|have|support)|must (?:be|support|allow|have)|instead of|rather than|(?:it(?:'d|’d| would| will)|would|will|could) be (?:nice|great|good|helpful|useful|cool|awesome|better|ideal|convenient|handy|beneficial|valuable)|(?:nice|good|great) to have|(?:would|could|will) (?:make|help|allow|enable|improve|simplify|save)|i (?:wish|hope)|wishlist|how (?:do|can|should|could|would) (?:i|we|you|one)|how to\b|(?:wanted|want|wanting|like) to know (?:if|whether|how)|wondering (?:if|whether|how)|(?:this|the|my) (?:pr|pull request|patch|change|commit) (?:wants? to|aims? to|adds|introduces|implements|fixes|allows|removes|proposes|makes|changes|updates|improves))/i;
 var IMPERATIVE_RE2 = /^(?:please\s+)?(?:add|allow|support|implement|make|provide|enable|disable|introduce|create|expose|remove|replace|update|upgrade|fix|use|change|improve|let|show|hide|display|include|extend|rename|move|switch|convert|migrate|deprecate|drop|integrate|offer|return|accept|handle|respect|document|clarify|refactor|split|merge|publish|release|bump|set|unify|standardi[sz]e|avoid|prevent|ensure|restore|reduce|increase|optimi[sz]e|simplify|port|adopt)(?:s|es)?\b/i;
-var PROBLEM_RE = /\b(?:fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing)?|errors?(?! (?:handling|reporting|logging|boundar))|exceptions?|throws?|threw|panics?|panicked|segfaults?|hangs?|hung|freez(?:es|ing|e)|stuck|broken|breaks?|bug(?:gy|s)?|issue with|problems?|wrong(?:ly)?|incorrect(?:ly)?|unexpected(?:ly)?|inconsistent|invalid|missing|no longer|not (?:working|work|shown|showing|displayed|saved|saving|loading|loaded|found|possible|supported|respected|applied|updated|updating|correct|able)|(?:does|do|did|is|are|was|were|can|could|will|would|has|have)(?:n['’]?t| not) (?:work|show|load|save|open|find|start|run|compile|build|render|display|appear|get|seem|exist|respect|apply|update|support|allow|return|accept|recogni[sz]e|handle|detect|match|close|stop|connect|sync|install|import|export|print|trigger|fire|happen|change|reflect|include|contain|take|make|see|use|affect)\w*|(?:can['’]?t|cannot|can not|unable to|impossible to|won['’]?t|doesn['’]?t|does not|isn['’]?t|aren['’]?t|didn['’]?t)\b|stopped (?:working|\w+ing)|regression|leak(?:s|ing)?|slow(?:er|ly|ness)?|timeouts?|timed? out|corrupt\w*|out of memory|oom|runs? out of|ignor(?:es|ed|ing)|vulnerab\w*|unintuitive|not intuitive|hard to|difficult to|painful|tedious|cumbersome|impossible)\b|报错|错误|出错|失败|崩溃|闪退|无法|不能|不行|问题|异常|バグ|エラー|できない|動かない|失敗|не работает|ошибк|не могу|проблем|fehler|erreur|no funciona/i;
+var PROBLEM_RE = /\b(?:fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing)?|errors?(?! (?:handling|reporting|logging|boundar))|exceptions?|throws?|threw|panics?|panicked|segfaults?|hangs?|hung|freez(?:es|ing|e)|stuck|broken|breaks?|bug(?:gy|s)?|issue with|problems?|wrong(?:ly)?|incorrect(?:ly)?|unexpected(?:ly)?|inconsistent|invalid|missing|no longer|not (?:working|work|shown|showing|displayed|saved|saving|loading|loaded|found|possible|supported|respected|applied|updated|updating|correct|able)|(?:does|do|did|is|are|was|were|can|could|will|would|has|have)(?:n['’]?t| not) (?:work|show|load|save|open|find|start|run|compile|build|render|display|appear|get|seem|exist|respect|apply|update|support|allow|return|accept|recogni[sz]e|handle|detect|match|close|stop|connect|sync|install|import|export|print|trigger|fire|happen|change|reflect|include|contain|take|make|see|use|affect)\w*|(?:can['’]?t|cannot|can not|unable to|impossible to|won['’]?t|doesn['’]?t|does not|isn['’]?t|aren['’]?t|didn['’]?t)\b|stopped (?:working|\w+ing)|los(?:es|t|ing) (?:the |all |my |our |its |their |any |some )?(?:\w+ )?(?:data|changes?|work|draft|drafts|files?|settings?|state|connection|focus|input|progress|history|messages?|content|selection|edits?|records?|entries)|regression|leak(?:s|ing)?|slow(?:er|ly|ness)?|timeouts?|timed? out|corrupt\w*|out of memory|oom|runs? out of|ignor(?:es|ed|ing)|vulnerab\w*|unintuitive|not intuitive|hard to|difficult to|painful|tedious|cumbersome|impossible)\b|报错|错误|出错|失败|崩溃|闪退|无法|不能|不行|问题|异常|バグ|エラー|できない|動かない|失敗|не работает|ошибк|не могу|проблем|fehler|erreur|no funciona/i;
 var QUESTION_RE = /^(?:[^?？,]{0,80},\s*(?:then\s+|so\s+)?)?(?:how|why|what|where|when|which|is|are|can|could|would|will|should|does|do|did|has|have|any)\b[^?？]{8,}[?？]\s*$/i;
 var CJK_REQUEST_RE = /希望|请|能否|可否|是否可以|可以.{0,20}吗|支持|添加|增加|建议|需要|怎么|如何|欲しい|ほしい|してください|お願い|追加/;
 var LEAD_IN_RE = /:\s*$|\b(?:like this|as follows|the following|below|this way)\s*[.:]?\s*$|^(?:below is|attached is)\b|\bhere(?:'s|’s| is| are) (?:my|the|a|an|our|some)\b/i;
@@ -37129,7 +37129,7 @@ var CODE_LINE_RE = /^\s*(?:#include\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:d
 var EXPECTED_HEADING_RE = /\bexpected\b|期望|预期/i;
 var STRONG_LABEL_RE = /^(?:description|summary|problem|issue description|bug description|motivation|current behaviou?r|actual behaviou?r|what happened|expected(?: behaviou?r| result)?|steps(?: to reproduce)?|environment|versions?|logs?|os|browser)$/i;
 function sectionOf(heading) {
-  if (AUTOMATED_HEADING_RE.test(heading)) return "other";
+  if (AUTOMATED_HEADING_RE.test(heading)) return "automated";
   const h = heading.replace(/<[^>]{0,200}>/g, " ").replace(/[#*_:]+/g, " ").trim();
   if (!/[\p{L}]/u.test(h)) return "none";
   if (/\bpull request\b|\bchecklist\b/i.test(h)) return "none";
@@ -37209,7 +37209,8 @@ function paragraphs(md) {
       flush();
       const plainLabel = !/^\s{0,3}(?:#|\*|_|<)/.test(line);
       const next2 = /[\p{L}]/u.test(trimmed.replace(/<\/?\w+[^>]{0,200}>/g, "")) ? sectionOf(trimmed) : section;
-      if (!(plainLabel && section === "other" && next2 === "none")) section = next2;
+      if (!(plainLabel && (section === "other" || section === "automated") && next2 === "none"))
+        section = next2;
       inList = false;
       continue;
     }
@@ -37264,8 +37265,7 @@ function quotedParagraphs(texts2) {
   return out;
 }
 
-// src/core/offline/find-ask.ts
-var ASK_MAX = 240;
+// src/core/offline/ask-sentences.ts
 var CUE_CHARS = 400;
 var ABBREVIATION_RE = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|mr|mrs|ms|dr|st|no|fig|ver|v)\.|\b[A-Z]\.)$/i;
 function sentences(paragraph) {
@@ -37298,8 +37298,8 @@ function isProse(sentence) {
   const link = sentence.includes("http");
   let spoken = code ? sentence.replace(/`[^`]*`/g, " ") : sentence;
   if (link) spoken = spoken.replace(/\bhttps?:\/\/\S+/g, " ");
-  const words3 = countWords(spoken);
-  if (words3 < 4) return false;
+  const words4 = countWords(spoken);
+  if (words4 < 4) return false;
   let bare = code ? sentence.replace(/`[^`]*`/g, "") : sentence;
   if (bare.includes("](")) bare = bare.replace(/\]\([^)\s[\]]{0,2000}\)/g, "]");
   if (link) bare = bare.replace(/\bhttps?:\/\/\S+/g, "");
@@ -37321,15 +37321,7 @@ function isProse(sentence) {
     return false;
   return true;
 }
-var LINKED_RE = /\]\([^)\s[\]]{1,2000}\)/;
 var SUBORDINATE_RE = /^(?:because|since|as|while|although|though|given that|now that)\b[^,;.!?]{3,200},\s*/i;
-function withoutTrailingLink(sentence) {
-  const m = /\s+(?:https?:\/\/|www\.)\S+\s*$/.exec(sentence);
-  if (!m) return sentence;
-  const words3 = sentence.slice(0, m.index);
-  if (/\b(?:with|in|by|at|from|to|of|see|via|for|on|and|or|the|a|an)\s*$/i.test(words3)) return sentence;
-  return countWords(words3) >= 4 ? words3.replace(/[\s,;:(–—-]+$/u, "") : sentence;
-}
 function askCue(sentence, step = false) {
   let head = sentence.length > CUE_CHARS ? sentence.slice(0, CUE_CHARS) : sentence;
   const clause = SUBORDINATE_RE.exec(head);
@@ -37343,6 +37335,319 @@ function askCue(sentence, step = false) {
   if (request2 || !step && IMPERATIVE_RE2.test(head)) return "request";
   return PROBLEM_RE.test(head) ? "problem" : null;
 }
+var MAX_CANDIDATES = 40;
+function askCandidates(description, md = readMarkdown(description)) {
+  const out = [];
+  if (!description || !/[\p{L}]/u.test(description)) return out;
+  let trackerSeen = false;
+  const paras = paragraphs(md);
+  const quoted = quotedParagraphs(paras.map((p) => p.text));
+  let kept = 0;
+  for (const [pi, p] of paras.entries()) {
+    if (quoted.has(pi)) continue;
+    if (pi > 0 && PASTE_LEAD_IN_RE.test(paras[pi - 1].text)) continue;
+    if (TRACKER_NOTICE_RE.test(p.text)) {
+      trackerSeen = true;
+      continue;
+    }
+    if (p.section === "automated" || isAside(p.text)) continue;
+    if (trackerSeen && !FIRST_PERSON_RE.test(p.text)) continue;
+    let inParagraph = 0;
+    for (const raw of sentences(p.text)) {
+      const text2 = withoutGreeting(raw).trim();
+      if (!isProse(text2)) continue;
+      out.push({ text: text2, section: p.section, step: p.step, paragraph: kept, inParagraph, order: out.length });
+      inParagraph++;
+      if (out.length >= MAX_CANDIDATES) return out;
+    }
+    if (inParagraph > 0) kept++;
+  }
+  return out;
+}
+
+// src/core/offline/ask-model.data.ts
+var ASK_MODEL = {
+  features: [
+    "section_ask",
+    "section_expected",
+    "section_other",
+    "step",
+    "first",
+    "log_order",
+    "first_paragraph",
+    "paragraph_start",
+    "cue_request",
+    "cue_problem",
+    "cue_question",
+    "request_words",
+    "problem_words",
+    "imperative",
+    "ends_question",
+    "scene",
+    "when_clause",
+    "modal",
+    "negation",
+    "log_words",
+    "short",
+    "title_overlap",
+    "lead_in",
+    "cause",
+    "pointer",
+    "inline_code",
+    "link",
+    "thanks",
+    "version",
+    "want_words",
+    "first_cue",
+    "first_cue_in_ask",
+    "most_title_overlap",
+    "opener_i",
+    "opener_it",
+    "currently",
+    "narrative",
+    "log_candidates",
+    "expected_beside_ask"
+  ],
+  mean: [
+    0.22324,
+    0.043217,
+    0.19834,
+    0.072696,
+    0.227533,
+    1.195473,
+    0.360332,
+    0.665713,
+    0.16142,
+    0.169433,
+    0.051803,
+    0.174013,
+    0.215226,
+    0.026331,
+    0.067544,
+    0.048082,
+    0.055238,
+    0.130223,
+    0.214367,
+    2.719727,
+    0.078993,
+    0.237548,
+    0.067544,
+    4007e-6,
+    1717e-6,
+    0.154551,
+    0.070693,
+    7441e-6,
+    0.115341,
+    0.08672,
+    0.176588,
+    0.054093,
+    0.281339,
+    0.162278,
+    0.093875,
+    0.01889,
+    0.016314,
+    1.850728,
+    0.03692
+  ],
+  scale: [
+    0.416418,
+    0.203345,
+    0.39875,
+    0.259637,
+    0.419239,
+    0.89949,
+    0.480097,
+    0.471741,
+    0.367918,
+    0.375134,
+    0.221629,
+    0.37912,
+    0.410979,
+    0.160117,
+    0.250962,
+    0.21394,
+    0.228443,
+    0.336549,
+    0.410383,
+    0.575006,
+    0.269727,
+    0.284044,
+    0.250962,
+    0.063173,
+    0.041404,
+    0.361476,
+    0.256311,
+    0.085942,
+    0.319433,
+    0.281424,
+    0.38132,
+    0.226201,
+    0.449653,
+    0.368706,
+    0.291655,
+    0.136135,
+    0.126679,
+    0.860889,
+    0.188566
+  ],
+  weights: [
+    0.229761,
+    0.186838,
+    -0.256812,
+    -0.132345,
+    -0.287957,
+    -0.277654,
+    0.121704,
+    9363e-6,
+    0.107517,
+    0.119071,
+    0.162005,
+    0.150679,
+    0.181237,
+    -0.022071,
+    0.178504,
+    -0.157561,
+    0.011474,
+    0.039803,
+    0.069808,
+    0.276159,
+    -0.201844,
+    0.654483,
+    0.043201,
+    -0.030689,
+    -0.182835,
+    -6273e-6,
+    -0.216214,
+    -0.112883,
+    -0.087526,
+    0.058098,
+    0.340537,
+    -8761e-6,
+    0.308822,
+    -0.046456,
+    0.010902,
+    -0.05393,
+    -0.082676,
+    -0.536042,
+    -0.149364
+  ],
+  intercept: -1.274396,
+  bar: 0.410928,
+  trainedOn: 800
+};
+
+// src/core/offline/ask-rank.ts
+var SCENE_RE = /^(?:so\s+|and\s+|but\s+)?(?:i|we)(?:'m|’m|'ve|’ve| am| are| was| were| have| had| recently| currently| just)?\s+(?:using|use|used|running|run|ran|trying|tried|installed|install|working|built|building|have|had|got|noticed|found|came|started|been|wanted|upgraded|updated|deployed|created|wrote|made|set)\b/i;
+var WHEN_RE = /^(?:when|whenever|while|after|before|if|once|upon|on)\b/i;
+var MODAL_RE = /\b(?:should|would|could|shall)\b/i;
+var NEGATION_RE = /\b(?:not|no|never|cannot|unable)\b|n['’]t\b/i;
+var VERSION_RE2 = /\b(?:version|v?\d+\.\d+(?:\.\d+)?|ubuntu|windows|macos|mac os|linux|debian|centos|android|ios|python\s?\d|node(?:\.?js)?\s?v?\d|jdk|gpu|cuda)\b/i;
+var WANT_RE = /\b(?:feature|support|option|ability|allow|add|enable|configurable|setting)\b/i;
+var CURRENTLY_RE = /\b(?:currently|right now|at the moment|at present|as of now|at this time)\b/i;
+var THANKS_RE = /\b(?:thanks|thank you|appreciate|hi|hello)\b/i;
+var STOP = new Set(
+  "the a an and or of to in on for with is are be it this that not no can how when why what from by as at use using does do issue bug feature request add support error".split(
+    " "
+  )
+);
+function words(text2) {
+  const out = /* @__PURE__ */ new Set();
+  for (const w of text2.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])
+    if (!STOP.has(w)) out.add(w.slice(0, 5));
+  for (const run of text2.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{2,}/gu) ?? [])
+    for (let i = 0; i + 1 < run.length; i++) out.add(run.slice(i, i + 2));
+  return out;
+}
+function askFeatures(title, cands) {
+  const titleWords = words(title);
+  const cues = cands.map((c) => askCue(c.text, c.step));
+  const firstCue = cues.findIndex((q2) => q2 !== null);
+  const firstCueInAsk = cands.findIndex((c, i) => c.section === "ask" && cues[i] !== null);
+  const overlaps = cands.map((c) => {
+    const w = words(c.text);
+    let overlap = 0;
+    for (const x of titleWords) if (w.has(x)) overlap++;
+    return overlap;
+  });
+  const most = Math.max(...overlaps);
+  const hasAsk = cands.some((c) => c.section === "ask");
+  return cands.map((c, i) => {
+    const t = c.text;
+    const head = t.length > 400 ? t.slice(0, 400) : t;
+    const overlap = overlaps[i];
+    const n = countWords(t);
+    return [
+      c.section === "ask" ? 1 : 0,
+      c.section === "expected" ? 1 : 0,
+      c.section === "other" ? 1 : 0,
+      c.step ? 1 : 0,
+      i === 0 ? 1 : 0,
+      Math.log1p(i),
+      c.paragraph === 0 ? 1 : 0,
+      c.inParagraph === 0 ? 1 : 0,
+      cues[i] === "request" ? 1 : 0,
+      cues[i] === "problem" ? 1 : 0,
+      cues[i] === "question" ? 1 : 0,
+      REQUEST_RE2.test(head) ? 1 : 0,
+      PROBLEM_RE.test(head) ? 1 : 0,
+      IMPERATIVE_RE2.test(head) ? 1 : 0,
+      /[?？]\s*$/.test(t) ? 1 : 0,
+      SCENE_RE.test(t) ? 1 : 0,
+      WHEN_RE.test(t) ? 1 : 0,
+      MODAL_RE.test(head) ? 1 : 0,
+      NEGATION_RE.test(head) ? 1 : 0,
+      Math.log1p(n),
+      n < 6 ? 1 : 0,
+      titleWords.size ? overlap / titleWords.size : 0,
+      LEAD_IN_RE.test(t) ? 1 : 0,
+      CAUSE_RE.test(t) ? 1 : 0,
+      POINTER_RE.test(t) ? 1 : 0,
+      t.includes("`") ? 1 : 0,
+      /https?:\/\/|\]\(/.test(t) ? 1 : 0,
+      THANKS_RE.test(head) ? 1 : 0,
+      VERSION_RE2.test(head) ? 1 : 0,
+      WANT_RE.test(head) ? 1 : 0,
+      i === firstCue ? 1 : 0,
+      i === firstCueInAsk ? 1 : 0,
+      overlap > 0 && overlap === most ? 1 : 0,
+      /^(?:i|we|my|our)\b/i.test(t) ? 1 : 0,
+      /^(?:it|this|that|there)\b/i.test(t) ? 1 : 0,
+      CURRENTLY_RE.test(head) ? 1 : 0,
+      /^(?:i|we)\b/i.test(t) && (head.match(/\b\w{3,}ed\b/g)?.length ?? 0) >= 2 ? 1 : 0,
+      Math.log(cands.length),
+      c.section === "expected" && hasAsk ? 1 : 0
+    ];
+  });
+}
+function askLogit(model, x) {
+  let z2 = model.intercept;
+  for (let j = 0; j < x.length; j++) z2 += model.weights[j] * (x[j] - model.mean[j]) / model.scale[j];
+  return z2;
+}
+function rankAsk(title, cands, model = ASK_MODEL) {
+  if (cands.length === 0) return -1;
+  const rows = askFeatures(title, cands);
+  let best = -1;
+  let top = -Infinity;
+  for (const [i, x] of rows.entries()) {
+    const z2 = askLogit(model, x);
+    if (z2 > top) {
+      top = z2;
+      best = i;
+    }
+  }
+  return top >= model.bar ? best : -1;
+}
+
+// src/core/offline/find-ask.ts
+var ASK_MAX = 240;
+function withoutTrailingLink(sentence) {
+  const m = /\s+(?:https?:\/\/|www\.)\S+\s*$/.exec(sentence);
+  if (!m) return sentence;
+  const words4 = sentence.slice(0, m.index);
+  if (/\b(?:with|in|by|at|from|to|of|see|via|for|on|and|or|the|a|an)\s*$/i.test(words4)) return sentence;
+  return countWords(words4) >= 4 ? words4.replace(/[\s,;:(–—-]+$/u, "") : sentence;
+}
 function clipAsk(sentence) {
   if (sentence.length <= ASK_MAX) return sentence;
   let cut = sentence.slice(0, ASK_MAX - 1);
@@ -37352,37 +37657,9 @@ function clipAsk(sentence) {
   return `${cut.replace(/[\s,;:–—-]+$/u, "")}…`;
 }
 function findAsk(title, description, md = readMarkdown(description)) {
-  void title;
-  if (!description || !/[\p{L}]/u.test(description)) return null;
-  const states = (c) => askCue(c.text, c.step) !== null;
-  let firstUnderAsk;
-  const firstWithCue = [void 0, void 0];
-  let trackerSeen = false;
-  const paras = paragraphs(md);
-  const quoted = quotedParagraphs(paras.map((p) => p.text));
-  for (const [pi, p] of paras.entries()) {
-    if (quoted.has(pi)) continue;
-    if (pi > 0 && PASTE_LEAD_IN_RE.test(paras[pi - 1].text)) continue;
-    if (TRACKER_NOTICE_RE.test(p.text)) trackerSeen = true;
-    if (p.section === "other" || p.section === "expected" || TRACKER_NOTICE_RE.test(p.text)) continue;
-    if (isAside(p.text)) continue;
-    if (trackerSeen && !FIRST_PERSON_RE.test(p.text)) continue;
-    const tier = p.section === "ask" ? 0 : 1;
-    if (tier !== 0 && firstWithCue[tier]) continue;
-    for (const raw of sentences(p.text)) {
-      const c = { text: withoutGreeting(raw).trim(), tier, step: p.step };
-      if (!isProse(c.text)) continue;
-      if (states(c)) {
-        if (tier === 0) return clipAsk(c.text);
-        firstWithCue[tier] = c;
-        break;
-      }
-      if (tier === 0 && !firstUnderAsk && countWords(c.text) >= 6 && !LEAD_IN_RE.test(c.text) && !CAUSE_RE.test(c.text) && !LINKED_RE.test(c.text) && !SUBORDINATE_RE.test(c.text))
-        firstUnderAsk = c;
-    }
-  }
-  const chosen = firstUnderAsk ?? firstWithCue[1];
-  return chosen ? clipAsk(withoutTrailingLink(chosen.text)) : null;
+  const cands = askCandidates(description, md);
+  const i = rankAsk(title, cands);
+  return i < 0 ? null : clipAsk(withoutTrailingLink(cands[i].text));
 }
 
 // src/core/offline/kind-model.data.ts
@@ -37424,7 +37701,7 @@ function readTitle(title) {
     rest = rest.slice(m[0].length);
   }
   const body = rest.replace(PARENS_RE, " ").replace(/\s+/g, " ").trim();
-  const words3 = countWords(body);
+  const words4 = countWords(body);
   const out = {
     kind: "feature",
     kindCue: null,
@@ -37434,7 +37711,7 @@ function readTitle(title) {
     debtCue: null,
     tag,
     tagKind,
-    words: words3,
+    words: words4,
     body
   };
   const ping = firstMatch(PING_RE, body);
@@ -37943,7 +38220,7 @@ var isTrace = (line) => TRACE_GATE_RE.test(line) && TRACE_RE.test(line);
 var ERROR_QUOTED_RE = /\b(?:get|gets|got|getting|see|saw|seeing|throws?|threw|raises?|raised|shows?|showed|showing|returns?|returned|receive[sd]?|encounter(?:ed)?|fails? with|failed with)\b[^\n"“]{0,30}\b(?:errors?|exceptions?)(?: messages?)?\b[^\n"“]{0,40}["“][^"”\n]{12,}["”]/i;
 var ERROR_INTRO_RE = /\b(?:following|this|the|an|these|same|get|gets|got|getting|throws?|threw|shows?|returns?|gives?|see|saw|encounter(?:ed)?|received?)\b[^\n.]{0,20}\b(?:errors?|exceptions?)(?: messages?)?[^\n.`]{0,40}?[:：]\s*$/i;
 var OUTPUT_LINE_RE = /^[`"“_*>]|\b(?:error|exception|fail\w*|invalid|cannot|can't|unable|not found|denied|refused|undefined|null)\b/i;
-var VERSION_RE2 = /\b(?<!\d\.)(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
+var VERSION_RE3 = /\b(?<!\d\.)(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
 var VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
 var BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
 var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)\n]{0,300}\)|\[e\.g\.[^\]\n]{0,300}\]/gi;
@@ -37970,11 +38247,11 @@ var FIELD_RE = /\((?:e\.g\.|ex\.|for example)|^[^.!?]{0,60}:\s*$/i;
 var PROSE_TOKEN_RE = /^[("“'‘]?[\p{L}][\p{L}'’-]*[)"”'’]?[.,;:!?]?$/u;
 function prosy(sentence) {
   const tokens2 = sentence.split(" ");
-  let words3 = 0;
-  for (const t of tokens2) if (PROSE_TOKEN_RE.test(t)) words3++;
-  return words3 >= 4 && words3 >= tokens2.length * 0.6;
+  let words4 = 0;
+  for (const t of tokens2) if (PROSE_TOKEN_RE.test(t)) words4++;
+  return words4 >= 4 && words4 >= tokens2.length * 0.6;
 }
-function words(text2) {
+function words2(text2) {
   return text2.match(WORD_RE)?.length ?? 0;
 }
 function plain(text2) {
@@ -37982,7 +38259,7 @@ function plain(text2) {
   if (t.includes("](") || t.includes("http") || t.includes("www.")) {
     const before = t;
     t = t.replace(LINK_RE, " … ").replace(/(?:\s*…\s*)+/g, " … ").replace(/^\s*…\s*|\s*…\s*$/g, "");
-    if (t !== before && words(t) < 6) return "";
+    if (t !== before && words2(t) < 6) return "";
     if ((t.match(/…/g)?.length ?? 0) >= 2) return "";
   }
   return t.replace(/\s+/g, " ").trim();
@@ -38032,7 +38309,7 @@ function readSegments(md) {
     for (const raw of sentencesOf(joined)) {
       if (out.length >= MAX_SENTENCES) return;
       const s = plain(raw);
-      if (s.length > SENTENCE_CHARS || words(s) < 4 || MARKUP_RE.test(s) || !prosy(s) || isTemplate(s))
+      if (s.length > SENTENCE_CHARS || words2(s) < 4 || MARKUP_RE.test(s) || !prosy(s) || isTemplate(s))
         continue;
       out.push({ text: s, section, listItem: paragraphIsItem });
     }
@@ -38181,7 +38458,7 @@ function readEvidence(title, description, md = readMarkdown(description)) {
     if (looksLikeCode(lines2.filter((l) => !isTrace(l))))
       put("code", firstWithText(lines2.filter((l) => CODE_LINE_RE2.test(l))));
     let version2 = null;
-    for (const l of lines2) if (version2 = VERSION_RE2.exec(l.replace(EXAMPLE_RE, " "))) break;
+    for (const l of lines2) if (version2 = VERSION_RE3.exec(l.replace(EXAMPLE_RE, " "))) break;
     if (version2 && !blockVersion && /\d\.\d/.test(version2[0]) && /\b(?:version|use|using|installed|with)\b/i.test(body))
       blockVersion = version2[0];
     const failing = lines2.find(
@@ -38279,7 +38556,7 @@ ${FENCE_MARK}${pointed.trim()}
       else if (next2 && under?.trim() === next2 && !isHeading(next2) && !LIST_ITEM_RE.test(next2) && !EMPTY_ANSWER_RE.test(next2) && !IMAGE_RE2.test(next2) && OUTPUT_LINE_RE.test(next2))
         put("trace", next2);
     }
-    const version2 = found2.has("versions") ? null : VERSION_RE2.exec(withoutLinks);
+    const version2 = found2.has("versions") ? null : VERSION_RE3.exec(withoutLinks);
     if (version2) put("versions", quoteAt(withoutLinks, version2.index, version2[0].length, "line"));
     else if (!found2.has("versions") && VERSION_FIELD_RE.test(withoutLinks)) {
       const next2 = nextText(lines, i);
@@ -38306,7 +38583,7 @@ ${FENCE_MARK}${pointed.trim()}
   if (unfenced.length >= 3) put("code", unfenced[0]);
   if (blockVersion) put("versions", blockVersion);
   if (!found2.has("versions")) {
-    const v = VERSION_RE2.exec(title);
+    const v = VERSION_RE3.exec(title);
     if (v) put("versions", title);
   }
   return EVIDENCE_TYPES.filter((t) => found2.has(t)).map((type) => ({ type, quote: found2.get(type) }));
@@ -38370,8 +38647,8 @@ var TRACKER_NOTE_WORDS = 100;
 function isTrackerNote(metaTerms, description) {
   if (metaTerms.length === 0) return false;
   if (metaTerms.length >= 2) return true;
-  let words3 = 0;
-  for (const _ of description.matchAll(/\S+/g)) if (++words3 > TRACKER_NOTE_WORDS) return false;
+  let words4 = 0;
+  for (const _ of description.matchAll(/\S+/g)) if (++words4 > TRACKER_NOTE_WORDS) return false;
   return true;
 }
 function junkFlags(analysis, task, description) {
@@ -38578,8 +38855,8 @@ function drivers(r, model) {
   const ranked = c.map((v, i) => ({ v, name: FEATURES[i].name })).filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1]).filter((x) => sayable(x.name, x.v > 0, r)).sort((a, b2) => Math.abs(b2.v) - Math.abs(a.v)).slice(0, 2);
   if (ranked.length === 0) return void 0;
   return ranked.map((x) => {
-    const words3 = FEATURE_WORDS[x.name][x.v > 0 ? 0 : 1];
-    return typeof words3 === "function" ? words3(r) : words3;
+    const words4 = FEATURE_WORDS[x.name][x.v > 0 ? 0 : 1];
+    return typeof words4 === "function" ? words4(r) : words4;
   }).join(", and ");
 }
 
@@ -38875,7 +39152,8 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
   let opening;
   if (persona === "product") {
     const found2 = r.reading.ask;
-    const ask2 = found2 && !isTemplate(found2) ? found2 : void 0;
+    const quoted = found2 && r.reading.evidence.some((e) => norm(evidenceWords(e) ?? "") === norm(found2));
+    const ask2 = found2 && !isTemplate(found2) && !quoted ? found2 : void 0;
     const sentence = (ask2 ?? // The opening sentence, where no ask was found: the author's, not a form's list of fields or a log's line,
     // nor a form's question or label with the author's short answer after it ("Release with the issue: 0.105.2").
     (sentences2.find((s2, i) => !SECTION_NOT_ASK_RE.test(s2.section) && account(i) && quotableAlone(s2)) ?? sentences2.find((s2, i) => account(i) && quotableAlone(s2)))?.text)?.replace(/\s*\($/, "");
@@ -38891,13 +39169,13 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
   }
   const s = r.structure;
   if (persona === "architect" && s.kind === "refactor" && s.debt) {
-    const words3 = [r.task, ...sentences2.map((x) => x.text)].find(
+    const words4 = [r.task, ...sentences2.map((x) => x.text)].find(
       (x) => !!s.debtCue && x.toLowerCase().includes(s.debtCue.toLowerCase()) && standsIn(x, text2)
     );
-    if (words3)
+    if (words4)
       out.push({
-        key: norm(words3),
-        say: `${s.debt === "adds" ? "It adds technical debt rather than paying it down" : "It pays down technical debt"}: ${q(words3)}`,
+        key: norm(words4),
+        say: `${s.debt === "adds" ? "It adds technical debt rather than paying it down" : "It pays down technical debt"}: ${q(words4)}`,
         own: true
       });
   }
@@ -38906,10 +39184,10 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
   for (const [type, label2] of record3.quotes) {
     const e = byType.get(type);
     if (!e) continue;
-    const words3 = evidenceWords(e);
-    if (words3 && saysNothing(type, words3)) continue;
-    if (words3 && standsIn(words3, text2))
-      out.push({ key: norm(words3), say: `${label2}: ${q(words3)}`, own: true });
+    const words4 = evidenceWords(e);
+    if (words4 && saysNothing(type, words4)) continue;
+    if (words4 && standsIn(words4, text2))
+      out.push({ key: norm(words4), say: `${label2}: ${q(words4)}`, own: true });
     else if (type === "screenshot") {
       const subject = subjectOf(r, text2, firstAccount(sentences2));
       screenshot = `A picture is attached${subject === "here" ? "" : `, for ${subject.replace(/^in /, "")}`}`;
@@ -79116,17 +79394,17 @@ var ActionInputsSchema = external_exports.object({
   comment: optionalBoolean,
   output: external_exports.string().default("").transform((s, ctx) => {
     if (s === "") return void 0;
-    const words3 = s.split(/[\s,]+/).filter(Boolean);
-    if (words3.length === 1 && words3[0] === "none") return [];
-    const bad = words3.filter((w) => !OUTPUTS.includes(w));
-    if (bad.length > 0 || words3.length === 0) {
+    const words4 = s.split(/[\s,]+/).filter(Boolean);
+    if (words4.length === 1 && words4[0] === "none") return [];
+    const bad = words4.filter((w) => !OUTPUTS.includes(w));
+    if (bad.length > 0 || words4.length === 0) {
       ctx.addIssue({
         code: "custom",
         message: `must list ${OUTPUTS.join(", ")} (separated by commas or spaces), or be \`none\`; got "${s}"`
       });
       return external_exports.NEVER;
     }
-    return [...new Set(words3)];
+    return [...new Set(words4)];
   }),
   "label-approved": label,
   "label-rejected": label,
@@ -79406,7 +79684,7 @@ var STOPWORDS = new Set(
 );
 var WORD_RE3 = /[\p{L}\p{N}]+/gu;
 var VERSION_OR_WORD_RE = new RegExp("\\p{N}+(?:\\.\\p{N}+)+|[\\p{L}\\p{N}]+", "gu");
-function words2(text2, o) {
+function words3(text2, o) {
   const out = [];
   for (const m of text2.matchAll(o.versions ? VERSION_OR_WORD_RE : WORD_RE3)) {
     const raw = m[0];
@@ -79447,8 +79725,8 @@ function compoundsOf(title) {
   return out;
 }
 function issueFeatures(title, body, o = DEFAULT_FEATURES) {
-  const titleWords = words2(title.slice(0, MAX_TITLE_CHARS), o);
-  const bodyWords = words2(authorText(body, o.dropCode, o.urlTails), o);
+  const titleWords = words3(title.slice(0, MAX_TITLE_CHARS), o);
+  const bodyWords = words3(authorText(body, o.dropCode, o.urlTails), o);
   const wordCounts = /* @__PURE__ */ new Map();
   for (const w of titleWords) wordCounts.set(w, (wordCounts.get(w) ?? 0) + o.titleWeight);
   if (o.compounds)
