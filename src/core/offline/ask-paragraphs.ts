@@ -29,8 +29,14 @@ const PLAIN_LABEL_RE = /^\s*([A-Z][\p{L} '’/]{1,40}?)\s*:\s+(?=\S)/u;
 const CODE_LINE_RE =
   /^\s*(?:#include\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|return)\s+[\w({[]|[\w.$[\]]+\s*(?:=|\+=|-=)\s*\S|[\w.$]+\([^)]*\)\s*;?\s*$|[{}]\s*$|.*;\s*$)/;
 
-/** "automated": a section the tracker's form fills in itself, no one's words (AUTOMATED_HEADING_RE). */
-export type Section = "ask" | "expected" | "other" | "automated" | "none";
+/**
+ * "automated": a section the tracker's form fills in itself, no one's words (AUTOMATED_HEADING_RE); "named": under
+ * a heading of another name (a form's "Website or app"); "none": no heading, or one without a name.
+ */
+export type Section = "ask" | "expected" | "other" | "automated" | "named" | "none";
+
+/** A heading that opens no section of its own kind: a label in running text is the sentence's own. */
+const opensNothing = (s: Section) => s === "none" || s === "named";
 
 const EXPECTED_HEADING_RE = /\bexpected\b|期望|预期/i;
 /** Labels strong enough to open a section on a line of their own text ("Description: …", "Expected: …"). */
@@ -53,7 +59,7 @@ function sectionOf(heading: string): Section {
     return "ask";
   if (EXPECTED_HEADING_RE.test(h)) return "expected";
   if (other) return "other";
-  return "none";
+  return "named";
 }
 
 /** A code block that holds prose (templates that put "Current behaviour" in a shell block): read as prose. */
@@ -144,7 +150,7 @@ export function paragraphs(md: MarkdownText): { text: string; section: Section; 
       const next: Section = /[\p{L}]/u.test(trimmed.replace(/<\/?\w+[^>]{0,200}>/g, ""))
         ? sectionOf(trimmed)
         : section;
-      if (!(plainLabel && (section === "other" || section === "automated") && next === "none"))
+      if (!(plainLabel && (section === "other" || section === "automated") && opensNothing(next)))
         section = next;
       inList = false;
       continue;
@@ -158,7 +164,7 @@ export function paragraphs(md: MarkdownText): { text: string; section: Section; 
     // A bold label ("**Describe the bug:** …") opens its section; bold words that start a sentence ("**Block
     // height** doesn't work") are the sentence's own.
     const label = LABEL_RE.exec(content);
-    if (label && (label[0].includes(":") || sectionOf(label[0]) !== "none")) {
+    if (label && (label[0].includes(":") || !opensNothing(sectionOf(label[0])))) {
       flush();
       section = sectionOf(label[0]);
       content = content.slice(label[0].length);
@@ -166,7 +172,7 @@ export function paragraphs(md: MarkdownText): { text: string; section: Section; 
       // "Issue: …", "Expected behaviour: …": the label is left out; only a strong one opens a section.
       const plain = PLAIN_LABEL_RE.exec(content);
       const name = plain?.[1]!.trim() ?? "";
-      if (plain && countWords(name) <= 3 && sectionOf(name) !== "none") {
+      if (plain && countWords(name) <= 3 && !opensNothing(sectionOf(name))) {
         flush();
         if (STRONG_LABEL_RE.test(name) || sectionOf(name) !== "ask") section = sectionOf(name);
         content = content.slice(plain[0].length);

@@ -23,6 +23,9 @@ const VERSION_RE =
   /\b(?:version|v?\d+\.\d+(?:\.\d+)?|ubuntu|windows|macos|mac os|linux|debian|centos|android|ios|python\s?\d|node(?:\.?js)?\s?v?\d|jdk|gpu|cuda)\b/i;
 const WANT_RE = /\b(?:feature|support|option|ability|allow|add|enable|configurable|setting)\b/i;
 const CURRENTLY_RE = /\b(?:currently|right now|at the moment|at present|as of now|at this time)\b/i;
+/** What a request is good for ("useful when verifying …", "needed for offline use"): the why, not the ask. */
+const MOTIVATION_RE =
+  /\b(?:useful|helpful|handy|needed|necessary|important|valuable|beneficial)\s+(?:e\.g\.|for|when|whenever|if|in (?:cases?|situations?)|because|since|to (?:those|people|users|anyone))\b/i;
 const THANKS_RE = /\b(?:thanks|thank you|appreciate|hi|hello)\b/i;
 const STOP = new Set(
   "the a an and or of to in on for with is are be it this that not no can how when why what from by as at use using does do issue bug feature request add support error".split(
@@ -82,6 +85,9 @@ export const ASK_FEATURES = [
   "narrative",
   "log_candidates",
   "expected_beside_ask",
+  "section_named",
+  "motivation",
+  "edit_note",
 ] as const;
 
 /** The features of every candidate, one row each, in ASK_FEATURES' order. */
@@ -144,6 +150,9 @@ export function askFeatures(title: string, cands: readonly AskCandidate[]): numb
       /^(?:i|we)\b/i.test(t) && (head.match(/\b\w{3,}ed\b/g)?.length ?? 0) >= 2 ? 1 : 0,
       Math.log(cands.length),
       c.section === "expected" && hasAsk ? 1 : 0,
+      c.section === "named" ? 1 : 0,
+      MOTIVATION_RE.test(head) ? 1 : 0,
+      /^\W*(?:edit(?:ed)?|update[ds]?|upd|p\.?s\.?|note|n\.b\.?)\b\s*[:\-–—(]/i.test(t) ? 1 : 0,
     ];
   });
 }
