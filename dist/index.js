@@ -37126,6 +37126,7 @@ var MAX_CHARS2 = 12e3;
 var HEADING_RE2 = /^\s{0,3}(?:#{1,6}(?:\s|$)|\*\*[^*\n]{1,150}\*\*\s*:?\s*$|__[^_\n]{1,150}__\s*:?\s*$|\*[^*\n]{1,150}[?:]\*\s*:?\s*$|_[^_\n]{1,150}[?:]_\s*:?\s*$|[-=*_]{3,}\s*$|[A-Z][^\s.!?:]*(?:[ \t]+[^\s.!?:]+){0,5}\s*:\s*$|<\/?(?:details|summary|h\d|p|div|br|b|strong)\b[^>]{0,200}>)/;
 var PLAIN_LABEL_RE = /^\s*([A-Z][\p{L} '’/]{1,40}?)\s*:\s+(?=\S)/u;
 var CODE_LINE_RE = /^\s*(?:#include\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|return)\s+[\w({[]|[\w.$[\]]+\s*(?:=|\+=|-=)\s*\S|[\w.$]+\([^)]*\)\s*;?\s*$|[{}]\s*$|.*;\s*$)/;
+var opensNothing = (s) => s === "none" || s === "named";
 var EXPECTED_HEADING_RE = /\bexpected\b|期望|预期/i;
 var STRONG_LABEL_RE = /^(?:description|summary|problem|issue description|bug description|motivation|current behaviou?r|actual behaviou?r|what happened|expected(?: behaviou?r| result)?|steps(?: to reproduce)?|environment|versions?|logs?|os|browser)$/i;
 function sectionOf(heading) {
@@ -37139,7 +37140,7 @@ function sectionOf(heading) {
     return "ask";
   if (EXPECTED_HEADING_RE.test(h)) return "expected";
   if (other) return "other";
-  return "none";
+  return "named";
 }
 function isProseBlock(body) {
   const lines = body.split("\n").filter((l) => l.trim());
@@ -37209,7 +37210,7 @@ function paragraphs(md) {
       flush();
       const plainLabel = !/^\s{0,3}(?:#|\*|_|<)/.test(line);
       const next2 = /[\p{L}]/u.test(trimmed.replace(/<\/?\w+[^>]{0,200}>/g, "")) ? sectionOf(trimmed) : section;
-      if (!(plainLabel && (section === "other" || section === "automated") && next2 === "none"))
+      if (!(plainLabel && (section === "other" || section === "automated") && opensNothing(next2)))
         section = next2;
       inList = false;
       continue;
@@ -37221,14 +37222,14 @@ function paragraphs(md) {
     }
     let content = trimmed;
     const label2 = LABEL_RE.exec(content);
-    if (label2 && (label2[0].includes(":") || sectionOf(label2[0]) !== "none")) {
+    if (label2 && (label2[0].includes(":") || !opensNothing(sectionOf(label2[0])))) {
       flush();
       section = sectionOf(label2[0]);
       content = content.slice(label2[0].length);
     } else {
       const plain2 = PLAIN_LABEL_RE.exec(content);
       const name = plain2?.[1].trim() ?? "";
-      if (plain2 && countWords(name) <= 3 && sectionOf(name) !== "none") {
+      if (plain2 && countWords(name) <= 3 && !opensNothing(sectionOf(name))) {
         flush();
         if (STRONG_LABEL_RE.test(name) || sectionOf(name) !== "ask") section = sectionOf(name);
         content = content.slice(plain2[0].length);
@@ -37406,7 +37407,10 @@ var ASK_MODEL = {
     "currently",
     "narrative",
     "log_candidates",
-    "expected_beside_ask"
+    "expected_beside_ask",
+    "section_named",
+    "motivation",
+    "edit_note"
   ],
   mean: [
     0.22324,
@@ -37447,7 +37451,10 @@ var ASK_MODEL = {
     0.01889,
     0.016314,
     1.850728,
-    0.03692
+    0.03692,
+    0.103034,
+    2862e-6,
+    859e-6
   ],
   scale: [
     0.416418,
@@ -37488,51 +37495,57 @@ var ASK_MODEL = {
     0.136135,
     0.126679,
     0.860889,
-    0.188566
+    0.188566,
+    0.304003,
+    0.053422,
+    0.02929
   ],
   weights: [
-    0.229761,
-    0.186838,
-    -0.256812,
-    -0.132345,
-    -0.287957,
-    -0.277654,
-    0.121704,
-    9363e-6,
-    0.107517,
-    0.119071,
-    0.162005,
-    0.150679,
-    0.181237,
-    -0.022071,
-    0.178504,
-    -0.157561,
-    0.011474,
-    0.039803,
-    0.069808,
-    0.276159,
-    -0.201844,
-    0.654483,
-    0.043201,
-    -0.030689,
-    -0.182835,
-    -6273e-6,
-    -0.216214,
-    -0.112883,
-    -0.087526,
-    0.058098,
-    0.340537,
-    -8761e-6,
-    0.308822,
-    -0.046456,
-    0.010902,
-    -0.05393,
-    -0.082676,
-    -0.536042,
-    -0.149364
+    0.183022,
+    0.114182,
+    -0.267451,
+    -0.1237,
+    -0.217706,
+    -0.23222,
+    0.094367,
+    3271e-6,
+    0.109009,
+    0.111844,
+    0.159897,
+    0.156253,
+    0.175217,
+    -8882e-6,
+    0.168589,
+    -0.139243,
+    0.01359,
+    0.043433,
+    0.073965,
+    0.250122,
+    -0.187605,
+    0.602293,
+    0.036538,
+    -0.027929,
+    -0.106983,
+    2784e-6,
+    -0.195884,
+    -0.104014,
+    -0.077107,
+    0.056309,
+    0.312734,
+    0.013118,
+    0.32339,
+    -0.052398,
+    0.016853,
+    -0.051268,
+    -0.075398,
+    -0.488008,
+    -0.09788,
+    -0.116176,
+    -0.066344,
+    -0.111904
   ],
-  intercept: -1.274396,
-  bar: 0.410928,
+  intercept: -1.238899,
+  bar: -0.041171,
   trainedOn: 800
 };
 
@@ -37544,6 +37557,7 @@ var NEGATION_RE = /\b(?:not|no|never|cannot|unable)\b|n['’]t\b/i;
 var VERSION_RE2 = /\b(?:version|v?\d+\.\d+(?:\.\d+)?|ubuntu|windows|macos|mac os|linux|debian|centos|android|ios|python\s?\d|node(?:\.?js)?\s?v?\d|jdk|gpu|cuda)\b/i;
 var WANT_RE = /\b(?:feature|support|option|ability|allow|add|enable|configurable|setting)\b/i;
 var CURRENTLY_RE = /\b(?:currently|right now|at the moment|at present|as of now|at this time)\b/i;
+var MOTIVATION_RE = /\b(?:useful|helpful|handy|needed|necessary|important|valuable|beneficial)\s+(?:e\.g\.|for|when|whenever|if|in (?:cases?|situations?)|because|since|to (?:those|people|users|anyone))\b/i;
 var THANKS_RE = /\b(?:thanks|thank you|appreciate|hi|hello)\b/i;
 var STOP = new Set(
   "the a an and or of to in on for with is are be it this that not no can how when why what from by as at use using does do issue bug feature request add support error".split(
@@ -37615,7 +37629,10 @@ function askFeatures(title, cands) {
       CURRENTLY_RE.test(head) ? 1 : 0,
       /^(?:i|we)\b/i.test(t) && (head.match(/\b\w{3,}ed\b/g)?.length ?? 0) >= 2 ? 1 : 0,
       Math.log(cands.length),
-      c.section === "expected" && hasAsk ? 1 : 0
+      c.section === "expected" && hasAsk ? 1 : 0,
+      c.section === "named" ? 1 : 0,
+      MOTIVATION_RE.test(head) ? 1 : 0,
+      /^\W*(?:edit(?:ed)?|update[ds]?|upd|p\.?s\.?|note|n\.b\.?)\b\s*[:\-–—(]/i.test(t) ? 1 : 0
     ];
   });
 }
