@@ -147,6 +147,11 @@ describe("evidence the old reader missed", () => {
     expect(types("Rate limit the API", "Some clients send 10k requests per minute.")).not.toContain("demand");
     expect(types("Add export", "We got 200 feature requests for it.")).toContain("demand");
     expect(types("Add export", "20 customers a month ask for this.")).toContain("demand");
+    // Requests a server gets are load, however many; requests people make are demand.
+    expect(types("Gateway stalls", "It stalls under hundreds of parallel upload requests.")).not.toContain(
+      "demand",
+    );
+    expect(types("Add export", "We have had dozens of requests for a PDF export.")).toContain("demand");
   });
 
   it("an error late in a line is quoted from where it starts", () => {

@@ -9,8 +9,9 @@ const NUMBER_WORD =
 const WHO =
   "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|complaints|stars|seats|servers|devices|times a (?:day|week|month))";
 /**
- * Requests and sessions count as demand ("200 feature requests"), except per unit of time: "10k requests per
- * minute" is load on a server, not people asking.
+ * Requests count as demand when they are people's ("200 feature requests", "dozens of requests for this"), and
+ * sessions except per unit of time: "10k requests per minute" and "thousands of concurrent socket requests" are
+ * load on a server, not people asking (a fresh maintainer's reading).
  */
 const RATE_AFTER =
   "(?!\\s*(?:per|a|an|each|every|/)\\s*(?:s|sec|second|min|minute|h|hr|hour|day|week|month)\\b)";
@@ -20,7 +21,7 @@ const RATE_AFTER =
  */
 const LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|that|which|when|if)";
 export const DEMAND_RE = new RegExp(
-  `(?:\\b\\d[\\d,.]{0,20}\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:requests|sessions)(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
+  `(?:\\b\\d[\\d,.]{0,20}\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:(?:feature|support|user|customer|client)[\\s-]+)?requests(?=\\s+(?:for|from|asking)\\b)|(?:feature|support|user|customer|client)[\\s-]+requests(?![\\p{L}])${RATE_AFTER}|sessions(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
   "iu",
 );
 /**
