@@ -38456,6 +38456,7 @@ function exceptionAfter(lines, at) {
 var FENCE_MARK = "";
 var isFence = (line) => line.startsWith(FENCE_MARK);
 var OPTIONS_LEAD_RE = /\?[\s*_:]*$|\b(?:which|whether|when|what|asking|choose|select|pick)\b[^\n]{0,160}:[\s*_]*$/i;
+var OUT_OF_SCOPE_LEAD_RE = /^[#*_\s]*(?:moved out|out of scope|not in scope|non[- ]goals?|won['’]?t (?:do|fix|be done)|not planned|deferred|postponed|later|future (?:work|ideas?)|follow[- ]ups?|nice to haves?|removed from (?:scope|this))\b[^\n]{0,40}?[\s*_:：]*$/i;
 var EMPTY_ANSWER_RE = /^(?:_?no response_?|n\/a|none|-|\.\.\.|…)$/i;
 var isHeading = (line) => /^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*$)/.test(line);
 function readEvidence(title, description, md = readMarkdown(description)) {
@@ -38525,7 +38526,13 @@ ${FENCE_MARK}${pointed.trim()}
     const task = TASK_ITEM_RE.exec(trimmed);
     if (task && !inList) {
       inList = true;
-      lists.push({ items: [], ticked: 0, unticked: 0, options: OPTIONS_LEAD_RE.test(before) });
+      lists.push({
+        items: [],
+        ticked: 0,
+        unticked: 0,
+        options: OPTIONS_LEAD_RE.test(before),
+        outOfScope: OUT_OF_SCOPE_LEAD_RE.test(before)
+      });
     }
     if (!task) inList = false;
     else if (/\[ \]/.test(trimmed)) lists[lists.length - 1].unticked++;
@@ -38594,7 +38601,7 @@ ${FENCE_MARK}${pointed.trim()}
     if (CODE_LINE_RE2.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed))
       unfenced.push(trimmed);
   }
-  const tasks = lists.filter((l) => !l.options && !(l.ticked === 1 && l.unticked >= 1)).flatMap((l) => l.items);
+  const tasks = lists.filter((l) => !l.options && !l.outOfScope && !(l.ticked === 1 && l.unticked >= 1)).flatMap((l) => l.items);
   if (tasks.length >= 2) put("acceptance", tasks[0]);
   if (actualShown && expectedSentence) put("expected_actual", expectedSentence);
   if (unfenced.length >= 3) put("code", unfenced[0]);

@@ -147,6 +147,11 @@ describe("evidence the old reader missed", () => {
     expect(types("Rate limit the API", "Some clients send 10k requests per minute.")).not.toContain("demand");
     expect(types("Add export", "We got 200 feature requests for it.")).toContain("demand");
     expect(types("Add export", "20 customers a month ask for this.")).toContain("demand");
+    // A list put out of the task is no criteria; the same list as the plan is.
+    const plan = "- [ ] Export the totals row\n- [ ] Export the notes column";
+    expect(types("Report export", `Out of scope for now:\n${plan}`)).not.toContain("acceptance");
+    expect(types("Report export", `### Moved out\n\n${plan}`)).not.toContain("acceptance");
+    expect(types("Report export", `Plan:\n${plan}`)).toContain("acceptance");
     // Requests a server gets are load, however many; requests people make are demand.
     expect(types("Gateway stalls", "It stalls under hundreds of parallel upload requests.")).not.toContain(
       "demand",

@@ -146,6 +146,9 @@ const isFence = (line: string) => line.startsWith(FENCE_MARK);
 /** A line that asks, before a checklist: its items are the answer's options ("… when it's safe to call it:"). */
 const OPTIONS_LEAD_RE =
   /\?[\s*_:]*$|\b(?:which|whether|when|what|asking|choose|select|pick)\b[^\n]{0,160}:[\s*_]*$/i;
+/** A lead-in or heading that puts the list after it out of the task ("Moved out:", "### Out of scope", "Later"). */
+const OUT_OF_SCOPE_LEAD_RE =
+  /^[#*_\s]*(?:moved out|out of scope|not in scope|non[- ]goals?|won['’]?t (?:do|fix|be done)|not planned|deferred|postponed|later|future (?:work|ideas?)|follow[- ]ups?|nice to haves?|removed from (?:scope|this))\b[^\n]{0,40}?[\s*_:：]*$/i;
 /** A template's empty answer. */
 const EMPTY_ANSWER_RE = /^(?:_?no response_?|n\/a|none|-|\.\.\.|…)$/i;
 const isHeading = (line: string) => /^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*$)/.test(line);
@@ -205,7 +208,13 @@ export function readEvidence(
   let steps: string[] = [];
   let inSteps = false;
   /** The checklists, each with its items, how many are ticked, and whether a question stands before it. */
-  const lists: { items: string[]; ticked: number; unticked: number; options: boolean }[] = [];
+  const lists: {
+    items: string[];
+    ticked: number;
+    unticked: number;
+    options: boolean;
+    outOfScope: boolean;
+  }[] = [];
   let inList = false;
   let before = "";
   const unfenced: string[] = [];
@@ -252,7 +261,13 @@ export function readEvidence(
     // asking when it's safe to call it:", "Which platforms?") makes its items the answer's options.
     if (task && !inList) {
       inList = true;
-      lists.push({ items: [], ticked: 0, unticked: 0, options: OPTIONS_LEAD_RE.test(before) });
+      lists.push({
+        items: [],
+        ticked: 0,
+        unticked: 0,
+        options: OPTIONS_LEAD_RE.test(before),
+        outOfScope: OUT_OF_SCOPE_LEAD_RE.test(before),
+      });
     }
     if (!task) inList = false;
     else if (/\[ \]/.test(trimmed)) lists[lists.length - 1]!.unticked++;
@@ -353,10 +368,11 @@ export function readEvidence(
     if (CODE_LINE_RE.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed))
       unfenced.push(trimmed);
   }
-  // A form's choice (one item ticked, the others not: "- [x] Please close this issue … - [ ] New documentation") or
-  // a question's options are no criteria: fresh maintainers' readings took both, quoted as acceptance, for false.
+  // A form's choice (one item ticked, the others not: "- [x] Please close this issue … - [ ] New documentation"),
+  // a question's options and a list put out of the task ("Moved out:") are no criteria: fresh maintainers' readings
+  // took each, quoted as acceptance, for false.
   const tasks = lists
-    .filter((l) => !l.options && !(l.ticked === 1 && l.unticked >= 1))
+    .filter((l) => !l.options && !l.outOfScope && !(l.ticked === 1 && l.unticked >= 1))
     .flatMap((l) => l.items);
   if (tasks.length >= 2) put("acceptance", tasks[0]!);
   if (actualShown && expectedSentence) put("expected_actual", expectedSentence);
