@@ -37410,7 +37410,8 @@ var ASK_MODEL = {
     "expected_beside_ask",
     "section_named",
     "motivation",
-    "edit_note"
+    "edit_note",
+    "demand"
   ],
   mean: [
     0.22324,
@@ -37454,7 +37455,8 @@ var ASK_MODEL = {
     0.03692,
     0.103034,
     2862e-6,
-    859e-6
+    859e-6,
+    572e-6
   ],
   scale: [
     0.416418,
@@ -37498,63 +37500,111 @@ var ASK_MODEL = {
     0.188566,
     0.304003,
     0.053422,
-    0.02929
+    0.02929,
+    0.023918
   ],
   weights: [
-    0.183022,
-    0.114182,
-    -0.267451,
-    -0.1237,
-    -0.217706,
-    -0.23222,
-    0.094367,
-    3271e-6,
-    0.109009,
-    0.111844,
-    0.159897,
-    0.156253,
-    0.175217,
-    -8882e-6,
-    0.168589,
-    -0.139243,
-    0.01359,
-    0.043433,
-    0.073965,
-    0.250122,
-    -0.187605,
-    0.602293,
-    0.036538,
-    -0.027929,
-    -0.106983,
-    2784e-6,
-    -0.195884,
-    -0.104014,
-    -0.077107,
-    0.056309,
-    0.312734,
-    0.013118,
-    0.32339,
-    -0.052398,
-    0.016853,
-    -0.051268,
-    -0.075398,
-    -0.488008,
-    -0.09788,
-    -0.116176,
-    -0.066344,
-    -0.111904
+    0.184842,
+    0.114645,
+    -0.266768,
+    -0.123557,
+    -0.220225,
+    -0.227736,
+    0.094322,
+    3025e-6,
+    0.109473,
+    0.112181,
+    0.159744,
+    0.156423,
+    0.175617,
+    -8824e-6,
+    0.16876,
+    -0.138947,
+    0.014429,
+    0.043174,
+    0.074799,
+    0.248769,
+    -0.187884,
+    0.60094,
+    0.03712,
+    -0.027757,
+    -0.107225,
+    4126e-6,
+    -0.202224,
+    -0.104125,
+    -0.07595,
+    0.056938,
+    0.314261,
+    0.012718,
+    0.326649,
+    -0.051296,
+    0.01779,
+    -0.050695,
+    -0.074958,
+    -0.493146,
+    -0.097872,
+    -0.115632,
+    -0.066363,
+    -0.112074,
+    -1.465391
   ],
-  intercept: -1.238899,
-  bar: -0.041171,
+  intercept: -1.27656,
+  bar: -0.034793,
   trainedOn: 800
 };
+
+// src/core/offline/evidence-patterns.ts
+var NUMBER_WORD = "(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundreds|a thousand|thousands|millions|a dozen|dozens|several hundred|several thousand)";
+var WHO = "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|complaints|stars|seats|servers|devices|times a (?:day|week|month))";
+var RATE_AFTER = "(?!\\s*(?:per|a|an|each|every|/)\\s*(?:s|sec|second|min|minute|h|hr|hour|day|week|month)\\b)";
+var LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|that|which|when|if)";
+var DEMAND_RE2 = new RegExp(
+  `(?:\\b\\d[\\d,.]{0,20}\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:(?:feature|support|user|customer|client)[\\s-]+)?requests(?=\\s+(?:for|from|asking)\\b)|(?:feature|support|user|customer|client)[\\s-]+requests(?![\\p{L}])${RATE_AFTER}|sessions(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
+  "iu"
+);
+var DEMAND_GATE_RE = /user|customer|client|integrator|developer|team|compan|organi|orgs|people|member|subscriber|partner|account|buyer|merchant|admin|maintainer|contributor|site|store|shop|install|download|vote|reaction|thumbs|👍|ticket|complaint|star|seat|instance|server|device|times a|request|session/iu;
+var ACCEPT_LABEL_RE = /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|a\.?c\.?(?=\s*[:：])|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
+var TEMPLATE_ITEM_RE = /^(?:i(?:'m| am| have|'ve)?\b|please\b|there (?:is|are)\b|to the best\b|the (?:pr|feature|issue|patch)\b|this (?:is|issue|pr)\b|my\b)/i;
+var LIST_ITEM_RE = /^\s*(?:[-*+•]|\d{1,2}[.)]|\[[ xX]\])\s+\S/;
+var TASK_ITEM_RE = /^\s*[-*+]\s+\[[ xX]\]\s+(\S.*)$/;
+var STEP_ITEM_RE = /^\s*(?:\d{1,2}\s*[.):-]|step \d+[:.]|[-*+•])\s+(\S.*)$/i;
+var STEPS_LABELS = "steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro(?:duction)? steps|verification steps|steps|pasos para reproducir|pasos|étapes pour reproduire|étapes|schritte zur reproduktion|schritte|复现步骤|重现步骤|再現手順|шаги воспроизведения|шаги";
+var STEPS_HEAD_RE2 = new RegExp(`^[^\\p{L}\\n]*(?:${STEPS_LABELS})(?![\\p{L}])`, "iu");
+var STEPS_INLINE_RE = new RegExp(
+  `(?:^|[^\\p{L}])(?:${STEPS_LABELS})\\s*[:：]\\s*(1\\s*[.)]\\s*\\S.{0,200}?\\s2\\s*[.)]\\s*[\\p{L}\\p{N}][^\\n.!?。]{0,120}[.!?。]?)`,
+  "iu"
+);
+var ACTION = "open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use";
+var PROSE_STEPS_RE = new RegExp(
+  `^[^\\n]{0,60}?\\b(?:${ACTION})\\b[^\\n]{2,120}?(?:,\\s*(?:and\\s+)?(?:then\\s+)?|\\s+(?:and\\s+)?then\\s+|\\s+and\\s+|\\s*(?:->|→|>)\\s*)(?:${ACTION}|see|observe|notice|wait)\\b`,
+  "i"
+);
+var TRACE_RE = /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b(?::|\((?!\)))|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|(?<![\w\\/.-])[\w\\/.-]{1,300}(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
+var TRACE_GATE_RE = /^\s*at |Traceback|Exception|File "|panic|goroutine |SIGSEGV|Segmentation fault|0x|rror|ERROR|Assertion|exception/m;
+var isTrace = (line) => TRACE_GATE_RE.test(line) && TRACE_RE.test(line);
+var ERROR_QUOTED_RE = /\b(?:get|gets|got|getting|see|saw|seeing|throws?|threw|raises?|raised|shows?|showed|showing|returns?|returned|receive[sd]?|encounter(?:ed)?|fails? with|failed with)\b[^\n"“]{0,30}\b(?:errors?|exceptions?)(?: messages?)?\b[^\n"“]{0,40}["“][^"”\n]{12,}["”]/i;
+var ERROR_INTRO_RE = /\b(?:following|this|the|an|these|same|get|gets|got|getting|throws?|threw|shows?|returns?|gives?|see|saw|encounter(?:ed)?|received?)\b[^\n.]{0,20}\b(?:errors?|exceptions?)(?: messages?)?[^\n.`]{0,40}?[:：]\s*$/i;
+var OUTPUT_LINE_RE = /^[`"“_*>]|\b(?:error|exception|fail\w*|invalid|cannot|can't|unable|not found|denied|refused|undefined|null)\b/i;
+var VERSION_RE2 = /\b(?<!\d\.)(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
+var VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
+var BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
+var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)\n]{0,300}\)|\[e\.g\.[^\]\n]{0,300}\]/gi;
+var EXPECTED_LABEL_RE = /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
+var EXPECTED_INLINE_GATE_RE = /expect|should|instead|must provide/iu;
+var EXPECTED_INLINE_RE = /(?:^|(?<=[.!?]\s+))[^\p{L}\n]{0,20}(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
+var ACTUAL_SHOWN_RE = /\b(?:(?:the )?(?:results?|outputs?) (?:is|are|was|were)|(?:it|this|that) (?:returns|prints|outputs|gives|shows)|(?:i|we) (?:get|got|see|saw))\b[^.\n]{0,30}[:：]\s*$/i;
+var EXPECTED_SAID_RE = /\bshould (?:be|return|give|show|print|output|equal)\b|\b(?:i|we)(?:'d| would)? expect(?:ed)?\b|\bis supposed to\b/i;
+var IMAGE_RE2 = /!\[([^\][]{0,120})\]\([^)\s[]{1,500}\)|<img\b[^<>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^<>]{0,500}>/i;
+var INLINE_FENCE_RE = /```([^`\n]+)```/g;
+var CODE_LINE_RE2 = /^\s*(?:#include\s*[<"]|#(?:ifdef|ifndef|define|if|endif|pragma)\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|using|package|return)\b\s*[\w({[]|\$\s+\S|(?:npm|npx|pip3?|python3?|node|git|cd|cmake|make|cargo|go|docker|kubectl|yarn|pnpm|bitcoin-cli|curl)\s+\S|<\/?(?!details|summary|br|sub|sup|img|p\b|b\b|i\b)[a-zA-Z][\w-]*[\s>/]|[\w.$[\]]+(?:\s*,\s*[\w.$]+)*\s*(?:=|\+=|-=)\s*[^=\s]|[\w.$]+\([^)]*\)\s*;?\s*$|[\w.$]+\(.*[,{(]\s*$|\w+\s*\([^)]*\)\s*\{|[{}]\s*$|.*;\s*$)/;
+var LOG_LINE_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s])/i;
 
 // src/core/offline/ask-rank.ts
 var SCENE_RE = /^(?:so\s+|and\s+|but\s+)?(?:i|we)(?:'m|’m|'ve|’ve| am| are| was| were| have| had| recently| currently| just)?\s+(?:using|use|used|running|run|ran|trying|tried|installed|install|working|built|building|have|had|got|noticed|found|came|started|been|wanted|upgraded|updated|deployed|created|wrote|made|set)\b/i;
 var WHEN_RE = /^(?:when|whenever|while|after|before|if|once|upon|on)\b/i;
 var MODAL_RE = /\b(?:should|would|could|shall)\b/i;
 var NEGATION_RE = /\b(?:not|no|never|cannot|unable)\b|n['’]t\b/i;
-var VERSION_RE2 = /\b(?:version|v?\d+\.\d+(?:\.\d+)?|ubuntu|windows|macos|mac os|linux|debian|centos|android|ios|python\s?\d|node(?:\.?js)?\s?v?\d|jdk|gpu|cuda)\b/i;
+var VERSION_RE3 = /\b(?:version|v?\d+\.\d+(?:\.\d+)?|ubuntu|windows|macos|mac os|linux|debian|centos|android|ios|python\s?\d|node(?:\.?js)?\s?v?\d|jdk|gpu|cuda)\b/i;
 var WANT_RE = /\b(?:feature|support|option|ability|allow|add|enable|configurable|setting)\b/i;
 var CURRENTLY_RE = /\b(?:currently|right now|at the moment|at present|as of now|at this time)\b/i;
 var MOTIVATION_RE = /\b(?:useful|helpful|handy|needed|necessary|important|valuable|beneficial)\s+(?:e\.g\.|for|when|whenever|if|in (?:cases?|situations?)|because|since|to (?:those|people|users|anyone))\b/i;
@@ -37619,7 +37669,7 @@ function askFeatures(title, cands) {
       t.includes("`") ? 1 : 0,
       /https?:\/\/|\]\(/.test(t) ? 1 : 0,
       THANKS_RE.test(head) ? 1 : 0,
-      VERSION_RE2.test(head) ? 1 : 0,
+      VERSION_RE3.test(head) ? 1 : 0,
       WANT_RE.test(head) ? 1 : 0,
       i === firstCue ? 1 : 0,
       i === firstCueInAsk ? 1 : 0,
@@ -37632,7 +37682,9 @@ function askFeatures(title, cands) {
       c.section === "expected" && hasAsk ? 1 : 0,
       c.section === "named" ? 1 : 0,
       MOTIVATION_RE.test(head) ? 1 : 0,
-      /^\W*(?:edit(?:ed)?|update[ds]?|upd|p\.?s\.?|note|n\.b\.?)\b\s*[:\-–—(]/i.test(t) ? 1 : 0
+      /^\W*(?:edit(?:ed)?|update[ds]?|upd|p\.?s\.?|note|n\.b\.?)\b\s*[:\-–—(]/i.test(t) ? 1 : 0,
+      // A count of who asks ("Twelve customers asked for it") is why the task matters, said beside the ask.
+      DEMAND_GATE_RE.test(head) && DEMAND_RE2.test(head) ? 1 : 0
     ];
   });
 }
@@ -38205,52 +38257,6 @@ var EVIDENCE_TYPES = [
 ];
 var PERSONA_KEYS = PERSONAS.map((p) => p.id);
 
-// src/core/offline/evidence-patterns.ts
-var NUMBER_WORD = "(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundreds|a thousand|thousands|millions|a dozen|dozens|several hundred|several thousand)";
-var WHO = "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|complaints|stars|seats|servers|devices|times a (?:day|week|month))";
-var RATE_AFTER = "(?!\\s*(?:per|a|an|each|every|/)\\s*(?:s|sec|second|min|minute|h|hr|hour|day|week|month)\\b)";
-var LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|that|which|when|if)";
-var DEMAND_RE2 = new RegExp(
-  `(?:\\b\\d[\\d,.]{0,20}\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:(?:feature|support|user|customer|client)[\\s-]+)?requests(?=\\s+(?:for|from|asking)\\b)|(?:feature|support|user|customer|client)[\\s-]+requests(?![\\p{L}])${RATE_AFTER}|sessions(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
-  "iu"
-);
-var DEMAND_GATE_RE = /user|customer|client|integrator|developer|team|compan|organi|orgs|people|member|subscriber|partner|account|buyer|merchant|admin|maintainer|contributor|site|store|shop|install|download|vote|reaction|thumbs|👍|ticket|complaint|star|seat|instance|server|device|times a|request|session/iu;
-var ACCEPT_LABEL_RE = /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|a\.?c\.?(?=\s*[:：])|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
-var TEMPLATE_ITEM_RE = /^(?:i(?:'m| am| have|'ve)?\b|please\b|there (?:is|are)\b|to the best\b|the (?:pr|feature|issue|patch)\b|this (?:is|issue|pr)\b|my\b)/i;
-var LIST_ITEM_RE = /^\s*(?:[-*+•]|\d{1,2}[.)]|\[[ xX]\])\s+\S/;
-var TASK_ITEM_RE = /^\s*[-*+]\s+\[[ xX]\]\s+(\S.*)$/;
-var STEP_ITEM_RE = /^\s*(?:\d{1,2}\s*[.):-]|step \d+[:.]|[-*+•])\s+(\S.*)$/i;
-var STEPS_LABELS = "steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro(?:duction)? steps|verification steps|steps|pasos para reproducir|pasos|étapes pour reproduire|étapes|schritte zur reproduktion|schritte|复现步骤|重现步骤|再現手順|шаги воспроизведения|шаги";
-var STEPS_HEAD_RE2 = new RegExp(`^[^\\p{L}\\n]*(?:${STEPS_LABELS})(?![\\p{L}])`, "iu");
-var STEPS_INLINE_RE = new RegExp(
-  `(?:^|[^\\p{L}])(?:${STEPS_LABELS})\\s*[:：]\\s*(1\\s*[.)]\\s*\\S.{0,200}?\\s2\\s*[.)]\\s*[\\p{L}\\p{N}][^\\n.!?。]{0,120}[.!?。]?)`,
-  "iu"
-);
-var ACTION = "open|click|press|type|run|go to|navigate|select|choose|enter|create|add|install|start|launch|call|set|load|save|drag|scroll|tap|hover|copy|paste|import|execute|build|use";
-var PROSE_STEPS_RE = new RegExp(
-  `^[^\\n]{0,60}?\\b(?:${ACTION})\\b[^\\n]{2,120}?(?:,\\s*(?:and\\s+)?(?:then\\s+)?|\\s+(?:and\\s+)?then\\s+|\\s+and\\s+|\\s*(?:->|→|>)\\s*)(?:${ACTION}|see|observe|notice|wait)\\b`,
-  "i"
-);
-var TRACE_RE = /Traceback \(most recent call last\)|^\s*at [\w$.<>[\]/:-]+\s*\(|^\s*at [\w$.]+\.[\w$<>]+\(|^\s*at \S+:\d+:\d+\)?\s*$|Exception in thread|\b[A-Z]\w*(?:Error|Exception)\b(?::|\((?!\)))|^\s*File "[^"]+", line \d+|^panic: |thread '[^']*' panicked at|^goroutine \d+ \[|\bSIGSEGV\b|Segmentation fault|^\s*#\d+\s+0x[0-9a-f]+|^\s*(?:[\w.+-]+:\s*)?(?:[Ff]atal )?(?:[Ee]rror|ERROR)(?:\[\w+\]| [A-Z]+\d+)?\s*:|^\s*\[\s*(?:[Ee]rror|ERROR)\b|^\s*\d+:\d+\s+error\s|\bruntime error:|Assertion [`'"].*[`'"] failed|\bC\+\+ exception\b|"error"\s*:\s*\{|(?<![\w\\/.-])[\w\\/.-]{1,300}(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):\s*(?:fatal )?error\b/m;
-var TRACE_GATE_RE = /^\s*at |Traceback|Exception|File "|panic|goroutine |SIGSEGV|Segmentation fault|0x|rror|ERROR|Assertion|exception/m;
-var isTrace = (line) => TRACE_GATE_RE.test(line) && TRACE_RE.test(line);
-var ERROR_QUOTED_RE = /\b(?:get|gets|got|getting|see|saw|seeing|throws?|threw|raises?|raised|shows?|showed|showing|returns?|returned|receive[sd]?|encounter(?:ed)?|fails? with|failed with)\b[^\n"“]{0,30}\b(?:errors?|exceptions?)(?: messages?)?\b[^\n"“]{0,40}["“][^"”\n]{12,}["”]/i;
-var ERROR_INTRO_RE = /\b(?:following|this|the|an|these|same|get|gets|got|getting|throws?|threw|shows?|returns?|gives?|see|saw|encounter(?:ed)?|received?)\b[^\n.]{0,20}\b(?:errors?|exceptions?)(?: messages?)?[^\n.`]{0,40}?[:：]\s*$/i;
-var OUTPUT_LINE_RE = /^[`"“_*>]|\b(?:error|exception|fail\w*|invalid|cannot|can't|unable|not found|denied|refused|undefined|null)\b/i;
-var VERSION_RE3 = /\b(?<!\d\.)(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)/i;
-var VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
-var BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
-var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)\n]{0,300}\)|\[e\.g\.[^\]\n]{0,300}\]/gi;
-var EXPECTED_LABEL_RE = /^[^\p{L}\n]*(?:(?:what is )?the )?(?:expected|desired)(?: behaviou?r| result| output| outcome)?\b[^\n]{0,30}$|^[^\p{L}\n]*(?:what (?:i )?expected|should be|comportamiento esperado|comportement attendu|erwartetes verhalten|期望行为|预期结果|期待される動作|ожидаемое поведение)\s*[:：?]?\s*$/iu;
-var EXPECTED_INLINE_GATE_RE = /expect|should|instead|must provide/iu;
-var EXPECTED_INLINE_RE = /(?:^|(?<=[.!?]\s+))[^\p{L}\n]{0,20}(?:expected(?: behaviou?r| result| output)?|should be)\s*[:：]\s*\S|\b(?:but|and) instead\b|\bshould\b[^.\n]{1,80}\bbut\b[^.\n]{0,20}\b(?:not|n't|no|wrong|fails?|shows?|returns?|gives?|gets?)\b|\b(?:got|get|getting|returns?|shows?)\b[^.\n]{1,60}\binstead of (?:the )?expected\b|(?<!as )\bexpected\b[^.\n]{1,40}\b(?:but|instead)\b|\binstead of the expected\b|\bmust provide\b[^.\n]{1,80}\bbut\b/iu;
-var ACTUAL_SHOWN_RE = /\b(?:(?:the )?(?:results?|outputs?) (?:is|are|was|were)|(?:it|this|that) (?:returns|prints|outputs|gives|shows)|(?:i|we) (?:get|got|see|saw))\b[^.\n]{0,30}[:：]\s*$/i;
-var EXPECTED_SAID_RE = /\bshould (?:be|return|give|show|print|output|equal)\b|\b(?:i|we)(?:'d| would)? expect(?:ed)?\b|\bis supposed to\b/i;
-var IMAGE_RE2 = /!\[([^\][]{0,120})\]\([^)\s[]{1,500}\)|<img\b[^<>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^<>]{0,500}>/i;
-var INLINE_FENCE_RE = /```([^`\n]+)```/g;
-var CODE_LINE_RE2 = /^\s*(?:#include\s*[<"]|#(?:ifdef|ifndef|define|if|endif|pragma)\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|using|package|return)\b\s*[\w({[]|\$\s+\S|(?:npm|npx|pip3?|python3?|node|git|cd|cmake|make|cargo|go|docker|kubectl|yarn|pnpm|bitcoin-cli|curl)\s+\S|<\/?(?!details|summary|br|sub|sup|img|p\b|b\b|i\b)[a-zA-Z][\w-]*[\s>/]|[\w.$[\]]+(?:\s*,\s*[\w.$]+)*\s*(?:=|\+=|-=)\s*[^=\s]|[\w.$]+\([^)]*\)\s*;?\s*$|[\w.$]+\(.*[,{(]\s*$|\w+\s*\([^)]*\)\s*\{|[{}]\s*$|.*;\s*$)/;
-var LOG_LINE_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s])/i;
-
 // src/core/offline/segments.ts
 var MAX_CHARS3 = 2e4;
 var MAX_SENTENCES = 60;
@@ -38476,7 +38482,7 @@ function readEvidence(title, description, md = readMarkdown(description)) {
     if (looksLikeCode(lines2.filter((l) => !isTrace(l))))
       put("code", firstWithText(lines2.filter((l) => CODE_LINE_RE2.test(l))));
     let version2 = null;
-    for (const l of lines2) if (version2 = VERSION_RE3.exec(l.replace(EXAMPLE_RE, " "))) break;
+    for (const l of lines2) if (version2 = VERSION_RE2.exec(l.replace(EXAMPLE_RE, " "))) break;
     if (version2 && !blockVersion && /\d\.\d/.test(version2[0]) && /\b(?:version|use|using|installed|with)\b/i.test(body))
       blockVersion = version2[0];
     const failing = lines2.find(
@@ -38580,7 +38586,7 @@ ${FENCE_MARK}${pointed.trim()}
       else if (next2 && under?.trim() === next2 && !isHeading(next2) && !LIST_ITEM_RE.test(next2) && !EMPTY_ANSWER_RE.test(next2) && !IMAGE_RE2.test(next2) && OUTPUT_LINE_RE.test(next2))
         put("trace", next2);
     }
-    const version2 = found2.has("versions") ? null : VERSION_RE3.exec(withoutLinks);
+    const version2 = found2.has("versions") ? null : VERSION_RE2.exec(withoutLinks);
     if (version2) put("versions", quoteAt(withoutLinks, version2.index, version2[0].length, "line"));
     else if (!found2.has("versions") && VERSION_FIELD_RE.test(withoutLinks)) {
       const next2 = nextText(lines, i);
@@ -38607,7 +38613,7 @@ ${FENCE_MARK}${pointed.trim()}
   if (unfenced.length >= 3) put("code", unfenced[0]);
   if (blockVersion) put("versions", blockVersion);
   if (!found2.has("versions")) {
-    const v = VERSION_RE3.exec(title);
+    const v = VERSION_RE2.exec(title);
     if (v) put("versions", title);
   }
   return EVIDENCE_TYPES.filter((t) => found2.has(t)).map((type) => ({ type, quote: found2.get(type) }));

@@ -10,6 +10,7 @@
 import { askCue, type AskCandidate } from "./ask-sentences.js";
 import { ASK_MODEL, type AskModel } from "./ask-model.data.js";
 import { CAUSE_RE, LEAD_IN_RE, POINTER_RE, PROBLEM_RE, REQUEST_RE, IMPERATIVE_RE } from "./ask-patterns.js";
+import { DEMAND_GATE_RE, DEMAND_RE } from "./evidence-patterns.js";
 import { countWords } from "./markdown-lines.js";
 
 /** Scene-setting in the first person: what the author uses, has or was doing. */
@@ -88,6 +89,7 @@ export const ASK_FEATURES = [
   "section_named",
   "motivation",
   "edit_note",
+  "demand",
 ] as const;
 
 /** The features of every candidate, one row each, in ASK_FEATURES' order. */
@@ -153,6 +155,8 @@ export function askFeatures(title: string, cands: readonly AskCandidate[]): numb
       c.section === "named" ? 1 : 0,
       MOTIVATION_RE.test(head) ? 1 : 0,
       /^\W*(?:edit(?:ed)?|update[ds]?|upd|p\.?s\.?|note|n\.b\.?)\b\s*[:\-–—(]/i.test(t) ? 1 : 0,
+      // A count of who asks ("Twelve customers asked for it") is why the task matters, said beside the ask.
+      DEMAND_GATE_RE.test(head) && DEMAND_RE.test(head) ? 1 : 0,
     ];
   });
 }
