@@ -35553,7 +35553,7 @@ function language(title, md) {
     else if (c >= 13312 && c <= 40959) zh++;
     else if (c >= 1024 && c <= 1279) ru++;
   }
-  const words4 = sample.toLowerCase().match(new RegExp("\\p{L}+", "gu")) ?? [];
+  const words4 = (sample.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !new RegExp("\\p{N}", "u").test(w));
   let letters = 0;
   for (const run of words4) for (const _ of run) letters++;
   letters ||= 1;

@@ -355,6 +355,9 @@ describe("the language and the themes the reading names", () => {
     ).toBe("es");
     expect(readReading("Erro ao salvar", "Quando salvo o arquivo o app fecha.").language).toBe("pt");
     expect(readReading("Crash on save", "When I save a file the app closes.").language).toBe("en");
+    // A hash's letters are no words: "e" and "ce" in a commit id are not Portuguese or French.
+    const form = "ADD DETAILS HERE\n\nBuild: 3.2.0\nCommit: 5e0de7a1e93c0de2e4b6a8e0de7c1a9e3f02de";
+    expect(readReading("Crash on save", form).language).toBe("en");
   });
 
   it("a theme is named only where the description says it, in the author's words; never from a title word", () => {

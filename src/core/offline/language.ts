@@ -55,7 +55,9 @@ export function language(title: string, md: MarkdownText): string {
   }
   // The words are read once, lower-case: for the letter count (lower-casing keeps every letter a letter) and for
   // the stop words.
-  const words = sample.toLowerCase().match(/\p{L}+/gu) ?? [];
+  // A run of letters and digits ("695af097c7bd…", "Win64") is a hash or a name, not a word: its letters ("af", "e")
+  // would count as another language's commonest words (a commit hash read an English template as Portuguese).
+  const words = (sample.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !/\p{N}/u.test(w));
   let letters = 0;
   for (const run of words) for (const _ of run) letters++;
   letters ||= 1;
