@@ -26,7 +26,7 @@ const WANT_RE = /\b(?:feature|support|option|ability|allow|add|enable|configurab
 const CURRENTLY_RE = /\b(?:currently|right now|at the moment|at present|as of now|at this time)\b/i;
 /** What a request is good for ("useful when verifying …", "needed for offline use"): the why, not the ask. */
 const MOTIVATION_RE =
-  /\b(?:useful|helpful|handy|needed|necessary|important|valuable|beneficial)\s+(?:e\.g\.|for|when|whenever|if|in (?:cases?|situations?)|because|since|to (?:those|people|users|anyone))\b/i;
+  /\b(?:useful|helpful|handy|needed|necessary|important|valuable|beneficial)\s+(?:e\.g\.|for|when|whenever|if|so|so that|in (?:cases?|situations?)|because|since|to (?:those|people|users|anyone))\b/i;
 const THANKS_RE = /\b(?:thanks|thank you|appreciate|hi|hello)\b/i;
 const STOP = new Set(
   "the a an and or of to in on for with is are be it this that not no can how when why what from by as at use using does do issue bug feature request add support error".split(
