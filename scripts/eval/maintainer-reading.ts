@@ -10,6 +10,7 @@
  *                                                                          (the issue's text and the comment), to read
  *   … --seed S --n N                                                       another seeded sample of N (a fresh check)
  *   … --unseen                                                             only texts no reader has read or labelled
+ *   … --source hadoop                                                      Hadoop's Jira reports instead (another tracker)
  *
  * A verdict, per comment:
  *   contradicted  the comment states something the issue's own text contradicts (a hedged claim, "may be …",
@@ -27,6 +28,7 @@ import { evaluateApproval } from "../../src/core/approval.js";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
 import { renderReport } from "../../src/core/render-comment.js";
 import { scoreTask } from "../../src/core/score-task.js";
+import { load as loadHadoop } from "./duplicates-protocol.js";
 import { loadPublicTexts } from "./public-texts.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -50,7 +52,12 @@ export interface MaintainerVerdict {
 const hash = (text: string, n = 16) => createHash("sha256").update(text).digest("hex").slice(0, n);
 const textKey = (title: string, description: string) => hash(`${title}\u0000${description}`);
 
-const texts = loadPublicTexts();
+// `--source hadoop`: Apache Hadoop's tracker (../shared/benchmarks/duplicates, Jira markup read as markdown), a
+// tracker no fit has read: a fresh check beyond GitHub's forms once the development texts are all read.
+const texts =
+  arg("--source") === "hadoop"
+    ? loadHadoop()?.reports.map((r) => ({ title: r.title, description: r.body }))
+    : loadPublicTexts();
 if (!texts) {
   console.log("../shared is absent: nothing to read.");
   process.exit(0);
