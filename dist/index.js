@@ -37549,7 +37549,7 @@ var ASK_MODEL = {
     -0.052667
   ],
   intercept: -1.304918,
-  bar: -0.09807,
+  bar: 0.846782,
   trainedOn: 1072
 };
 

@@ -142,10 +142,12 @@ function main() {
   console.log(`rules       ${fmt(figures(texts.map((t) => judge(t, t.rule))))}`);
   const fold = (repo: string) => createHash("sha256").update(`ask-cv:${repo}`).digest()[0]! % 5;
   const lambdas = [1, 3, 10, 30];
-  // A line a reader calls untrue costs twice a line not shown (the cost the bar is chosen for); 1 and 3 are
-  // printed to show the trade.
-  const costs = [1, 2, 3];
-  const COST = 2;
+  // A line a reader calls untrue costs three lines not shown (the cost the bar is chosen for; the others are printed
+  // to show the trade). Where no ask is shown the Product Manager still quotes the author's opening sentence as "The
+  // author writes", true by construction; an "Asks:" line is a claim. At cost 2 a blind reading of another tracker
+  // (Hadoop's Jira, 25 changed comments) found the ranker's extra asks as often untrue as the rules' (6 vs 4).
+  const costs = [1, 2, 3, 4, 5];
+  const COST = 3;
   let chosen = { lambda: 10, cost: COST, score: -Infinity };
   for (const lambda of lambdas)
     for (const cost of costs) {

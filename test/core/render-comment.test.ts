@@ -7,9 +7,14 @@ import { REPORT_MARKER, renderReport } from "../../src/core/render-comment.js";
 const now = new Date("2026-11-22T10:00:00.000Z");
 const DESCRIPTION = "Customers keep asking to pay by card; today they must email us for an invoice.";
 
-function reportWith(scores: number[], reasoning: (i: number) => string, description = "") {
+function reportWith(
+  scores: number[],
+  reasoning: (i: number) => string,
+  description = "",
+  task = "Add Stripe checkout",
+) {
   const verdicts = PERSONAS.map((p, i) => ({ persona: p.id, score: scores[i]!, reasoning: reasoning(i) }));
-  return buildReport({ task: "Add Stripe checkout", description }, verdicts, now);
+  return buildReport({ task, description }, verdicts, now);
 }
 
 describe("renderReport", () => {
@@ -74,6 +79,7 @@ describe("renderReport", () => {
       [5, 5, 5, 5, 5],
       () => "x",
       "Please stop pinging @octocat <b>every</b> time the build fails.",
+      "Stop pinging octocat on every failed build",
     );
     const md = renderReport(report, approval, { scorer: "offline" });
     const ask = md.split("\n").find((l) => l.startsWith("**Asks:**"))!;

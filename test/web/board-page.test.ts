@@ -40,7 +40,10 @@ function backlogOf(n: number): FakeIssue[] {
       "Add CSV export of invoices",
       "Twelve enterprise customers asked for CSV export this quarter.\n\nAcceptance:\n- one row per invoice\n- UTF-8 with a header row",
     ],
-    ["How do I rotate my API key?", "I can't find where to do this in the settings. Is there a doc?"],
+    [
+      "How do I rotate my API key?",
+      "How can I rotate the API key of a project without downtime? I can't find where to do this in the settings.",
+    ],
     [
       "Refactor the billing module",
       "The invoice totals are computed in three places; move them into one module with tests.",
@@ -290,7 +293,7 @@ describeInChromium("the backlog board in a browser", () => {
     const row = (n: number) => page.locator(`#tasks tbody tr[data-number="${n}"]`);
     await row(3).waitFor();
     expect(await row(3).locator("td .ask").textContent()).toBe(
-      "Asks: “I can't find where to do this in the settings.”",
+      "Asks: “How can I rotate the API key of a project without downtime?”",
     );
     expect(await row(2).locator("td .ask").count()).toBe(0);
 

@@ -78,6 +78,6 @@ export const ASK_MODEL: AskModel = {
     -0.024625, -0.104456, -0.052667,
   ],
   intercept: -1.304918,
-  bar: -0.09807,
+  bar: 0.846782,
   trainedOn: 1072,
 };
