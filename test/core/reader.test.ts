@@ -152,6 +152,9 @@ describe("evidence the old reader missed", () => {
     expect(types("Report export", `Out of scope for now:\n${plan}`)).not.toContain("acceptance");
     expect(types("Report export", `### Moved out\n\n${plan}`)).not.toContain("acceptance");
     expect(types("Report export", `Plan:\n${plan}`)).toContain("acceptance");
+    // A version is no count: "Debian 12.04 ships" holds no 12.04 people; "1.5k downloads" is a count.
+    expect(types("Signing keys", "Debian 12.04 installs openssl 3.1 by default.")).not.toContain("demand");
+    expect(types("Add export", "The plugin has 1.5k downloads a week.")).toContain("demand");
     // Requests a server gets are load, however many; requests people make are demand.
     expect(types("Gateway stalls", "It stalls under hundreds of parallel upload requests.")).not.toContain(
       "demand",

@@ -3,6 +3,10 @@
  * expected versus actual, pictures, code and logs. Each pattern is linear: bounded repeats, anchored alternations,
  * and where a pattern is costly, a gate of the words it cannot match without, tested first with the same flags.
  */
+/**
+ * A count is digits, with thousands' commas ("1,200 users") and a decimal only before k or m ("1.5k downloads"):
+ * "Ubuntu 18.04 installs gpg 2.2" holds a version, not 18.04 installs (a fresh reading's contradiction).
+ */
 /** Numbers written as words, as people write counts of people ("twelve customers", "about forty integrators"). */
 const NUMBER_WORD =
   "(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundreds|a thousand|thousands|millions|a dozen|dozens|several hundred|several thousand)";
@@ -21,7 +25,7 @@ const RATE_AFTER =
  */
 const LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|that|which|when|if)";
 export const DEMAND_RE = new RegExp(
-  `(?:\\b\\d[\\d,.]{0,20}\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:(?:feature|support|user|customer|client)[\\s-]+)?requests(?=\\s+(?:for|from|asking)\\b)|(?:feature|support|user|customer|client)[\\s-]+requests(?![\\p{L}])${RATE_AFTER}|sessions(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
+  `(?:(?<![\\d.,])\\b\\d[\\d,]{0,20}(?:\\.\\d{1,3}\\s*(?:k|m)(?![\\p{L}]))?\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:(?:feature|support|user|customer|client)[\\s-]+)?requests(?=\\s+(?:for|from|asking)\\b)|(?:feature|support|user|customer|client)[\\s-]+requests(?![\\p{L}])${RATE_AFTER}|sessions(?![\\p{L}])${RATE_AFTER}|${WHO})(?![\\p{L}])`,
   "iu",
 );
 /**
