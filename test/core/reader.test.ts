@@ -67,6 +67,15 @@ describe("evidence the old reader missed", () => {
     expect(types("A task", body)).toContain(type);
   });
 
+  it("reads a stack frame's file and line as no version ('Store.java:88' is not Java 88)", () => {
+    const d =
+      "The sync fails:\n\n    at com.acme.sync.Store.flush(Store.java:88)\n    at com.acme.sync.Job.run(Job.java:41)";
+    expect(readReading("Sync fails on flush", d).evidence.map((e) => e.type)).not.toContain("versions");
+    expect(readReading("Sync fails", "Running Java 17 on Debian.").evidence.map((e) => e.type)).toContain(
+      "versions",
+    );
+  });
+
   it("never says steps are missing when they are written on one line", () => {
     const body =
       "Cuando exporto un informe a PDF la aplicación se cierra. Pasos: 1. Abrir informe 2. Exportar PDF.";
