@@ -37304,13 +37304,13 @@ function isProse(sentence) {
   let bare = code ? sentence.replace(/`[^`]*`/g, "") : sentence;
   if (bare.includes("](")) bare = bare.replace(/\]\([^)\s[\]]{0,2000}\)/g, "]");
   if (link) bare = bare.replace(/\bhttps?:\/\/\S+/g, "");
-  const marks = bare.match(/[/\\_=<>{}()[\]#^$|;]/g)?.length ?? 0;
+  const marks = bare.length - bare.replace(/[/\\_=<>{}()[\]#^$|;]+/g, "").length;
   if (marks > bare.length * 0.08 && marks > 3) return false;
   if (/\.\w{1,4}:\d+|#include\b/.test(sentence)) return false;
   if (/^\W*(?:[A-Z]{3,}\s+)?[\w.]*(?:Error|Exception)\b\s*:/.test(sentence)) return false;
   if (PROMPT_RE2.test(sentence) || KIND_NAMED_RE.test(sentence) || PLACEHOLDER_RE2.test(sentence) || TEMPLATE_VOICE_RE.test(sentence))
     return false;
-  const letters = sentence.match(/[\p{L}\s]/gu)?.length ?? 0;
+  const letters = sentence.length - sentence.replace(/[\p{L}\s]+/gu, "").length;
   if (letters < sentence.length * 0.7) return false;
   if (/^\s*(?:https?:\/\/|www\.)\S+\s*$/i.test(sentence)) return false;
   if ((sentence.match(/\s\|\s/g)?.length ?? 0) >= 3) return false;
@@ -37324,19 +37324,30 @@ function isProse(sentence) {
 }
 var SUBORDINATE_RE = /^(?:because|since|as|while|although|though|given that|now that)\b[^,;.!?]{3,200},\s*/i;
 function askCue(sentence, step = false) {
+  return askSignals(sentence, step).cue;
+}
+function askSignals(sentence, step = false) {
   let head = sentence.length > CUE_CHARS ? sentence.slice(0, CUE_CHARS) : sentence;
   const clause = SUBORDINATE_RE.exec(head);
   if (clause) head = head.slice(clause[0].length);
   const request2 = REQUEST_RE2.test(head) || CJK_REQUEST_RE.test(head);
-  if (LEAD_IN_RE.test(sentence)) return request2 ? "request" : null;
-  if (!clause && !request2 && CAUSE_RE.test(sentence)) return null;
-  if (POINTER_RE.test(sentence)) return null;
-  if (QUESTION_RE.test(sentence) || /[?？]\s*$/.test(sentence) && ASKS_WORD_RE.test(sentence))
-    return "question";
-  if (request2 || !step && IMPERATIVE_RE2.test(head)) return "request";
-  return PROBLEM_RE.test(head) ? "problem" : null;
+  const problem = PROBLEM_RE.test(head);
+  const imperative = IMPERATIVE_RE2.test(head);
+  const leadIn = LEAD_IN_RE.test(sentence);
+  const cause = CAUSE_RE.test(sentence);
+  const pointer = POINTER_RE.test(sentence);
+  const signals = { request: request2, problem, imperative, leadIn, cause, pointer };
+  let cue;
+  if (leadIn) cue = request2 ? "request" : null;
+  else if (!clause && !request2 && cause) cue = null;
+  else if (pointer) cue = null;
+  else if (QUESTION_RE.test(sentence) || /[?？]\s*$/.test(sentence) && ASKS_WORD_RE.test(sentence))
+    cue = "question";
+  else if (request2 || !step && imperative) cue = "request";
+  else cue = problem ? "problem" : null;
+  return { cue, ...signals };
 }
-var MAX_CANDIDATES = 40;
+var MAX_CANDIDATES = 20;
 function askCandidates(description, md = readMarkdown(description)) {
   const out = [];
   if (!description || !/[\p{L}]/u.test(description)) return out;
@@ -37376,7 +37387,6 @@ var ASK_MODEL = {
     "first",
     "log_order",
     "first_paragraph",
-    "paragraph_start",
     "cue_request",
     "cue_problem",
     "cue_question",
@@ -37385,26 +37395,16 @@ var ASK_MODEL = {
     "imperative",
     "ends_question",
     "scene",
-    "when_clause",
-    "modal",
-    "negation",
     "log_words",
     "short",
     "title_overlap",
     "lead_in",
     "cause",
     "pointer",
-    "inline_code",
     "link",
-    "thanks",
-    "version",
-    "want_words",
     "first_cue",
-    "first_cue_in_ask",
     "most_title_overlap",
     "opener_i",
-    "opener_it",
-    "currently",
     "narrative",
     "log_candidates",
     "expected_beside_ask",
@@ -37414,142 +37414,109 @@ var ASK_MODEL = {
     "demand"
   ],
   mean: [
-    0.237963,
-    0.040231,
-    0.214851,
-    0.07768,
-    0.228333,
-    1.183191,
-    0.357158,
-    0.672373,
-    0.155575,
-    0.173978,
-    0.052429,
-    0.167344,
-    0.220201,
-    0.027819,
-    0.066981,
-    0.051145,
-    0.056067,
-    0.123475,
-    0.208645,
-    2.70728,
-    0.083244,
-    0.232952,
-    0.067409,
-    5778e-6,
-    1284e-6,
-    0.153007,
-    0.067837,
-    6206e-6,
-    0.118981,
-    0.084528,
-    0.173336,
-    0.056495,
-    0.27263,
-    0.163706,
-    0.09373,
-    0.019046,
-    0.015194,
-    1.836953,
-    0.034667,
-    0.101862,
-    4066e-6,
-    642e-6,
-    107e-5
+    0.240578,
+    0.037905,
+    0.214505,
+    0.077344,
+    0.233786,
+    1.13317,
+    0.365688,
+    0.156004,
+    0.172875,
+    0.051928,
+    0.168054,
+    0.218011,
+    0.028703,
+    0.066608,
+    0.051928,
+    2.705616,
+    0.084137,
+    0.23582,
+    0.068361,
+    5916e-6,
+    1315e-6,
+    0.068799,
+    0.177476,
+    0.277388,
+    0.165863,
+    0.015337,
+    1.779127,
+    0.032209,
+    0.097502,
+    4163e-6,
+    657e-6,
+    876e-6
   ],
   scale: [
-    0.425836,
-    0.196501,
-    0.410719,
-    0.267668,
-    0.419758,
-    0.886039,
-    0.479162,
-    0.469348,
-    0.362452,
-    0.379091,
-    0.22289,
-    0.373283,
-    0.414382,
-    0.164455,
-    0.249988,
-    0.220293,
-    0.230051,
-    0.328982,
-    0.40634,
-    0.57162,
-    0.276251,
-    0.281679,
-    0.250728,
-    0.075792,
-    0.03581,
-    0.359994,
-    0.251465,
-    0.078532,
-    0.323767,
-    0.278178,
-    0.378538,
-    0.230875,
-    0.445312,
-    0.370009,
-    0.291453,
-    0.136685,
-    0.122323,
-    0.843723,
-    0.182936,
-    0.302466,
-    0.063635,
-    0.025329,
-    0.032693
+    0.427435,
+    0.190967,
+    0.410478,
+    0.267137,
+    0.423238,
+    0.834116,
+    0.481623,
+    0.362859,
+    0.378139,
+    0.221882,
+    0.373915,
+    0.412895,
+    0.16697,
+    0.249342,
+    0.221882,
+    0.570936,
+    0.277593,
+    0.282932,
+    0.252365,
+    0.076687,
+    0.036234,
+    0.253113,
+    0.382071,
+    0.44771,
+    0.371958,
+    0.122891,
+    0.780107,
+    0.176554,
+    0.29664,
+    0.064387,
+    0.02563,
+    0.029591
   ],
   weights: [
-    0.169595,
-    0.0866,
-    -0.293187,
-    -0.074834,
-    -0.232817,
-    -0.216538,
-    0.107206,
-    0.023371,
-    0.155629,
-    0.184853,
-    0.175269,
-    0.139292,
-    0.162802,
-    0.023516,
-    0.164912,
-    -0.149167,
-    0.039192,
-    0.048651,
-    0.079776,
-    0.242583,
-    -0.203726,
-    0.657419,
-    0.051743,
-    -0.073718,
-    -0.10088,
-    0.038815,
-    -0.217227,
-    -0.070914,
-    -0.068064,
-    0.05788,
-    0.262952,
-    0.04397,
-    0.312566,
-    -0.055082,
-    64e-4,
-    -0.064477,
-    -0.079634,
-    -0.497919,
-    -0.078405,
-    -0.139457,
-    -0.024625,
-    -0.104456,
-    -0.052667
+    0.189721,
+    0.12684,
+    -0.314678,
+    -0.081789,
+    -0.267094,
+    -0.206645,
+    0.102388,
+    0.165125,
+    0.216535,
+    0.181898,
+    0.158769,
+    0.184636,
+    0.024257,
+    0.168994,
+    -0.172335,
+    0.283145,
+    -0.214351,
+    0.710764,
+    0.05951,
+    -0.068054,
+    -0.175345,
+    -0.239735,
+    0.289997,
+    0.309281,
+    -0.056417,
+    -0.088341,
+    -0.50526,
+    -0.114191,
+    -0.134283,
+    -0.014945,
+    -0.162217,
+    -0.029051
   ],
-  intercept: -1.304918,
-  bar: 0.846782,
+  intercept: -1.278141,
+  bar: 1.024679,
   trainedOn: 1072
 };
 
@@ -37601,14 +37568,7 @@ var LOG_LINE_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|IN
 
 // src/core/offline/ask-rank.ts
 var SCENE_RE = /^(?:so\s+|and\s+|but\s+)?(?:i|we)(?:'m|’m|'ve|’ve| am| are| was| were| have| had| recently| currently| just)?\s+(?:using|use|used|running|run|ran|trying|tried|installed|install|working|built|building|have|had|got|noticed|found|came|started|been|wanted|upgraded|updated|deployed|created|wrote|made|set)\b/i;
-var WHEN_RE = /^(?:when|whenever|while|after|before|if|once|upon|on)\b/i;
-var MODAL_RE = /\b(?:should|would|could|shall)\b/i;
-var NEGATION_RE = /\b(?:not|no|never|cannot|unable)\b|n['’]t\b/i;
-var VERSION_RE3 = /\b(?:version|v?\d+\.\d+(?:\.\d+)?|ubuntu|windows|macos|mac os|linux|debian|centos|android|ios|python\s?\d|node(?:\.?js)?\s?v?\d|jdk|gpu|cuda)\b/i;
-var WANT_RE = /\b(?:feature|support|option|ability|allow|add|enable|configurable|setting)\b/i;
-var CURRENTLY_RE = /\b(?:currently|right now|at the moment|at present|as of now|at this time)\b/i;
 var MOTIVATION_RE = /\b(?:useful|helpful|handy|needed|necessary|important|valuable|beneficial)\s+(?:e\.g\.|for|when|whenever|if|so|so that|in (?:cases?|situations?)|because|since|to (?:those|people|users|anyone))\b/i;
-var THANKS_RE = /\b(?:thanks|thank you|appreciate|hi|hello)\b/i;
 var STOP = new Set(
   "the a an and or of to in on for with is are be it this that not no can how when why what from by as at use using does do issue bug feature request add support error".split(
     " "
@@ -37618,27 +37578,40 @@ function words(text2) {
   const out = /* @__PURE__ */ new Set();
   for (const w of text2.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])
     if (!STOP.has(w)) out.add(w.slice(0, 5));
-  for (const run of text2.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{2,}/gu) ?? [])
+  for (const run of text2.match(CJK_RUN_RE) ?? [])
     for (let i = 0; i + 1 < run.length; i++) out.add(run.slice(i, i + 2));
   return out;
 }
+function sharedWords(text2, title) {
+  if (title.size === 0) return 0;
+  let seen;
+  for (const w of text2.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []) {
+    const k = w.slice(0, 5);
+    if (title.has(k) && !STOP.has(w)) (seen ??= /* @__PURE__ */ new Set()).add(k);
+  }
+  if (CJK_TEST_RE.test(text2))
+    for (const run of text2.match(CJK_RUN_RE) ?? [])
+      for (let i = 0; i + 1 < run.length; i++) {
+        const k = run.slice(i, i + 2);
+        if (title.has(k)) (seen ??= /* @__PURE__ */ new Set()).add(k);
+      }
+  return seen?.size ?? 0;
+}
+var CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{2,}/gu;
+var CJK_TEST_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 function askFeatures(title, cands) {
   const titleWords = words(title);
-  const cues = cands.map((c) => askCue(c.text, c.step));
+  const signals = cands.map((c) => askSignals(c.text, c.step));
+  const cues = signals.map((x) => x.cue);
   const firstCue = cues.findIndex((q2) => q2 !== null);
-  const firstCueInAsk = cands.findIndex((c, i) => c.section === "ask" && cues[i] !== null);
-  const overlaps = cands.map((c) => {
-    const w = words(c.text);
-    let overlap = 0;
-    for (const x of titleWords) if (w.has(x)) overlap++;
-    return overlap;
-  });
+  const overlaps = cands.map((c) => sharedWords(c.text, titleWords));
   const most = Math.max(...overlaps);
   const hasAsk = cands.some((c) => c.section === "ask");
   return cands.map((c, i) => {
     const t = c.text;
     const head = t.length > 400 ? t.slice(0, 400) : t;
     const overlap = overlaps[i];
+    const sig = signals[i];
     const n = countWords(t);
     return [
       c.section === "ask" ? 1 : 0,
@@ -37648,35 +37621,24 @@ function askFeatures(title, cands) {
       i === 0 ? 1 : 0,
       Math.log1p(i),
       c.paragraph === 0 ? 1 : 0,
-      c.inParagraph === 0 ? 1 : 0,
       cues[i] === "request" ? 1 : 0,
       cues[i] === "problem" ? 1 : 0,
       cues[i] === "question" ? 1 : 0,
-      REQUEST_RE2.test(head) ? 1 : 0,
-      PROBLEM_RE.test(head) ? 1 : 0,
-      IMPERATIVE_RE2.test(head) ? 1 : 0,
+      sig.request ? 1 : 0,
+      sig.problem ? 1 : 0,
+      sig.imperative ? 1 : 0,
       /[?？]\s*$/.test(t) ? 1 : 0,
       SCENE_RE.test(t) ? 1 : 0,
-      WHEN_RE.test(t) ? 1 : 0,
-      MODAL_RE.test(head) ? 1 : 0,
-      NEGATION_RE.test(head) ? 1 : 0,
       Math.log1p(n),
       n < 6 ? 1 : 0,
       titleWords.size ? overlap / titleWords.size : 0,
-      LEAD_IN_RE.test(t) ? 1 : 0,
-      CAUSE_RE.test(t) ? 1 : 0,
-      POINTER_RE.test(t) ? 1 : 0,
-      t.includes("`") ? 1 : 0,
+      sig.leadIn ? 1 : 0,
+      sig.cause ? 1 : 0,
+      sig.pointer ? 1 : 0,
       /https?:\/\/|\]\(/.test(t) ? 1 : 0,
-      THANKS_RE.test(head) ? 1 : 0,
-      VERSION_RE3.test(head) ? 1 : 0,
-      WANT_RE.test(head) ? 1 : 0,
       i === firstCue ? 1 : 0,
-      i === firstCueInAsk ? 1 : 0,
       overlap > 0 && overlap === most ? 1 : 0,
       /^(?:i|we|my|our)\b/i.test(t) ? 1 : 0,
-      /^(?:it|this|that|there)\b/i.test(t) ? 1 : 0,
-      CURRENTLY_RE.test(head) ? 1 : 0,
       /^(?:i|we)\b/i.test(t) && (head.match(/\b\w{3,}ed\b/g)?.length ?? 0) >= 2 ? 1 : 0,
       Math.log(cands.length),
       c.section === "expected" && hasAsk ? 1 : 0,

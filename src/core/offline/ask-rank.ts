@@ -7,27 +7,17 @@
  * readings found the chosen sentence was scene-setting ("I was building the docs when …"), a cause or a step in
  * most of the reports they marked false; each rule added for one shape missed the next sample's.
  */
-import { askCue, type AskCandidate } from "./ask-sentences.js";
+import { askSignals, type AskCandidate } from "./ask-sentences.js";
 import { ASK_MODEL, type AskModel } from "./ask-model.data.js";
-import { CAUSE_RE, LEAD_IN_RE, POINTER_RE, PROBLEM_RE, REQUEST_RE, IMPERATIVE_RE } from "./ask-patterns.js";
 import { DEMAND_GATE_RE, DEMAND_RE } from "./evidence-patterns.js";
 import { countWords } from "./markdown-lines.js";
 
 /** Scene-setting in the first person: what the author uses, has or was doing. */
 const SCENE_RE =
   /^(?:so\s+|and\s+|but\s+)?(?:i|we)(?:'m|’m|'ve|’ve| am| are| was| were| have| had| recently| currently| just)?\s+(?:using|use|used|running|run|ran|trying|tried|installed|install|working|built|building|have|had|got|noticed|found|came|started|been|wanted|upgraded|updated|deployed|created|wrote|made|set)\b/i;
-/** A sentence opened by a clause of time or condition ("When I run …", "After upgrading …"). */
-const WHEN_RE = /^(?:when|whenever|while|after|before|if|once|upon|on)\b/i;
-const MODAL_RE = /\b(?:should|would|could|shall)\b/i;
-const NEGATION_RE = /\b(?:not|no|never|cannot|unable)\b|n['’]t\b/i;
-const VERSION_RE =
-  /\b(?:version|v?\d+\.\d+(?:\.\d+)?|ubuntu|windows|macos|mac os|linux|debian|centos|android|ios|python\s?\d|node(?:\.?js)?\s?v?\d|jdk|gpu|cuda)\b/i;
-const WANT_RE = /\b(?:feature|support|option|ability|allow|add|enable|configurable|setting)\b/i;
-const CURRENTLY_RE = /\b(?:currently|right now|at the moment|at present|as of now|at this time)\b/i;
 /** What a request is good for ("useful when verifying …", "needed for offline use"): the why, not the ask. */
 const MOTIVATION_RE =
   /\b(?:useful|helpful|handy|needed|necessary|important|valuable|beneficial)\s+(?:e\.g\.|for|when|whenever|if|so|so that|in (?:cases?|situations?)|because|since|to (?:those|people|users|anyone))\b/i;
-const THANKS_RE = /\b(?:thanks|thank you|appreciate|hi|hello)\b/i;
 const STOP = new Set(
   "the a an and or of to in on for with is are be it this that not no can how when why what from by as at use using does do issue bug feature request add support error".split(
     " ",
@@ -40,10 +30,30 @@ function words(text: string): Set<string> {
   for (const w of text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])
     if (!STOP.has(w)) out.add(w.slice(0, 5));
   // Chinese and Japanese have no spaces: their words are read as pairs of characters.
-  for (const run of text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{2,}/gu) ?? [])
+  for (const run of text.match(CJK_RUN_RE) ?? [])
     for (let i = 0; i + 1 < run.length; i++) out.add(run.slice(i, i + 2));
   return out;
 }
+
+/** How many of the title's words a sentence holds (each once), read as `words` reads them, without a set per sentence. */
+function sharedWords(text: string, title: ReadonlySet<string>): number {
+  if (title.size === 0) return 0;
+  let seen: Set<string> | undefined;
+  for (const w of text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []) {
+    const k = w.slice(0, 5);
+    if (title.has(k) && !STOP.has(w)) (seen ??= new Set()).add(k);
+  }
+  if (CJK_TEST_RE.test(text))
+    for (const run of text.match(CJK_RUN_RE) ?? [])
+      for (let i = 0; i + 1 < run.length; i++) {
+        const k = run.slice(i, i + 2);
+        if (title.has(k)) (seen ??= new Set()).add(k);
+      }
+  return seen?.size ?? 0;
+}
+
+const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{2,}/gu;
+const CJK_TEST_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 /** The features' names, in the order askFeatures writes them (the model's data names them too). */
 export const ASK_FEATURES = [
@@ -54,7 +64,6 @@ export const ASK_FEATURES = [
   "first",
   "log_order",
   "first_paragraph",
-  "paragraph_start",
   "cue_request",
   "cue_problem",
   "cue_question",
@@ -63,26 +72,16 @@ export const ASK_FEATURES = [
   "imperative",
   "ends_question",
   "scene",
-  "when_clause",
-  "modal",
-  "negation",
   "log_words",
   "short",
   "title_overlap",
   "lead_in",
   "cause",
   "pointer",
-  "inline_code",
   "link",
-  "thanks",
-  "version",
-  "want_words",
   "first_cue",
-  "first_cue_in_ask",
   "most_title_overlap",
   "opener_i",
-  "opener_it",
-  "currently",
   "narrative",
   "log_candidates",
   "expected_beside_ask",
@@ -95,15 +94,10 @@ export const ASK_FEATURES = [
 /** The features of every candidate, one row each, in ASK_FEATURES' order. */
 export function askFeatures(title: string, cands: readonly AskCandidate[]): number[][] {
   const titleWords = words(title);
-  const cues = cands.map((c) => askCue(c.text, c.step));
+  const signals = cands.map((c) => askSignals(c.text, c.step));
+  const cues = signals.map((x) => x.cue);
   const firstCue = cues.findIndex((q) => q !== null);
-  const firstCueInAsk = cands.findIndex((c, i) => c.section === "ask" && cues[i] !== null);
-  const overlaps = cands.map((c) => {
-    const w = words(c.text);
-    let overlap = 0;
-    for (const x of titleWords) if (w.has(x)) overlap++;
-    return overlap;
-  });
+  const overlaps = cands.map((c) => sharedWords(c.text, titleWords));
   const most = Math.max(...overlaps);
   // Under "expected" beside a section that announces the ask: the expectation is the second statement.
   const hasAsk = cands.some((c) => c.section === "ask");
@@ -111,6 +105,7 @@ export function askFeatures(title: string, cands: readonly AskCandidate[]): numb
     const t = c.text;
     const head = t.length > 400 ? t.slice(0, 400) : t;
     const overlap = overlaps[i]!;
+    const sig = signals[i]!;
     const n = countWords(t);
     return [
       c.section === "ask" ? 1 : 0,
@@ -120,35 +115,24 @@ export function askFeatures(title: string, cands: readonly AskCandidate[]): numb
       i === 0 ? 1 : 0,
       Math.log1p(i),
       c.paragraph === 0 ? 1 : 0,
-      c.inParagraph === 0 ? 1 : 0,
       cues[i] === "request" ? 1 : 0,
       cues[i] === "problem" ? 1 : 0,
       cues[i] === "question" ? 1 : 0,
-      REQUEST_RE.test(head) ? 1 : 0,
-      PROBLEM_RE.test(head) ? 1 : 0,
-      IMPERATIVE_RE.test(head) ? 1 : 0,
+      sig.request ? 1 : 0,
+      sig.problem ? 1 : 0,
+      sig.imperative ? 1 : 0,
       /[?？]\s*$/.test(t) ? 1 : 0,
       SCENE_RE.test(t) ? 1 : 0,
-      WHEN_RE.test(t) ? 1 : 0,
-      MODAL_RE.test(head) ? 1 : 0,
-      NEGATION_RE.test(head) ? 1 : 0,
       Math.log1p(n),
       n < 6 ? 1 : 0,
       titleWords.size ? overlap / titleWords.size : 0,
-      LEAD_IN_RE.test(t) ? 1 : 0,
-      CAUSE_RE.test(t) ? 1 : 0,
-      POINTER_RE.test(t) ? 1 : 0,
-      t.includes("`") ? 1 : 0,
+      sig.leadIn ? 1 : 0,
+      sig.cause ? 1 : 0,
+      sig.pointer ? 1 : 0,
       /https?:\/\/|\]\(/.test(t) ? 1 : 0,
-      THANKS_RE.test(head) ? 1 : 0,
-      VERSION_RE.test(head) ? 1 : 0,
-      WANT_RE.test(head) ? 1 : 0,
       i === firstCue ? 1 : 0,
-      i === firstCueInAsk ? 1 : 0,
       overlap > 0 && overlap === most ? 1 : 0,
       /^(?:i|we|my|our)\b/i.test(t) ? 1 : 0,
-      /^(?:it|this|that|there)\b/i.test(t) ? 1 : 0,
-      CURRENTLY_RE.test(head) ? 1 : 0,
       /^(?:i|we)\b/i.test(t) && (head.match(/\b\w{3,}ed\b/g)?.length ?? 0) >= 2 ? 1 : 0,
       Math.log(cands.length),
       c.section === "expected" && hasAsk ? 1 : 0,
