@@ -1,8 +1,6 @@
 /** The public texts the ask is measured and fitted on, and how its labels are keyed (ask-label.ts, fit-ask.ts). */
 import { createHash } from "node:crypto";
-import { development } from "./holdout.js";
-import { loadLabeled } from "./labeled-corpus.js";
-import { loadNlbse } from "./nlbse.js";
+import { loadPublicTexts } from "./public-texts.js";
 
 /** A reader's pick for one text: candidates by hash of their sentence, so a changed reading reads as unlabeled. */
 export interface AskLabel {
@@ -25,11 +23,10 @@ export interface PoolText {
 
 /** The development texts (the corpus's development part, NLBSE'24's training split), or undefined without ../shared. */
 export function askPool(): PoolText[] | undefined {
-  const nlbse = loadNlbse("train");
-  const labeled = loadLabeled();
-  if (!nlbse || !labeled) return undefined;
-  return [
-    ...development(labeled).map((r) => ({ repo: r.repo, title: r.task, description: r.description ?? "" })),
-    ...nlbse.map((r) => ({ repo: r.repo, title: r.title, description: r.body })),
-  ].map((t) => ({ ...t, key: textKey(t.title, t.description) }));
+  return loadPublicTexts()?.map((t) => ({
+    repo: t.repo,
+    title: t.title,
+    description: t.description,
+    key: textKey(t.title, t.description),
+  }));
 }

@@ -5,6 +5,7 @@ import { loadNlbse } from "./nlbse.js";
 /** One public text as a scorer sees it: a title and a description, with where it came from. */
 export interface PublicText {
   source: "nlbse24-train" | "corpus-development";
+  repo: string;
   title: string;
   description: string;
 }
@@ -19,9 +20,15 @@ export function loadPublicTexts(): PublicText[] | undefined {
   const labeled = loadLabeled();
   if (!nlbse || !labeled) return undefined;
   return [
-    ...nlbse.map((r) => ({ source: "nlbse24-train" as const, title: r.title, description: r.body })),
+    ...nlbse.map((r) => ({
+      source: "nlbse24-train" as const,
+      repo: r.repo,
+      title: r.title,
+      description: r.body,
+    })),
     ...development(labeled).map((r) => ({
       source: "corpus-development" as const,
+      repo: r.repo,
       title: r.task,
       description: r.description ?? "",
     })),
