@@ -166,6 +166,13 @@ describe("findAsk", () => {
     );
   });
 
+  it("reads 'problem' naming an activity ('problem tracking') as no problem, and 'we can print …' as a proposal", () => {
+    expect(
+      askCue("To make problem tracking easier, we can print the queue length in the timeout message."),
+    ).toBe("request");
+    expect(askCue("The problem is that the export hangs on large files.")).toBe("problem");
+  });
+
   it("reads a question after a leading clause as a question, and 'error handling' as no failure", () => {
     expect(askCue("If this is intended, then what's the way to turn the timing marks off?")).toBe("question");
     expect(askCue("The library has made recent improvements to error handling and logging.")).toBeNull();
