@@ -97,7 +97,11 @@ export async function composeService(config: ServiceConfig, options: ComposeOpti
       publicUrl: http.publicUrl,
       logger,
     });
-    await server.register(backlogPlugin, { appEnabled: app.credentials !== undefined, logger });
+    await server.register(backlogPlugin, {
+      appEnabled: app.credentials !== undefined,
+      logger,
+      requestsPerMinute: http.backlogRequestsPerMinute,
+    });
     await server.register(appPlugin, {
       app,
       fleet: config.fleet,

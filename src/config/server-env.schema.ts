@@ -30,6 +30,11 @@ export const ServerEnvSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     /** Requests per minute per client address on /score-task; unset means no quota (the open default). */
     RATE_LIMIT_PER_MINUTE: optionalNumber,
+    /**
+     * Board and tasks-API requests per minute per client (signed-in user, else address); 1,200 by default. Behind a
+     * proxy without TRUST_PROXY every visitor shares one address: raise it, or set TRUST_PROXY.
+     */
+    BACKLOG_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(1200),
     /** Seconds a request may take to arrive in full (slow clients are cut off). */
     REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
     /** Behind a proxy: which proxies to believe for X-Forwarded-For (rate limits and logs then see the client). */
@@ -56,6 +61,7 @@ export const ServerEnvSchema = z
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    backlogRequestsPerMinute: e.BACKLOG_REQUESTS_PER_MINUTE,
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     trustProxy: e.TRUST_PROXY,
     publicUrl: e.PUBLIC_URL,

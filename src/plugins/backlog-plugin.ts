@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import { DatabaseOutputProblems } from "../app/output-problems.js";
 import { BacklogStore } from "../backlog/backlog-store.js";
 import { backlogRoutes } from "../http/build-server.js";
+import { CSV_PER_MINUTE } from "../http/routes/backlog-route-options.js";
 import { CalibrationStore } from "../learning/calibration-store.js";
 import { servicePlugin } from "./service-plugin.js";
 
@@ -9,6 +10,8 @@ export interface BacklogPluginOptions {
   /** Whether the App runs: without storage, that is worth a warning. */
   appEnabled: boolean;
   logger: Logger;
+  /** Board and tasks-API requests per minute per client (BACKLOG_REQUESTS_PER_MINUTE); the routes' default if unset. */
+  requestsPerMinute?: number | undefined;
 }
 
 /**
@@ -30,7 +33,13 @@ export const backlogPlugin = servicePlugin("backlog", async (server, options: Ba
       "the backlog (backfill on install, /score backlog, the board at /board/OWNER/REPO) needs storage: set DATA_DIR or DATABASE_URL",
     );
   await backlogRoutes(server, {
-    backlog: { store, access: signIn.userRepoAccess },
+    backlog: {
+      store,
+      access: signIn.userRepoAccess,
+      ...(options.requestsPerMinute
+        ? { rateLimit: { json: options.requestsPerMinute, csv: CSV_PER_MINUTE } }
+        : {}),
+    },
     githubWebUrl: signIn.github.webUrl,
     signIn: signIn.sessions !== undefined,
   });

@@ -227,3 +227,29 @@ describe("CORS_ORIGINS", () => {
     );
   });
 });
+
+describe("BACKLOG_REQUESTS_PER_MINUTE", () => {
+  it("limits the tasks API per client to what it says, with a 429 that says when to come back", async () => {
+    const service = await composeService(
+      loadServiceConfig({ SCORER: "offline", BACKLOG_REQUESTS_PER_MINUTE: "2" }),
+      { logger: pino({ level: "silent" }) },
+    );
+    try {
+      const get = () => service.server.inject({ method: "GET", url: "/api/repos/acme/widgets/tasks" });
+      const codes = [(await get()).statusCode, (await get()).statusCode];
+      const third = await get();
+      expect(codes).not.toContain(429);
+      expect(third.statusCode).toBe(429);
+      expect(third.headers["retry-after"]).toMatch(/^\d+$/);
+      expect(third.json().error.message).toMatch(/at most 2 a minute/);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("refuses a value that is not a positive whole number, naming the variable", () => {
+    expect(() => loadServiceConfig({ SCORER: "offline", BACKLOG_REQUESTS_PER_MINUTE: "0" })).toThrow(
+      /BACKLOG_REQUESTS_PER_MINUTE/,
+    );
+  });
+});
