@@ -214,20 +214,20 @@ describe("evidence the old reader missed", () => {
     expect(
       quoteOf(
         "Benchmark fails",
-        "With the DSP on, we get the following error message:\n```\nSTARTING!\nDisallowed CPU fallback detected.\nBenchmarking failed.\n```",
+        "Once the NPU is enabled, the tool prints this error message:\n```\nINIT OK\nUnsupported op routed back to the host.\nProfiling failed.\n```",
         "trace",
       ),
-    ).toBe("Benchmarking failed.");
+    ).toBe("Profiling failed.");
     expect(
       quoteOf(
         "Cannot create the transaction",
-        'Instead, I get this error on clicking Create: "Transaction needs a change address, call refill first."',
+        'Instead, pressing Submit shows me this error: "Payment needs a billing profile, add one before paying."',
         "trace",
       ),
-    ).toMatch(/^Instead, I get this error on clicking Create: "Transaction needs/);
+    ).toMatch(/^Instead, pressing Submit shows me this error: "Payment needs/);
     // A compiler's diagnostic, with the path and position before "error".
     expect(
-      types("Build fails", "Output:\n1>include\\gapi\\variant.hpp(37,56): error C2338: Type not found"),
+      types("Build fails", "Output:\n1>src\\core\\registry.hpp(112,9): error C2065: Symbol is undeclared"),
     ).toContain("trace");
     expect(types("Build fails", "src/main.c:12:5: error: unknown type name 'fn'")).toContain("trace");
   });
@@ -238,7 +238,7 @@ describe("evidence the old reader missed", () => {
         (v) => v.persona === "ux",
       )!.reasoning;
     const bare = ux(
-      'Open the export dialog with two reports saved.\n\n<img width="460" alt="image" src="https://example.com/a.png">',
+      'Open the export dialog with two reports saved.\n\n<img width="612" alt="image" src="https://example.com/a.png">',
     );
     expect(bare).toContain("A picture is attached, for “Export dialog shows an empty list”.");
     expect(bare).not.toContain("<img");
@@ -253,7 +253,7 @@ describe("evidence the old reader missed", () => {
     expect(
       types(
         "Retry rate-limited calls",
-        "The client should retry failed requests for these error codes:\n- `rate_limited` (HTTP 429)\n- `overloaded` (HTTP 529)",
+        "The client should resend any call that fails with one of the error codes below:\n- `too_many_calls` (HTTP 429)\n- `busy` (HTTP 503)",
       ),
     ).not.toContain("trace");
     expect(
@@ -307,14 +307,15 @@ describe("what a reasoning calls template text", () => {
     expect(product("Add SAML SSO", body)).not.toMatch(/template text/);
   });
 
-  it('is not the author\'s own "Provide a …" request; it is a template\'s "Provide a minimal code example"', () => {
-    const request = "- Provide a ServiceMonitor definition to support prometheus-operator users";
+  it('is not the author\'s own "Provide a …" request; it is a template\'s "Provide a short code sample"', () => {
+    const request =
+      "- Provide a PodDisruptionBudget manifest so cluster operators keep workloads up during drains";
     expect(
-      readStructure("Provide a ServiceMonitor definition", request, { spam: false, trackerNote: false })
+      readStructure("Provide a PodDisruptionBudget manifest", request, { spam: false, trackerNote: false })
         .promptShare,
     ).toBe(0);
     const prompt =
-      "### Example\n\nProvide a minimal code example that shows the problem.\n\n### Notes\n\n_No response_";
+      "### Example\n\nProvide a short code sample that reproduces the problem.\n\n### Notes\n\n_No response_";
     expect(
       readStructure("Crash on save", prompt, { spam: false, trackerNote: false }).promptShare,
     ).toBeGreaterThan(0.5);
@@ -392,7 +393,9 @@ describe("the language and the themes the reading names", () => {
       scoreOffline({ task, description: "" })
         .map((v) => v.reasoning)
         .join(" ");
-    expect(said("Home Assistant 2021.6 requires a version key in the manifest")).not.toMatch(/AI features/);
+    expect(said("Home Assistant 2023.3 refuses integrations without a domain field")).not.toMatch(
+      /AI features/,
+    );
     expect(said("Add an AI assistant to the editor")).not.toMatch(/AI features/);
     const described = scoreOffline({
       task: "Add an AI assistant to the editor",
@@ -488,7 +491,7 @@ describe("the reading", () => {
     expect(readReading("Revisit the cache policy", "Oops, wrong repo. Sorry!").kind).toBe("junk");
     const report = [
       "When a provider renders a consumer inline, the consumer reads the default value instead of the provided one.",
-      "I searched for a couple of hours and tried several configurations, so my apologies if this is a duplicate of another issue.",
+      "I spent an afternoon looking and tested a few setups first, so apologies in advance should this turn out to be a duplicate.",
       "Steps: render a provider with value 1, read it with the hook in the same component, and log the result.",
       "Expected the hook to return 1; it returns the default of 0 on every render, in development and in production builds.",
       "It happens with the latest release on both Chrome and Firefox, and in the test renderer as well.",
@@ -506,7 +509,7 @@ describe("the reading", () => {
 
   it("reads the language from the author's prose: template answers, domains and tables are not Portuguese", () => {
     const templated =
-      "### Website or app\n\ngoogle.com\n\n### Repro steps\n\nNo\n\n### OS\n\nNo\n\nThis started after the last update, no panel renders.";
+      "### Website or app\n\nshop.example.com\n\n### Repro steps\n\nNo\n\n### OS\n\nNo\n\nThis started after the last update, no panel renders.";
     expect(readReading("Blank tools on localhost only", templated).language).toBe("en");
     // An English report that is mostly a table of system details is still English, and said to be read whole.
     const rows = Array.from({ length: 40 }, (_, i) => `|Setting ${i}|enabled_on gpu_compositing v${i}.2.1|`);
@@ -530,7 +533,7 @@ describe("the reading", () => {
     expect(product).not.toContain("it is a bug report");
     // A compiler's "fatal error" in a question is not a severe defect.
     const build =
-      "demo.cpp:23:10: fatal error: photo.hpp: No such file or directory\ncompilation terminated.";
+      "main.cpp:7:14: fatal error: imgproc_ext.hpp: No such file or directory\ncompilation terminated.";
     expect(readReading("fatal error", build).kind).toBe("question");
     const said = scoreOffline({ task: "fatal error", description: build })
       .map((v) => v.reasoning)
@@ -556,12 +559,12 @@ describe("a Python trace's quote (issue 35)", () => {
       "```",
       "Traceback (most recent call last):",
       '  File "run.py", line 4, in <module>',
-      "    import cv2.face",
-      "AttributeError: module 'cv2' has no attribute 'face'",
+      "    import geo.tiles",
+      "AttributeError: module 'geo' has no attribute 'tiles'",
       "```",
     ].join("\n");
-    expect(quoteOf("cv2 has no face", fenced, "trace")).toBe(
-      "AttributeError: module 'cv2' has no attribute 'face'",
+    expect(quoteOf("geo has no tiles", fenced, "trace")).toBe(
+      "AttributeError: module 'geo' has no attribute 'tiles'",
     );
     const framesOnly = [
       "```",
@@ -575,9 +578,9 @@ describe("a Python trace's quote (issue 35)", () => {
     const prose = [
       "Traceback (most recent call last):",
       '  File "setup.py", line 9, in <module>',
-      "ImportError: No module named numpy.distutils",
+      "ImportError: No module named tables.legacy",
     ].join("\n");
-    expect(quoteOf("Build fails", prose, "trace")).toBe("ImportError: No module named numpy.distutils");
+    expect(quoteOf("Build fails", prose, "trace")).toBe("ImportError: No module named tables.legacy");
   });
 });
 
@@ -586,15 +589,15 @@ describe("error output announced above a block", () => {
     readEvidence("Camera does not open", `I get this error:\n\n\`\`\`\n${block}\n\`\`\`\n`);
   it("is the block's failing line when the block is output", () => {
     const trace = announced(
-      "[ WARN] global cap_msmf.cpp: MSMF: Unknown C++ exception is raised\nopen failed",
+      "[ WARN] global cap_v4l.cpp: V4L2: Unhandled C++ exception was thrown\nopen failed",
     ).find((e) => e.type === "trace");
-    expect(trace?.quote).toContain("Unknown C++ exception is raised");
+    expect(trace?.quote).toContain("Unhandled C++ exception was thrown");
   });
   it("is not a statement of source code that names an exception, nor an annotation", () => {
     const types = (block: string) => announced(block).map((e) => e.type);
     expect(
       types(
-        'if (!ok) {\n  CV_LOG_WARNING(NULL, "MSMF: Unknown C++ exception is raised");\n  return false;\n}',
+        'if (!ok) {\n  CV_LOG_WARNING(NULL, "V4L2: Unhandled C++ exception was thrown");\n  return false;\n}',
       ),
     ).not.toContain("trace");
     expect(
@@ -614,7 +617,7 @@ describe("a checklist of options", () => {
     expect(
       types(
         "When to flush",
-        "I'm really asking when it's safe to call `queue.flush`:\n* [ ] while drawing\n* [ ] while saving\n* [ ] outside of both",
+        "What I actually want to know is at which point calling `queue.flush` is safe:\n* [ ] while drawing\n* [ ] while saving\n* [ ] outside of both",
       ),
     ).not.toContain("acceptance");
     // A plan stays a plan.
