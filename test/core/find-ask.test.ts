@@ -118,13 +118,13 @@ describe("findAsk", () => {
   it("does not take a form's 'Who will benefit' answer for the ask, and reads 'I would very much like'", () => {
     const d = [
       "**Describe the feature and how it behaves today.**",
-      "The widget keeps its input when the reverse is asked for. I would very much like a keyword to turn this caching off.",
+      "The widget keeps its input when the reverse is asked for. I would very much like a flag that turns this caching off.",
       "",
       "**Who will benefit from this?**",
       "Anyone who wants the reverse always computed rather than the kept input.",
     ].join("\n");
     expect(findAsk("Option to avoid caching", d)).toBe(
-      "I would very much like a keyword to turn this caching off.",
+      "I would very much like a flag that turns this caching off.",
     );
   });
 
@@ -187,7 +187,7 @@ describe("findAsk", () => {
       ),
     ).toBe("We could move the loader to C so that ops load from the C API.");
     expect(
-      findAsk("Fix boundaries", "This should have been fixed with https://github.com/o/r/issues/1"),
+      findAsk("Fix boundaries", "This ought to have been fixed by https://github.com/o/r/issues/1"),
     ).toBeNull();
   });
 

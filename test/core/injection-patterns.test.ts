@@ -56,9 +56,9 @@ describe("instructions aimed at the scorer", () => {
       // Real issues' own words, which these patterns once took for instructions (130 of 1,800 real issues,
       // mostly TensorFlow's and OpenCV's template heading).
       "### System information\n- OS: Ubuntu 22.04",
-      "Allow function components to act as error boundaries.",
+      "Let plain hooks act as error boundaries too.",
       "Under load this thread can act as a bottleneck for the others.",
-      "Warnings could stand out more in developer mode.",
+      "Lint warnings could be easier to spot in developer mode for new users.",
       "Reproducible 10/10 times on a fresh wallet.",
       "A chatbot that can execute the tasks as an AI agent.",
       "A nested library can override the app's context without noticing.",

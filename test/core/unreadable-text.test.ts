@@ -52,7 +52,7 @@ describe("gibberish is thin, scored like an empty task", () => {
     expect(isUnreadable(binaryLog)).toBe(false);
     expect(
       isUnreadable(
-        `These moves could be one: ![Image](data:image/png;base64,${bytes(3000, 3).toString("base64")})`,
+        `Both steps could merge into one: ![Image](data:image/png;base64,${bytes(3000, 3).toString("base64")})`,
       ),
     ).toBe(false);
     expect(isUnreadable("导出报告时页面崩溃，控制台显示内存不足。请修复这个问题，谢谢！🎉🎉")).toBe(false);
