@@ -1,5 +1,6 @@
 /** The public texts the ask is measured and fitted on, and how its labels are keyed (ask-label.ts, fit-ask.ts). */
 import { createHash } from "node:crypto";
+import { load as loadHadoop } from "./duplicates-protocol.js";
 import { loadPublicTexts } from "./public-texts.js";
 
 /** A reader's pick for one text: candidates by hash of their sentence, so a changed reading reads as unlabeled. */
@@ -21,9 +22,19 @@ export interface PoolText {
   description: string;
 }
 
-/** The development texts (the corpus's development part, NLBSE'24's training split), or undefined without ../shared. */
-export function askPool(): PoolText[] | undefined {
-  return loadPublicTexts()?.map((t) => ({
+/**
+ * The development texts (the corpus's development part, NLBSE'24's training split) and, with `hadoop`, Apache
+ * Hadoop's Jira reports (../shared/benchmarks/duplicates: another tracker's style, one repository for the
+ * cross-validation's grouping); undefined without ../shared.
+ */
+export function askPool(options: { hadoop?: boolean } = {}): PoolText[] | undefined {
+  const texts = loadPublicTexts();
+  if (!texts) return undefined;
+  const hadoop = options.hadoop
+    ? (loadHadoop()?.reports.map((r) => ({ repo: "apache/hadoop", title: r.title, description: r.body })) ??
+      [])
+    : [];
+  return [...texts, ...hadoop].map((t) => ({
     repo: t.repo,
     title: t.title,
     description: t.description,

@@ -5,6 +5,7 @@
  * kept in ask-labels.json by the text's hash and the candidate's hash (no text is stored).
  *
  *   node --import tsx scripts/eval/ask-label.ts --seed S --n N --out DIR [--parts K]   write DIR/part-K.txt
+ *   … --source hadoop                                                                    from Hadoop's Jira instead
  *   node --import tsx scripts/eval/ask-label.ts --merge FILE.json --dump DIR/part-K.txt    add a reader's picks
  *
  * A reader's picks: {"<key>": {"best": <index> | null, "ok": [<index>…], "unlisted": <bool>}}; `best` the sentence
@@ -30,7 +31,9 @@ function arg(name: string): string | undefined {
 const labels: Record<string, AskLabel> = existsSync(LABELS)
   ? (JSON.parse(readFileSync(LABELS, "utf8")) as Record<string, AskLabel>)
   : {};
-const pool = askPool();
+// `--source hadoop`: sample Hadoop's Jira reports; merging reads both pools, so a label of either is found.
+const source = arg("--source");
+const pool = askPool({ hadoop: true });
 if (!pool) {
   console.log("../shared is absent: nothing to label.");
   process.exit(0);
@@ -88,6 +91,7 @@ for (const f of ["maintainer-readings.json", "ask-annotations.json"]) {
 }
 const rank = (key: string) => createHash("sha256").update(`ask-label-${seed}:${key}`).digest("hex");
 const sample = pool
+  .filter((t) => (source === "hadoop") === (t.repo === "apache/hadoop"))
   .filter((t) => !skip.has(t.key) && !labels[t.key])
   .map((t) => ({ ...t, cands: askCandidates(t.description) }))
   .filter((t) => t.cands.length > 0)
