@@ -37650,9 +37650,25 @@ function askFeatures(title, cands) {
     ];
   });
 }
+var COEFFICIENTS = /* @__PURE__ */ new WeakMap();
+function coefficients(model) {
+  let c = COEFFICIENTS.get(model);
+  if (!c) {
+    const w = new Float64Array(model.weights.length);
+    let b2 = model.intercept;
+    for (let j = 0; j < w.length; j++) {
+      w[j] = model.weights[j] / model.scale[j];
+      b2 -= w[j] * model.mean[j];
+    }
+    c = { w, b: b2 };
+    COEFFICIENTS.set(model, c);
+  }
+  return c;
+}
 function askLogit(model, x) {
-  let z2 = model.intercept;
-  for (let j = 0; j < x.length; j++) z2 += model.weights[j] * (x[j] - model.mean[j]) / model.scale[j];
+  const { w, b: b2 } = coefficients(model);
+  let z2 = b2;
+  for (let j = 0; j < x.length; j++) z2 += w[j] * x[j];
   return z2;
 }
 function rankAsk(title, cands, model = ASK_MODEL) {

@@ -145,10 +145,29 @@ export function askFeatures(title: string, cands: readonly AskCandidate[]): numb
   });
 }
 
+/** Each model's weights in the features' own units and its intercept with the means folded in: made once per model. */
+const COEFFICIENTS = new WeakMap<AskModel, { w: Float64Array; b: number }>();
+
+function coefficients(model: AskModel): { w: Float64Array; b: number } {
+  let c = COEFFICIENTS.get(model);
+  if (!c) {
+    const w = new Float64Array(model.weights.length);
+    let b = model.intercept;
+    for (let j = 0; j < w.length; j++) {
+      w[j] = model.weights[j]! / model.scale[j]!;
+      b -= w[j]! * model.mean[j]!;
+    }
+    c = { w, b };
+    COEFFICIENTS.set(model, c);
+  }
+  return c;
+}
+
 /** A row's logit under a model (features standardised by the model's mean and scale). */
 export function askLogit(model: AskModel, x: readonly number[]): number {
-  let z = model.intercept;
-  for (let j = 0; j < x.length; j++) z += (model.weights[j]! * (x[j]! - model.mean[j]!)) / model.scale[j]!;
+  const { w, b } = coefficients(model);
+  let z = b;
+  for (let j = 0; j < x.length; j++) z += w[j]! * x[j]!;
   return z;
 }
 
