@@ -284,6 +284,21 @@ describe("the ask's ranker", () => {
     );
   });
 
+  it("takes nothing the form filled in itself ('(automated)' sections) as a candidate", () => {
+    const d = [
+      "### Repro steps",
+      "",
+      "Open the panel twice and close it once.",
+      "",
+      "### Error message (automated)",
+      "",
+      "Cannot remove node 12 because no matching node was found in the tree.",
+    ].join("\n");
+    const texts = askCandidates(d).map((c) => c.text);
+    expect(texts).toContain("Open the panel twice and close it once.");
+    expect(texts.join(" ")).not.toContain("Cannot remove node 12");
+  });
+
   it("shows nothing where the only sentences are the author's setup", () => {
     expect(
       findAsk("Sync fails", "I am using version 4.2 on a Debian laptop with the default settings."),
