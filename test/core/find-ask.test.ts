@@ -292,11 +292,11 @@ describe("the ask's ranker", () => {
       "",
       "### Error message (automated)",
       "",
-      "Cannot remove node 12 because no matching node was found in the tree.",
+      "Cannot detach item 12: the list holds no such item.",
     ].join("\n");
     const texts = askCandidates(d).map((c) => c.text);
     expect(texts).toContain("Open the panel twice and close it once.");
-    expect(texts.join(" ")).not.toContain("Cannot remove node 12");
+    expect(texts.join(" ")).not.toContain("Cannot detach item 12");
   });
 
   it("shows nothing where the only sentences are the author's setup", () => {
