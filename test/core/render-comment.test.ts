@@ -72,9 +72,9 @@ describe("renderReport", () => {
     expect(md).not.toMatch(/Read as\*\* (?:a feature request|a bug report)/);
     const issue = reportWith([6, 6, 6, 6, 6], () => "x", "Please add card payments at checkout.");
     expect(issue.report.reading.pullRequest).toBeUndefined();
-    // An issue that names another change ("caused by [this PR](…)", "since this PR") is still an issue.
+    // An issue that names another change ("[this PR](…)" as a link, "since this PR") is still an issue.
     for (const named of [
-      "Saving fails with a header error. It looks like it was caused by [this PR](https://github.com/o/r/pull/9).",
+      "Saving fails with a header error; I think [this PR](https://example.com/o/r/pull/9) broke it.",
       "Saving has failed with a header error since this PR was merged.",
     ])
       expect(reportWith([6, 6, 6, 6, 6], () => "x", named).report.reading.pullRequest).toBeUndefined();
