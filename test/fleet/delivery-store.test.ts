@@ -47,10 +47,12 @@ describe("DeliveryStore (PGlite in memory)", () => {
   it("one holder at a time; a lease that ran out is taken over", async () => {
     const d = delivery();
     await store.accept(d);
-    expect(await store.claim(d.id, 50)).toBe(1);
-    expect(await store.claim(d.id, 50)).toBeUndefined();
+    // A lease of 2 s: long enough that a loaded machine's pauses between these lines do not end it (50 ms did, on a
+    // fresh-clone CI run), short enough to wait out.
+    expect(await store.claim(d.id, 2_000)).toBe(1);
+    expect(await store.claim(d.id, 2_000)).toBeUndefined();
     expect(await store.unfinished()).not.toContain(d.id);
-    await pause(80);
+    await pause(2_100);
     expect(await store.unfinished()).toContain(d.id);
     expect(await store.claim(d.id, 60_000)).toBe(2);
     await store.finished(d.id);
