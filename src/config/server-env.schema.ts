@@ -31,10 +31,11 @@ export const ServerEnvSchema = z
     /** Requests per minute per client address on /score-task; unset means no quota (the open default). */
     RATE_LIMIT_PER_MINUTE: optionalNumber,
     /**
-     * Board and tasks-API requests per minute per client (signed-in user, else address); 1,200 by default. Behind a
-     * proxy without TRUST_PROXY every visitor shares one address: raise it, or set TRUST_PROXY.
+     * Board and tasks-API requests per minute per client (signed-in user, else address); unset means the routes'
+     * TASKS_PER_MINUTE (1,200). Behind a proxy without TRUST_PROXY every visitor shares one address: raise it, or set
+     * TRUST_PROXY.
      */
-    BACKLOG_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+    BACKLOG_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().optional(),
     /** Seconds a request may take to arrive in full (slow clients are cut off). */
     REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
     /** Behind a proxy: which proxies to believe for X-Forwarded-For (rate limits and logs then see the client). */

@@ -2,7 +2,6 @@ import type { Logger } from "pino";
 import { DatabaseOutputProblems } from "../app/output-problems.js";
 import { BacklogStore } from "../backlog/backlog-store.js";
 import { backlogRoutes } from "../http/build-server.js";
-import { CSV_PER_MINUTE } from "../http/routes/backlog-route-options.js";
 import { CalibrationStore } from "../learning/calibration-store.js";
 import { servicePlugin } from "./service-plugin.js";
 
@@ -33,13 +32,7 @@ export const backlogPlugin = servicePlugin("backlog", async (server, options: Ba
       "the backlog (backfill on install, /score backlog, the board at /board/OWNER/REPO) needs storage: set DATA_DIR or DATABASE_URL",
     );
   await backlogRoutes(server, {
-    backlog: {
-      store,
-      access: signIn.userRepoAccess,
-      ...(options.requestsPerMinute
-        ? { rateLimit: { json: options.requestsPerMinute, csv: CSV_PER_MINUTE } }
-        : {}),
-    },
+    backlog: { store, access: signIn.userRepoAccess, rateLimit: { json: options.requestsPerMinute } },
     githubWebUrl: signIn.github.webUrl,
     signIn: signIn.sessions !== undefined,
   });

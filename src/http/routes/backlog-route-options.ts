@@ -26,8 +26,9 @@ export interface BacklogRouteOptions {
   /** Absent when the server runs without a database: the backlog needs one. */
   store?: BacklogStore | undefined;
   access?: PrivateRepoAccess | undefined;
-  /** Per client and minute (defaults TASKS_PER_MINUTE and CSV_PER_MINUTE); tests lower them. */
-  rateLimit?: { json: number; csv: number; windowMs?: number } | undefined;
+  /** Per client and minute (defaults TASKS_PER_MINUTE and CSV_PER_MINUTE); BACKLOG_REQUESTS_PER_MINUTE and tests set them. */
+  rateLimit?:
+    { json?: number | undefined; csv?: number | undefined; windowMs?: number | undefined } | undefined;
 }
 
 export const STORAGE_REQUIRED =
