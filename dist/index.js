@@ -35537,8 +35537,8 @@ var STOP_WORDS = languages_default.stopWords.map(
   (l) => [l.language, l.words]
 );
 var LANGUAGES_OF = /* @__PURE__ */ new Map();
-STOP_WORDS.forEach(([, words4], i) => {
-  for (const w of words4) LANGUAGES_OF.set(w, [...LANGUAGES_OF.get(w) ?? [], i]);
+STOP_WORDS.forEach(([, words3], i) => {
+  for (const w of words3) LANGUAGES_OF.set(w, [...LANGUAGES_OF.get(w) ?? [], i]);
 });
 function language(title, md) {
   const sample = prose(title, md).slice(0, SAMPLE_CHARS);
@@ -35553,16 +35553,16 @@ function language(title, md) {
     else if (c >= 13312 && c <= 40959) zh++;
     else if (c >= 1024 && c <= 1279) ru++;
   }
-  const words4 = (sample.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !new RegExp("\\p{N}", "u").test(w));
+  const words3 = sample.toLowerCase().match(new RegExp("(?<![\\p{L}\\p{N}])\\p{L}+(?![\\p{L}\\p{N}])", "gu")) ?? [];
   let letters = 0;
-  for (const run of words4) for (const _ of run) letters++;
+  for (const run of words3) for (const _ of run) letters++;
   letters ||= 1;
   if (ja > 5) return "ja";
   if (ko / letters > 0.2) return "ko";
   if (zh / letters > 0.2) return "zh";
   if (ru / letters > 0.3) return "ru";
   const scores = STOP_WORDS.map(() => 0);
-  for (const w of words4) for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]++;
+  for (const w of words3) for (const i of LANGUAGES_OF.get(w) ?? []) scores[i]++;
   let best = 0;
   for (let i = 1; i < scores.length; i++) if (scores[i] > scores[best]) best = i;
   return scores[best] > 0 ? STOP_WORDS[best][0] : "en";
@@ -36989,10 +36989,10 @@ function analyzeTask(title, description, md = readMarkdown(description), lang) {
     }
   }
   const nonLatinShare = NON_LATIN_RE.test(title) || NON_LATIN_RE.test(prose2) ? nonLatinLetterShare(title + " " + prose2) : 0;
-  const words4 = t.words + d.words;
-  const foreignLatin = nonLatinShare <= 0.5 && d.words >= 12 && (t.englishWords + d.englishWords) / words4 < 0.06 && (lang ?? language(title, md)) !== "en";
+  const words3 = t.words + d.words;
+  const foreignLatin = nonLatinShare <= 0.5 && d.words >= 12 && (t.englishWords + d.englishWords) / words3 < 0.06 && (lang ?? language(title, md)) !== "en";
   const english = t.englishWords + d.englishWords;
-  const englishProse = english >= 10 && english / Math.max(1, words4) >= 0.15;
+  const englishProse = english >= 10 && english / Math.max(1, words3) >= 0.15;
   return {
     concepts,
     hasStackTrace,
@@ -37299,8 +37299,8 @@ function isProse(sentence) {
   const link = sentence.includes("http");
   let spoken = code ? sentence.replace(/`[^`]*`/g, " ") : sentence;
   if (link) spoken = spoken.replace(/\bhttps?:\/\/\S+/g, " ");
-  const words4 = countWords(spoken);
-  if (words4 < 4) return false;
+  const words3 = countWords(spoken);
+  if (words3 < 4) return false;
   let bare = code ? sentence.replace(/`[^`]*`/g, "") : sentence;
   if (bare.includes("](")) bare = bare.replace(/\]\([^)\s[\]]{0,2000}\)/g, "]");
   if (link) bare = bare.replace(/\bhttps?:\/\/\S+/g, "");
@@ -37574,33 +37574,26 @@ var STOP = new Set(
     " "
   )
 );
-function words(text2) {
-  const out = /* @__PURE__ */ new Set();
+function eachWord(text2, visit2) {
   for (const w of text2.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])
-    if (!STOP.has(w)) out.add(w.slice(0, 5));
+    if (!STOP.has(w)) visit2(w.slice(0, 5));
+  if (!CJK_RE.test(text2)) return;
   for (const run of text2.match(CJK_RUN_RE) ?? [])
-    for (let i = 0; i + 1 < run.length; i++) out.add(run.slice(i, i + 2));
-  return out;
+    for (let i = 0; i + 1 < run.length; i++) visit2(run.slice(i, i + 2));
 }
 function sharedWords(text2, title) {
   if (title.size === 0) return 0;
   let seen;
-  for (const w of text2.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []) {
-    const k = w.slice(0, 5);
-    if (title.has(k) && !STOP.has(w)) (seen ??= /* @__PURE__ */ new Set()).add(k);
-  }
-  if (CJK_TEST_RE.test(text2))
-    for (const run of text2.match(CJK_RUN_RE) ?? [])
-      for (let i = 0; i + 1 < run.length; i++) {
-        const k = run.slice(i, i + 2);
-        if (title.has(k)) (seen ??= /* @__PURE__ */ new Set()).add(k);
-      }
+  eachWord(text2, (k) => {
+    if (title.has(k)) (seen ??= /* @__PURE__ */ new Set()).add(k);
+  });
   return seen?.size ?? 0;
 }
 var CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{2,}/gu;
-var CJK_TEST_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+var CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 function askFeatures(title, cands) {
-  const titleWords = words(title);
+  const titleWords = /* @__PURE__ */ new Set();
+  eachWord(title, (k) => titleWords.add(k));
   const signals = cands.map((c) => askSignals(c.text, c.step));
   const cues = signals.map((x) => x.cue);
   const firstCue = cues.findIndex((q2) => q2 !== null);
@@ -37691,9 +37684,9 @@ var ASK_MAX = 240;
 function withoutTrailingLink(sentence) {
   const m = /\s+(?:https?:\/\/|www\.)\S+\s*$/.exec(sentence);
   if (!m) return sentence;
-  const words4 = sentence.slice(0, m.index);
-  if (/\b(?:with|in|by|at|from|to|of|see|via|for|on|and|or|the|a|an)\s*$/i.test(words4)) return sentence;
-  return countWords(words4) >= 4 ? words4.replace(/[\s,;:(–—-]+$/u, "") : sentence;
+  const words3 = sentence.slice(0, m.index);
+  if (/\b(?:with|in|by|at|from|to|of|see|via|for|on|and|or|the|a|an)\s*$/i.test(words3)) return sentence;
+  return countWords(words3) >= 4 ? words3.replace(/[\s,;:(–—-]+$/u, "") : sentence;
 }
 function clipAsk(sentence) {
   if (sentence.length <= ASK_MAX) return sentence;
@@ -37748,7 +37741,7 @@ function readTitle(title) {
     rest = rest.slice(m[0].length);
   }
   const body = rest.replace(PARENS_RE, " ").replace(/\s+/g, " ").trim();
-  const words4 = countWords(body);
+  const words3 = countWords(body);
   const out = {
     kind: "feature",
     kindCue: null,
@@ -37758,7 +37751,7 @@ function readTitle(title) {
     debtCue: null,
     tag,
     tagKind,
-    words: words4,
+    words: words3,
     body
   };
   const ping = firstMatch(PING_RE, body);
@@ -38248,11 +38241,11 @@ var FIELD_RE = /\((?:e\.g\.|ex\.|for example)|^[^.!?]{0,60}:\s*$/i;
 var PROSE_TOKEN_RE = /^[("“'‘]?[\p{L}][\p{L}'’-]*[)"”'’]?[.,;:!?]?$/u;
 function prosy(sentence) {
   const tokens2 = sentence.split(" ");
-  let words4 = 0;
-  for (const t of tokens2) if (PROSE_TOKEN_RE.test(t)) words4++;
-  return words4 >= 4 && words4 >= tokens2.length * 0.6;
+  let words3 = 0;
+  for (const t of tokens2) if (PROSE_TOKEN_RE.test(t)) words3++;
+  return words3 >= 4 && words3 >= tokens2.length * 0.6;
 }
-function words2(text2) {
+function words(text2) {
   return text2.match(WORD_RE)?.length ?? 0;
 }
 function plain(text2) {
@@ -38260,7 +38253,7 @@ function plain(text2) {
   if (t.includes("](") || t.includes("http") || t.includes("www.")) {
     const before = t;
     t = t.replace(LINK_RE, " … ").replace(/(?:\s*…\s*)+/g, " … ").replace(/^\s*…\s*|\s*…\s*$/g, "");
-    if (t !== before && words2(t) < 6) return "";
+    if (t !== before && words(t) < 6) return "";
     if ((t.match(/…/g)?.length ?? 0) >= 2) return "";
   }
   return t.replace(/\s+/g, " ").trim();
@@ -38310,7 +38303,7 @@ function readSegments(md) {
     for (const raw of sentencesOf(joined)) {
       if (out.length >= MAX_SENTENCES) return;
       const s = plain(raw);
-      if (s.length > SENTENCE_CHARS || words2(s) < 4 || MARKUP_RE.test(s) || !prosy(s) || isTemplate(s))
+      if (s.length > SENTENCE_CHARS || words(s) < 4 || MARKUP_RE.test(s) || !prosy(s) || isTemplate(s))
         continue;
       out.push({ text: s, section, listItem: paragraphIsItem });
     }
@@ -38655,8 +38648,8 @@ var TRACKER_NOTE_WORDS = 100;
 function isTrackerNote(metaTerms, description) {
   if (metaTerms.length === 0) return false;
   if (metaTerms.length >= 2) return true;
-  let words4 = 0;
-  for (const _ of description.matchAll(/\S+/g)) if (++words4 > TRACKER_NOTE_WORDS) return false;
+  let words3 = 0;
+  for (const _ of description.matchAll(/\S+/g)) if (++words3 > TRACKER_NOTE_WORDS) return false;
   return true;
 }
 function junkFlags(analysis, task, description) {
@@ -38863,8 +38856,8 @@ function drivers(r, model) {
   const ranked = c.map((v, i) => ({ v, name: FEATURES[i].name })).filter((x) => Math.abs(x.v) >= 0.15 && FEATURE_WORDS[x.name]?.[x.v > 0 ? 0 : 1]).filter((x) => sayable(x.name, x.v > 0, r)).sort((a, b2) => Math.abs(b2.v) - Math.abs(a.v)).slice(0, 2);
   if (ranked.length === 0) return void 0;
   return ranked.map((x) => {
-    const words4 = FEATURE_WORDS[x.name][x.v > 0 ? 0 : 1];
-    return typeof words4 === "function" ? words4(r) : words4;
+    const words3 = FEATURE_WORDS[x.name][x.v > 0 ? 0 : 1];
+    return typeof words3 === "function" ? words3(r) : words3;
   }).join(", and ");
 }
 
@@ -39177,13 +39170,13 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
   }
   const s = r.structure;
   if (persona === "architect" && s.kind === "refactor" && s.debt) {
-    const words4 = [r.task, ...sentences2.map((x) => x.text)].find(
+    const words3 = [r.task, ...sentences2.map((x) => x.text)].find(
       (x) => !!s.debtCue && x.toLowerCase().includes(s.debtCue.toLowerCase()) && standsIn(x, text2)
     );
-    if (words4)
+    if (words3)
       out.push({
-        key: norm(words4),
-        say: `${s.debt === "adds" ? "It adds technical debt rather than paying it down" : "It pays down technical debt"}: ${q(words4)}`,
+        key: norm(words3),
+        say: `${s.debt === "adds" ? "It adds technical debt rather than paying it down" : "It pays down technical debt"}: ${q(words3)}`,
         own: true
       });
   }
@@ -39192,10 +39185,10 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
   for (const [type, label2] of record3.quotes) {
     const e = byType.get(type);
     if (!e) continue;
-    const words4 = evidenceWords(e);
-    if (words4 && saysNothing(type, words4)) continue;
-    if (words4 && standsIn(words4, text2))
-      out.push({ key: norm(words4), say: `${label2}: ${q(words4)}`, own: true });
+    const words3 = evidenceWords(e);
+    if (words3 && saysNothing(type, words3)) continue;
+    if (words3 && standsIn(words3, text2))
+      out.push({ key: norm(words3), say: `${label2}: ${q(words3)}`, own: true });
     else if (type === "screenshot") {
       const subject = subjectOf(r, text2, firstAccount(sentences2));
       screenshot = `A picture is attached${subject === "here" ? "" : `, for ${subject.replace(/^in /, "")}`}`;
@@ -79402,17 +79395,17 @@ var ActionInputsSchema = external_exports.object({
   comment: optionalBoolean,
   output: external_exports.string().default("").transform((s, ctx) => {
     if (s === "") return void 0;
-    const words4 = s.split(/[\s,]+/).filter(Boolean);
-    if (words4.length === 1 && words4[0] === "none") return [];
-    const bad = words4.filter((w) => !OUTPUTS.includes(w));
-    if (bad.length > 0 || words4.length === 0) {
+    const words3 = s.split(/[\s,]+/).filter(Boolean);
+    if (words3.length === 1 && words3[0] === "none") return [];
+    const bad = words3.filter((w) => !OUTPUTS.includes(w));
+    if (bad.length > 0 || words3.length === 0) {
       ctx.addIssue({
         code: "custom",
         message: `must list ${OUTPUTS.join(", ")} (separated by commas or spaces), or be \`none\`; got "${s}"`
       });
       return external_exports.NEVER;
     }
-    return [...new Set(words4)];
+    return [...new Set(words3)];
   }),
   "label-approved": label,
   "label-rejected": label,
@@ -79692,7 +79685,7 @@ var STOPWORDS = new Set(
 );
 var WORD_RE3 = /[\p{L}\p{N}]+/gu;
 var VERSION_OR_WORD_RE = new RegExp("\\p{N}+(?:\\.\\p{N}+)+|[\\p{L}\\p{N}]+", "gu");
-function words3(text2, o) {
+function words2(text2, o) {
   const out = [];
   for (const m of text2.matchAll(o.versions ? VERSION_OR_WORD_RE : WORD_RE3)) {
     const raw = m[0];
@@ -79733,8 +79726,8 @@ function compoundsOf(title) {
   return out;
 }
 function issueFeatures(title, body, o = DEFAULT_FEATURES) {
-  const titleWords = words3(title.slice(0, MAX_TITLE_CHARS), o);
-  const bodyWords = words3(authorText(body, o.dropCode, o.urlTails), o);
+  const titleWords = words2(title.slice(0, MAX_TITLE_CHARS), o);
+  const bodyWords = words2(authorText(body, o.dropCode, o.urlTails), o);
   const wordCounts = /* @__PURE__ */ new Map();
   for (const w of titleWords) wordCounts.set(w, (wordCounts.get(w) ?? 0) + o.titleWeight);
   if (o.compounds)

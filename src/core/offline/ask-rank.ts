@@ -24,36 +24,31 @@ const STOP = new Set(
   ),
 );
 
-function words(text: string): Set<string> {
-  const out = new Set<string>();
-  // A word's first five letters stand for it: "drafts" and "draft", "crashes" and "crash" are one word here.
+/**
+ * Each word of a text as the ranker compares it with the title: its first five letters ("drafts" and "draft",
+ * "crashes" and "crash" are one word), common words left out; Chinese and Japanese, which have no spaces, as pairs
+ * of characters.
+ */
+function eachWord(text: string, visit: (key: string) => void): void {
   for (const w of text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])
-    if (!STOP.has(w)) out.add(w.slice(0, 5));
-  // Chinese and Japanese have no spaces: their words are read as pairs of characters.
+    if (!STOP.has(w)) visit(w.slice(0, 5));
+  if (!CJK_RE.test(text)) return;
   for (const run of text.match(CJK_RUN_RE) ?? [])
-    for (let i = 0; i + 1 < run.length; i++) out.add(run.slice(i, i + 2));
-  return out;
+    for (let i = 0; i + 1 < run.length; i++) visit(run.slice(i, i + 2));
 }
 
-/** How many of the title's words a sentence holds (each once), read as `words` reads them, without a set per sentence. */
+/** How many of the title's words a sentence holds, each once. */
 function sharedWords(text: string, title: ReadonlySet<string>): number {
   if (title.size === 0) return 0;
   let seen: Set<string> | undefined;
-  for (const w of text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []) {
-    const k = w.slice(0, 5);
-    if (title.has(k) && !STOP.has(w)) (seen ??= new Set()).add(k);
-  }
-  if (CJK_TEST_RE.test(text))
-    for (const run of text.match(CJK_RUN_RE) ?? [])
-      for (let i = 0; i + 1 < run.length; i++) {
-        const k = run.slice(i, i + 2);
-        if (title.has(k)) (seen ??= new Set()).add(k);
-      }
+  eachWord(text, (k) => {
+    if (title.has(k)) (seen ??= new Set()).add(k);
+  });
   return seen?.size ?? 0;
 }
 
 const CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{2,}/gu;
-const CJK_TEST_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 /** The features' names, in the order askFeatures writes them (the model's data names them too). */
 export const ASK_FEATURES = [
@@ -93,7 +88,8 @@ export const ASK_FEATURES = [
 
 /** The features of every candidate, one row each, in ASK_FEATURES' order. */
 export function askFeatures(title: string, cands: readonly AskCandidate[]): number[][] {
-  const titleWords = words(title);
+  const titleWords = new Set<string>();
+  eachWord(title, (k) => titleWords.add(k));
   const signals = cands.map((c) => askSignals(c.text, c.step));
   const cues = signals.map((x) => x.cue);
   const firstCue = cues.findIndex((q) => q !== null);

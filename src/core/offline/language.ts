@@ -57,7 +57,7 @@ export function language(title: string, md: MarkdownText): string {
   // the stop words.
   // A run of letters and digits ("695af097c7bd…", "Win64") is a hash or a name, not a word: its letters ("af", "e")
   // would count as another language's commonest words (a commit hash read an English template as Portuguese).
-  const words = (sample.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !/\p{N}/u.test(w));
+  const words = sample.toLowerCase().match(/(?<![\p{L}\p{N}])\p{L}+(?![\p{L}\p{N}])/gu) ?? [];
   let letters = 0;
   for (const run of words) for (const _ of run) letters++;
   letters ||= 1;
