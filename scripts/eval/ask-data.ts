@@ -1,5 +1,8 @@
 /** The public texts the ask is measured and fitted on, and how its labels are keyed (ask-label.ts, fit-ask.ts). */
 import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { load as loadHadoop } from "./duplicates-protocol.js";
 import { loadPublicTexts } from "./public-texts.js";
 
@@ -10,10 +13,23 @@ export interface AskLabel {
   unlisted: boolean;
 }
 
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** A text's key in every file of verdicts, picks and annotations: the first 16 hex of its title and description's hash. */
 export const textKey = (title: string, description: string) =>
   createHash("sha256").update(`${title}\u0000${description}`).digest("hex").slice(0, 16);
 export const candidateKey = (sentence: string) =>
   createHash("sha256").update(sentence).digest("hex").slice(0, 10);
+
+/** The texts' keys a file of verdicts, picks or annotations in scripts/eval holds (none where it is absent). */
+export function keysIn(...files: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const f of files) {
+    const p = resolve(here, f);
+    if (existsSync(p)) for (const k of Object.keys(JSON.parse(readFileSync(p, "utf8")) as object)) out.add(k);
+  }
+  return out;
+}
 
 export interface PoolText {
   key: string;

@@ -23,6 +23,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findAsk } from "../../src/core/offline/find-ask.js";
+import { textKey } from "./ask-data.js";
 import { development } from "./holdout.js";
 import { loadLabeled } from "./labeled-corpus.js";
 import { loadNlbse } from "./nlbse.js";
@@ -36,8 +37,6 @@ interface Annotation {
   verdict: Verdict;
 }
 
-export const textKey = (title: string, description: string) =>
-  createHash("sha256").update(`${title}\u0000${description}`).digest("hex").slice(0, 16);
 const askKey = (ask: string | null) =>
   ask === null ? "null" : createHash("sha256").update(ask).digest("hex").slice(0, 10);
 

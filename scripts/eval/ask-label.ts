@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { askCandidates } from "../../src/core/offline/ask-sentences.js";
-import { askPool, candidateKey, type AskLabel } from "./ask-data.js";
+import { askPool, candidateKey, keysIn, type AskLabel } from "./ask-data.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LABELS = resolve(here, "ask-labels.json");
@@ -84,11 +84,7 @@ const seed = arg("--seed") ?? "1";
 const n = Number(arg("--n") ?? 100);
 const parts = Number(arg("--parts") ?? 1);
 const out = arg("--out") ?? "/tmp/ask-labels";
-const skip = new Set<string>();
-for (const f of ["maintainer-readings.json", "ask-annotations.json"]) {
-  const p = resolve(here, f);
-  if (existsSync(p)) for (const k of Object.keys(JSON.parse(readFileSync(p, "utf8")) as object)) skip.add(k);
-}
+const skip = keysIn("maintainer-readings.json", "ask-annotations.json");
 const rank = (key: string) => createHash("sha256").update(`ask-label-${seed}:${key}`).digest("hex");
 const sample = pool
   .filter((t) => (source === "hadoop") === (t.repo === "apache/hadoop"))

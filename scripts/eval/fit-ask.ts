@@ -75,7 +75,8 @@ const fmt = (f: ReturnType<typeof figures>) =>
   `precision ${f.precision.toFixed(3)}  coverage ${f.coverage.toFixed(3)}  false ${(100 * f.false).toFixed(1)}%  ` +
   `(correct ${f.correct}, wrong ${f.wrong}, wrong_null ${f.wrong_null}, missed ${f.missed}, null_ok ${f.null_ok})`;
 
-function fit(texts: readonly Text[], lambda: number) {
+/** The fitted weights as a model the ranker reads (its bar chosen afterwards, by chooseBar). */
+function fit(texts: readonly Text[], lambda: number): AskModel {
   const xs: number[][] = [];
   const ys: number[] = [];
   for (const t of texts)
@@ -83,18 +84,19 @@ function fit(texts: readonly Text[], lambda: number) {
       xs.push(x);
       ys.push(t.pos.has(i) ? 1 : 0);
     }
-  return fitWeights(
+  const w = fitWeights(
     xs,
     ys,
     lambda,
     ASK_FEATURES.map((f) => PRIOR[f] ?? 0),
   );
+  return { features: [...ASK_FEATURES], ...w, bar: 0, trainedOn: texts.length };
 }
 
-function top(model: Omit<AskModel, "bar" | "features" | "trainedOn">, t: Text): { i: number; z: number } {
+function top(model: AskModel, t: Text): { i: number; z: number } {
   let best = { i: -1, z: -Infinity };
   for (const [i, x] of t.rows.entries()) {
-    const z = askLogit({ ...model, bar: 0, features: [], trainedOn: 0 }, x);
+    const z = askLogit(model, x);
     if (z > best.z) best = { i, z };
   }
   return best;
@@ -188,13 +190,12 @@ function main() {
     chosen.cost,
   );
   const model: AskModel = {
-    features: [...ASK_FEATURES],
+    ...m,
     mean: m.mean.map((v) => +v.toFixed(6)),
     scale: m.scale.map((v) => +v.toFixed(6)),
     weights: m.weights.map((v) => +v.toFixed(6)),
     intercept: +m.intercept.toFixed(6),
     bar: +bar.toFixed(6),
-    trainedOn: texts.length,
   };
   const src = readFileSync(MODEL, "utf8");
   const head = src.slice(0, src.indexOf("export const ASK_MODEL"));

@@ -28,6 +28,7 @@ import { evaluateApproval } from "../../src/core/approval.js";
 import { offlineScorer } from "../../src/core/offline/offline-scorer.js";
 import { renderReport } from "../../src/core/render-comment.js";
 import { scoreTask } from "../../src/core/score-task.js";
+import { keysIn, textKey } from "./ask-data.js";
 import { load as loadHadoop } from "./duplicates-protocol.js";
 import { loadPublicTexts } from "./public-texts.js";
 
@@ -50,7 +51,6 @@ export interface MaintainerVerdict {
 }
 
 const hash = (text: string, n = 16) => createHash("sha256").update(text).digest("hex").slice(0, n);
-const textKey = (title: string, description: string) => hash(`${title}\u0000${description}`);
 
 // `--source hadoop`: Apache Hadoop's tracker (../shared/benchmarks/duplicates, Jira markup read as markdown), a
 // tracker no fit has read: a fresh check beyond GitHub's forms once the development texts are all read.
@@ -66,13 +66,9 @@ if (!texts) {
 const rank = (key: string) => hash(`${SEED}:${key}`, 64);
 // `--unseen`: only texts no reader has read before (no verdict here, no pick of the ask's labels, no ask-eval
 // annotation), so a fresh sample is out of every fit's sample.
-const seen = new Set<string>();
-if (process.argv.includes("--unseen"))
-  for (const f of ["maintainer-readings.json", "ask-labels.json", "ask-annotations.json"]) {
-    const p = resolve(here, f);
-    if (existsSync(p))
-      for (const k of Object.keys(JSON.parse(readFileSync(p, "utf8")) as object)) seen.add(k);
-  }
+const seen = process.argv.includes("--unseen")
+  ? keysIn("maintainer-readings.json", "ask-labels.json", "ask-annotations.json")
+  : new Set<string>();
 const sample = texts
   .filter((t) => t.title.trim() && [...t.title].length <= 256 && [...t.description].length <= 65_536)
   .map((t) => ({ ...t, key: textKey(t.title, t.description) }))
