@@ -31,7 +31,7 @@ const CUE_CHARS = 400;
 const ABBREVIATION_RE =
   /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|resp|mr|mrs|ms|dr|st|no|fig|ver|v)\.|\b[A-Z]\.)$/i;
 
-export function sentences(paragraph: string): string[] {
+function sentences(paragraph: string): string[] {
   const out: string[] = [];
   let start = 0;
   for (let i = 0; i < paragraph.length; i++) {
@@ -61,13 +61,13 @@ export function sentences(paragraph: string): string[] {
 }
 
 /** The sentence without a greeting before the ask ("Hi team, the export fails …" → "the export fails …"). */
-export function withoutGreeting(sentence: string): string {
+function withoutGreeting(sentence: string): string {
   const m = GREETING_PREFIX_RE.exec(sentence);
   return m ? sentence.slice(m[0].length) : sentence;
 }
 
 /** Whether a sentence is the author's prose at all: words, not code, a link, a prompt or boilerplate. */
-export function isProse(sentence: string): boolean {
+function isProse(sentence: string): boolean {
   // Words outside inline code and links: "`bitcoin-cli sendtoaddress …` or …" is a command, not a sentence.
   // (Each replacement only where its mark is in the sentence: most sentences have neither code nor links.)
   const code = sentence.includes("`");

@@ -41,7 +41,7 @@ function withoutTrailingLink(sentence: string): string {
 }
 
 /** At most ASK_MAX characters (UTF-16 code units, as JSON Schema's maxLength counts), cut at a word with "…". */
-export function clipAsk(sentence: string): string {
+function clipAsk(sentence: string): string {
   if (sentence.length <= ASK_MAX) return sentence;
   let cut = sentence.slice(0, ASK_MAX - 1);
   // Never half of a surrogate pair.
