@@ -115,16 +115,16 @@ describe("findAsk", () => {
   });
 
   // Each rule below came from fresh maintainers' readings of unseen issues (issue 35), written as text of our own.
-  it("does not take a form's 'Who will benefit' answer for the ask, and reads 'I would very much like'", () => {
+  it("does not take a form's 'Who will benefit' answer for the ask, and reads 'we would very much like'", () => {
     const d = [
       "**Describe the feature and how it behaves today.**",
-      "The widget keeps its input when the reverse is asked for. I would very much like a flag that turns this caching off.",
+      "The widget keeps its input when the reverse is asked for. We would very much like a flag that turns this caching off.",
       "",
       "**Who will benefit from this?**",
       "Anyone who wants the reverse always computed rather than the kept input.",
     ].join("\n");
     expect(findAsk("Option to avoid caching", d)).toBe(
-      "I would very much like a flag that turns this caching off.",
+      "We would very much like a flag that turns this caching off.",
     );
   });
 
@@ -140,7 +140,7 @@ describe("findAsk", () => {
     expect(
       findAsk(
         "Hooks",
-        "**What is the current behavior?**\nThe way to refactor is to turn the arrow into a body, like this",
+        "**What is the current behavior?**\nRefactoring means turning the arrow into a body, like this",
       ),
     ).toBeNull();
     expect(
