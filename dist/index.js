@@ -35375,7 +35375,7 @@ function isAside(paragraph) {
   return t.startsWith("(") && t.indexOf(")") === t.length - 1 && t.length > 2;
 }
 var TRACKER_NOTICE_RE = /\b(?:(?:issue|bug) tracker is (?:for|not)|(?:are|is) likely to be closed|support requests (?:that|which) are|github also notifies|here is our policy)\b/i;
-var TEMPLATE_VOICE_RE = /(?<![a-z0-9])your (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|(?<![a-z0-9])as per our \[?github policy|(?<![a-z0-9])we only address\b|(?<![a-z0-9])for guidance on contributing\b|(?<![a-z0-9])(?:this|the) (?:request|issue|feature request|suggestion) needs at least \d+|^[\W_]*what (?:is|are|was|were) your\b|^[\W_]*(?:what|which)\b[^?\n]{0,80}\b(?:are|were|do|did) you (?:running|using|use|run|on)\b|(?<![a-z0-9])please make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^[\W_]*if (?:the|this|your|you|possible|applicable|relevant|needed)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b|(?<![a-z0-9])to help us (?:fix|reproduce|understand|investigate|diagnose|triage)\b|(?<![a-z0-9])please go to stack ?overflow\b/i;
+var TEMPLATE_VOICE_RE = /(?<![a-z0-9])your (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|(?<![a-z0-9])as per our \[?github policy|(?<![a-z0-9])we only address\b|(?<![a-z0-9])for guidance on contributing\b|(?<![a-z0-9])(?:this|the) (?:request|issue|feature request|suggestion) needs at least \d+|^[\W_]*what (?:is|are|was|were) your\b|^[\W_]*(?:what|which)\b[^?\n]{0,80}\b(?:are|were|do|did) you (?:running|using|use|run|on)\b|(?<![a-z0-9])please make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^[\W_]*if (?:the|this|your|you|possible|applicable|relevant|needed)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b|(?<![a-z0-9])to help us (?:fix|reproduce|understand|investigate|diagnose|triage)\b|(?<![a-z0-9])please go to stack ?overflow\b|(?<![a-z0-9])(?:this|the) (?:message|comment|report|e-?mail|notification|issue) (?:was|is|has been) (?:automatically|auto-?)\s?generated\b/i;
 var FIRST_PERSON_RE = /\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b/i;
 
 // src/core/offline/read-markdown.ts
@@ -36814,6 +36814,7 @@ function scan(text2) {
     englishWords: 0,
     signalWords: 0,
     maxTermRepeat: 0,
+    maxTerm: "",
     maxSignalRun: 0
   };
   let coveredUntil = -1;
@@ -36842,7 +36843,10 @@ function scan(text2) {
         coveredUntil = Math.max(coveredUntil, i + entry.tokens.length);
         const count4 = (termCounts.get(entry.term) ?? 0) + 1;
         termCounts.set(entry.term, count4);
-        if (count4 > out.maxTermRepeat) out.maxTermRepeat = count4;
+        if (count4 > out.maxTermRepeat) {
+          out.maxTermRepeat = count4;
+          out.maxTerm = entry.term;
+        }
         break;
       }
       case "spam":
@@ -36949,6 +36953,10 @@ function conceptsIn(text2, injectionFree = false) {
     scan((injectionFree ? text2 : stripInjections(text2).text).replace(TITLE_PREFIX_RE, ""))
   );
 }
+function identifiersOf(prose2, term) {
+  if (!/^[a-z]+$/.test(term)) return 0;
+  return prose2.match(new RegExp(`(?<![\\p{L}\\p{N}])${term}-\\d`, "giu"))?.length ?? 0;
+}
 function analyzeTask(title, description, md = readMarkdown(description), lang) {
   const titleInj = stripInjections(title);
   const descInj = stripInjections(description);
@@ -36972,7 +36980,8 @@ function analyzeTask(title, description, md = readMarkdown(description), lang) {
   const cleanTitle = titleInj.text.replace(TITLE_PREFIX_RE, "");
   const t = scan(cleanTitle);
   const d = scan(prose2);
-  const descStuffed = d.maxTermRepeat >= 4 && d.maxTermRepeat / Math.max(d.words, 1) >= 0.08 || d.maxSignalRun >= 7;
+  const repeats = d.maxTermRepeat >= 4 ? d.maxTermRepeat - identifiersOf(prose2, d.maxTerm) : d.maxTermRepeat;
+  const descStuffed = repeats >= 4 && repeats / Math.max(d.words, 1) >= 0.08 || d.maxSignalRun >= 7;
   const titleStuffed = t.maxSignalRun >= 6 || t.maxTermRepeat >= 3 && t.maxTermRepeat / t.words >= 0.25;
   const stuffing = descStuffed || titleStuffed;
   const concepts = [];

@@ -575,3 +575,36 @@ describe("a Chinese title", () => {
     expect(all).toContain("“增加银行卡和礼品卡付款”");
   });
 });
+
+describe("a bot's footer", () => {
+  it("is no one's sentence: a generated report's last line is not the author's words", async () => {
+    const { findAsk } = await import("../../src/core/offline/find-ask.js");
+    const text = [
+      "The nightly build of the docs module fails on the main branch since Tuesday.",
+      "",
+      "This message was automatically generated.",
+    ].join("\n");
+    expect(findAsk("Docs build fails on main", text) ?? "").not.toMatch(/generated/);
+    expect(reasons("Docs build fails on main", text).join(" ")).not.toMatch(/automatically generated/);
+  });
+});
+
+describe("a list of identifiers", () => {
+  it("names advisories; it is not a keyword repeated", () => {
+    const text = [
+      "Jackson 2.12 fixes some CVEs.",
+      "",
+      "CVE-2020-1111,",
+      "CVE-2020-2222",
+      "CVE-2021-3333",
+      "",
+      "Please move to the newest release.",
+    ].join("\n");
+    expect(reasons("Upgrade Jackson to 2.12", text).join(" ")).not.toMatch(/piles up keywords/);
+  });
+  it("still leaves a word said over and over as stuffing", () => {
+    const text =
+      "The login form needs hardening. CVE-2020-1111 is one. cve cve cve cve security cve cve exploit cve cve";
+    expect(reasons("Harden the login form", text).join(" ")).toMatch(/piles up keywords/);
+  });
+});

@@ -76,6 +76,12 @@ export function conceptsIn(text: string, injectionFree = false): ConceptHit[] {
   );
 }
 
+/** How many identifiers ("CVE-2019-20444") open with the term: the term, a hyphen and a digit. */
+function identifiersOf(prose: string, term: string): number {
+  if (!/^[a-z]+$/.test(term)) return 0;
+  return prose.match(new RegExp(`(?<![\\p{L}\\p{N}])${term}-\\d`, "giu"))?.length ?? 0;
+}
+
 export function analyzeTask(
   title: string,
   description: string,
@@ -112,8 +118,10 @@ export function analyzeTask(
 
   // Stuffing: the same term over and over, or a long run of keywords with no prose between them
   // (natural sentences rarely string more than four or five together).
-  const descStuffed =
-    (d.maxTermRepeat >= 4 && d.maxTermRepeat / Math.max(d.words, 1) >= 0.08) || d.maxSignalRun >= 7;
+  // A list of identifiers ("CVE-2019-20444, CVE-2019-20445 …", "HDFS-101, HDFS-102") names things, it does not
+  // repeat a word: those are not counted as the term's repeats.
+  const repeats = d.maxTermRepeat >= 4 ? d.maxTermRepeat - identifiersOf(prose, d.maxTerm) : d.maxTermRepeat;
+  const descStuffed = (repeats >= 4 && repeats / Math.max(d.words, 1) >= 0.08) || d.maxSignalRun >= 7;
   const titleStuffed = t.maxSignalRun >= 6 || (t.maxTermRepeat >= 3 && t.maxTermRepeat / t.words >= 0.25);
   const stuffing = descStuffed || titleStuffed;
 

@@ -149,12 +149,13 @@ export const TRACKER_NOTICE_RE =
  * request. As per our GitHub Policy, we only address …", "This request needs at least 7 upvotes", a question put to
  * the reporter: "What is your operating system and its version?", "What version of … are you running?", "If possible,
  * please share a link to Colab …", "To help us fix crashes like this, please enable logging", "Please go to Stack
- * Overflow for help and support"): an author writes "my bug", "the bug", and does not ask in
- * an if-clause for what the report should hold. Fresh maintainer's readings found each quoted. Unlike the tracker's
+ * Overflow for help and support"), and a bot's footer under what it generated ("This message was automatically
+ * generated."): an author writes "my bug", "the bug", does not ask in an if-clause for what the report should hold,
+ * and does not call their words generated. Fresh maintainer's readings found each quoted. Unlike the tracker's
  * notice (TRACKER_NOTICE_RE), what follows it is the author's: the template's headings and the author's answers.
  */
 export const TEMPLATE_VOICE_RE =
-  /(?<![a-z0-9])your (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|(?<![a-z0-9])as per our \[?github policy|(?<![a-z0-9])we only address\b|(?<![a-z0-9])for guidance on contributing\b|(?<![a-z0-9])(?:this|the) (?:request|issue|feature request|suggestion) needs at least \d+|^[\W_]*what (?:is|are|was|were) your\b|^[\W_]*(?:what|which)\b[^?\n]{0,80}\b(?:are|were|do|did) you (?:running|using|use|run|on)\b|(?<![a-z0-9])please make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^[\W_]*if (?:the|this|your|you|possible|applicable|relevant|needed)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b|(?<![a-z0-9])to help us (?:fix|reproduce|understand|investigate|diagnose|triage)\b|(?<![a-z0-9])please go to stack ?overflow\b/i;
+  /(?<![a-z0-9])your (?:bug|issue|report|problem|feature request|request)s? (?:will|may|might|can|could|gets?)\b|(?<![a-z0-9])as per our \[?github policy|(?<![a-z0-9])we only address\b|(?<![a-z0-9])for guidance on contributing\b|(?<![a-z0-9])(?:this|the) (?:request|issue|feature request|suggestion) needs at least \d+|^[\W_]*what (?:is|are|was|were) your\b|^[\W_]*(?:what|which)\b[^?\n]{0,80}\b(?:are|were|do|did) you (?:running|using|use|run|on)\b|(?<![a-z0-9])please make sure (?:that )?this is an? (?:bug|feature|question|documentation)|^[\W_]*if (?:the|this|your|you|possible|applicable|relevant|needed)\b[^.!?\n]{0,80}\bplease (?:provide|include|describe|add|attach|share|paste|explain|list)\b|(?<![a-z0-9])to help us (?:fix|reproduce|understand|investigate|diagnose|triage)\b|(?<![a-z0-9])please go to stack ?overflow\b|(?<![a-z0-9])(?:this|the) (?:message|comment|report|e-?mail|notification|issue) (?:was|is|has been) (?:automatically|auto-?)\s?generated\b/i;
 
 /** The author speaking: "I", "my", "we", "our" and their contractions. */
 export const FIRST_PERSON_RE = /\b(?:i|i'm|i've|i'd|me|my|we|we're|we've|our|us)\b/i;

@@ -40,6 +40,8 @@ export interface Scan {
   /** Words covered by concept terms, and the most repeated concept term's count. */
   signalWords: number;
   maxTermRepeat: number;
+  /** That term, as the concept list writes it. */
+  maxTerm: string;
   /** Longest run of consecutive words that are all signal terms: prose has other words between them. */
   maxSignalRun: number;
 }
@@ -139,6 +141,7 @@ export function scan(text: string): Scan {
     englishWords: 0,
     signalWords: 0,
     maxTermRepeat: 0,
+    maxTerm: "",
     maxSignalRun: 0,
   };
   let coveredUntil = -1;
@@ -169,7 +172,10 @@ export function scan(text: string): Scan {
         coveredUntil = Math.max(coveredUntil, i + entry.tokens.length);
         const count = (termCounts.get(entry.term) ?? 0) + 1;
         termCounts.set(entry.term, count);
-        if (count > out.maxTermRepeat) out.maxTermRepeat = count;
+        if (count > out.maxTermRepeat) {
+          out.maxTermRepeat = count;
+          out.maxTerm = entry.term;
+        }
         break;
       }
       case "spam":
