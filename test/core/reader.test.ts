@@ -169,6 +169,11 @@ describe("evidence the old reader missed", () => {
       "demand",
     );
     expect(types("Add export", "We have had dozens of requests for a PDF export.")).toContain("demand");
+    // The audience's word before a noun only qualifies it: two client tests are tests.
+    expect(types("Fix a flaky build", "Two of the nightly client tests fail on ARM runners.")).not.toContain(
+      "demand",
+    );
+    expect(types("Fix a flaky build", "Two of our clients reported the failure on ARM.")).toContain("demand");
   });
 
   it("an error late in a line is quoted from where it starts", () => {
