@@ -182,7 +182,11 @@ function main() {
           const v = judge(t, x.i >= 0 && x.z >= bar ? x.i : -1);
           vs.push(v);
           if (lambda === 1 && cost === COST && (v === "wrong" || v === "wrong_null"))
-            untrue.push({ title: t.title, shown: t.sentences[x.i]!, picks: [...t.pos].map((i) => t.sentences[i]!) });
+            untrue.push({
+              title: t.title,
+              shown: t.sentences[x.i]!,
+              picks: [...t.pos].map((i) => t.sentences[i]!),
+            });
           if (t.repo === OTHER_TRACKER) other.push(v);
         }
       }
@@ -194,7 +198,8 @@ function main() {
     }
   console.log(`chosen: λ ${chosen.lambda}, cost ${chosen.cost}`);
   const wrongFile = process.argv[process.argv.indexOf("--wrong") + 1];
-  if (process.argv.includes("--wrong") && wrongFile) writeFileSync(wrongFile, JSON.stringify(untrue, null, 1));
+  if (process.argv.includes("--wrong") && wrongFile)
+    writeFileSync(wrongFile, JSON.stringify(untrue, null, 1));
   if (process.argv.includes("--dry")) return;
   const m = fit(texts, chosen.lambda);
   const bar = chooseBar(

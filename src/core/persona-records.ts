@@ -242,8 +242,9 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
           "price",
           "prices",
           "money",
-          "clients",
         ],
+        // Not "clients": in a tracker it is a program's client ("HTTP clients get a 503") far more often than a
+        // paying one (a fresh reading's contradiction).
         say: "For paying users, the author writes of “{word}”",
       },
       raise: [

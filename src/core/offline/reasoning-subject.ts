@@ -25,6 +25,14 @@ export const ANGLE: Readonly<Record<PersonaId, string>> = {
   architect: "weighed for what it changes in the code",
 };
 
+/**
+ * A title that asks to add something ("Adding the request id in the exception thrown to the caller", "Log a warning
+ * on failed retries"): its problem word is what the addition is about, not a problem it reports (a fresh reading's
+ * contradiction). Verbs that mend ("Fix the crash …") are not among them.
+ */
+const ADDS_RE =
+  /^(?:in\s+)?“(?:please\s+)?(?:add|allow|support|implement|provide|enable|introduce|create|expose|include|extend|offer|log|print|show|display|pass|propagate|record|emit|surface|document)(?:s|es|ing)?\b/i;
+
 /** What the text does, said of its title: by the kind where it is sure, else by what the words do. */
 export function whatItDoes(r: TaskReading, subject: string): string {
   if (subject === "here") return "Its title is too short to say what it is about";
@@ -36,7 +44,7 @@ export function whatItDoes(r: TaskReading, subject: string): string {
   const kind = claimedKind(r);
   if (kind === "bug") return `It reports a bug ${subject}`;
   if (kind === "feature") return `It asks for a feature ${subject}`;
-  if (PROBLEM_RE.test(subject)) return `It reports a problem ${subject}`;
+  if (PROBLEM_RE.test(subject) && !ADDS_RE.test(subject)) return `It reports a problem ${subject}`;
   return `It is about ${subject.replace(/^in /, "")}`;
 }
 
