@@ -33965,9 +33965,10 @@ var PERSONA_RECORDS = {
           "subscribers",
           "price",
           "prices",
-          "money",
-          "clients"
+          "money"
         ],
+        // Not "clients": in a tracker it is a program's client ("HTTP clients get a 503") far more often than a
+        // paying one (a fresh reading's contradiction).
         say: "For paying users, the author writes of “{word}”"
       },
       raise: [
@@ -37079,6 +37080,7 @@ var ACCEPT_RE = /验收|期望|预期|受け入れ|критерии|\b(?:accepta
 var EXPECTED_RE = /\b(?:expected|actual (?:behaviou?r|result)|should (?:be|have|show|return)|esperado|attendu|erwartet)\b|期望|预期|期待|ожида/i;
 var DEMAND_RE = /\b\d[\d,.]{0,20}\s*(?:k\s+)?(?:%|percent|users|customers|downloads|installs|stars|votes|upvotes|people|teams|companies|organi[sz]ations|requests|tickets|sites|members|subscribers|clients|seats|instances|servers|devices|accounts|times a day|per day|per week|a day|a week)\b/i;
 var OUT_OF_SCOPE_RE = /^\W*(?:out of scope|non-goals?|not in scope|won'?t do)\b/i;
+var UPKEEP_TITLE_RE = /^\W*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)*(?:remove|delete|drop|move|rename|refactor|clean(?:\s?up)?|cleanup|migrate|replace|upgrade|bump|deprecate|backport|cherry-?pick|revert|exclude|use|create (?:a |an |the |new )?(?:[\w-]+ )?(?:module|jar|package|artifact)|fix (?:the |a |some |all )?(?:[\w"']+ )?(?:typos?|javadocs?|checkstyle|findbugs|spotbugs|lint|warnings?|doc(?:s|umentation)?)\b|(?:fix|correct) [^.]{0,40}\btypos?)\b/i;
 
 // src/core/offline/ask-patterns.ts
 var SECTION_ASK_RE = /\b(?:describe the (?:bug|issue|problem|feature|enhancement|request|solution you(?:'|’)?d like|change)|(?:bug|issue|problem|feature|request) (?:description|summary|report)|is your (?:feature )?request related to a problem|is your feature request related|summary|description|overview|problem(?: statement)?|the problem|what happened|what(?:'s| is) the (?:problem|issue|bug)|current behaviou?r|actual behaviou?r|feature request|proposal|motivation|the (?:bug|issue)|issue|bug|feature|request|what (?:do you|would you like)|solution you(?:'|’)?d like|proposed (?:solution|feature|change)|use case|desired (?:behaviou?r|feature|solution|outcome)|requested feature|what i want)\b|问题描述|描述|功能描述|需求/i;
@@ -37087,7 +37089,7 @@ var PROMPT_RE2 = /^\W*(?:a clear and concise|a (?:short|brief|detailed|clear) de
 var KIND_NAMED_RE = /^\W*(?:this|it)(?: is|'s|’s) (?:(?:both|either|just|kind of|more of) )?(?:an? )?(?:feature request|bug report|bug|question|enhancement|feature|proposal|request)(?:\s*(?:\/|and|or|,)\s*(?:an? )?(?:feature request|bug report|bug|question|enhancement|feature|proposal|request))*[.!]?\s*$/i;
 var PLACEHOLDER_RE2 = new RegExp(`${PLACEHOLDER_RE.source}|\\bx\\.y\\.z\\b`, "i");
 var GREETING_PREFIX_RE = /^(?:(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening|day)|howdy|hiya)(?:\s+(?:all|team|everyone|everybody|there|guys|folks|maintainers|devs|developers|friends|@[\w-]{1,40}|[A-Z][\w-]{0,30}))?\s*[,!.:;—–-]+\s*)+/i;
-var REQUEST_RE2 = /\b(?:please|pls|plz|kindly|would (?:love|like|appreciate|help)|(?:i|we)(?:'d|’d| would)?(?: (?:really|very much|much|also|just|rather|definitely|greatly|still))? (?:like|love|want|need|wish|hope|prefer)\b|(?:i|we)(?:'m|’m| am| are) (?:requesting|asking|proposing|suggesting|looking for)|(?:i|we) (?:propose|suggest|request)|(?:can|could|would|will|should) (?:we|you|it|this|there|one|i|the|they|someone)\b|(?:we|you|one|it|they) (?:could|can|should|might|may) (?:add|support|have|use|make|allow|provide|implement|introduce|expose|offer|consider|change|improve|extend|include|switch|move|drop|remove|replace|print|log|emit|record|show|display|output|cache|skip|validate)\b|is (?:it|there) (?:possible|a way|any way|an option|a plan|any plan)|are there (?:any )?plans|any plans?|possible to|support(?:s|ed|ing)? (?:for|of)|add(?:ing)? (?:support|an? option|the ability|a (?:way|setting|flag|button|feature))|(?:(?:an? )?(?:option|ability|setting|flag)|(?:an?|any|some|no)(?: [a-z]+)? way) to|allow (?:us|users?|people|me|for|to)|feature request|my suggestion|proposal|should (?!have been (?:fixed|resolved|addressed|solved|closed|merged|done)\b)(?:be|have|support|allow|use|not|also|include|work|show|return|accept|handle|display|provide|offer|let|respect)|needs? to (?:be|have|support)|must (?:be|support|allow|have)|instead of|rather than|(?:it(?:'d|’d| would| will)|would|will|could) be (?:nice|great|good|helpful|useful|cool|awesome|better|ideal|convenient|handy|beneficial|valuable)|(?:nice|good|great) to have|(?:would|could|will) (?:make|help|allow|enable|improve|simplify|save)|i (?:wish|hope)|wishlist|how (?:do|can|should|could|would) (?:i|we|you|one)|how to\b|(?:wanted|want|wanting|like) to know (?:if|whether|how)|wondering (?:if|whether|how)|(?:this|the|my) (?:pr|pull request|patch|change|commit) (?:wants? to|aims? to|adds|introduces|implements|fixes|allows|removes|proposes|makes|changes|updates|improves))/i;
+var REQUEST_RE2 = /\b(?:please|pls|plz|kindly|would (?:love|like|appreciate|help)|(?:i|we)(?:'d|’d| would)?(?: (?:really|very much|much|also|just|rather|definitely|greatly|still))? (?:like|love|want|need|wish|hope|prefer)\b|(?:i|we)(?:'m|’m| am| are) (?:requesting|asking|proposing|suggesting|looking for)|(?:i|we) (?:propose|suggest|request)|(?:can|could|would|will|should) (?:we|you|it|this|there|one|i|the|they|someone)\b|(?:we|you|one|it|they) (?:could|can|should|might|may) (?:add|support|have|use|make|allow|provide|implement|introduce|expose|offer|consider|change|improve|extend|include|switch|move|drop|remove|replace|print|log|emit|record|show|display|output|cache|skip|validate)\b|is (?:it|there) (?:possible|a way|any way|an option|a plan|any plan)|are there (?:any )?plans|any plans?|possible to|support(?:s|ed|ing)? (?:for|of)|add(?:ing)? (?:support|an? option|the ability|a (?:way|setting|flag|button|feature))|(?:(?:an? )?(?:option|ability|setting|flag)|(?:an?|any|some|no)(?: [a-z]+)? way) to|allow (?:us|users?|people|me|for|to)|feature request|my suggestion|proposal|should (?!have been (?:fixed|resolved|addressed|solved|closed|merged|done)\b)(?:be|have|support|allow|use|not|also|include|work|show|return|accept|handle|display|provide|offer|let|respect)|needs? to (?:be|have|support)|must (?:be|support|allow|have)|instead of|rather than|(?:it(?:'d|’d| would| will)|would|will|could) be (?:nice|great|good|helpful|useful|cool|awesome|better|ideal|convenient|handy|beneficial|valuable)|(?:nice|good|great) to have|(?:would|could|will) (?:make|help|allow|enable|improve|simplify|save)|i (?:wish|hope)|wishlist|how (?:do|can|should|could|would) (?:i|we|you|one)|how to\b|(?:wanted|want|wanting|like) to know (?:if|whether|how)|wondering (?:if|whether|how)|(?:this|the) (?:task|ticket|issue|jira|story|item) (?:is|aims|proposes) to (?!do with\b)|(?:this|the|my) (?:pr|pull request|patch|change|commit) (?:wants? to|aims? to|adds|introduces|implements|fixes|allows|removes|proposes|makes|changes|updates|improves))/i;
 var IMPERATIVE_RE2 = /^(?:please\s+)?(?:add|allow|support|implement|make|provide|enable|disable|introduce|create|expose|remove|replace|update|upgrade|fix|use|change|improve|let|show|hide|display|include|extend|rename|move|switch|convert|migrate|deprecate|drop|integrate|offer|return|accept|handle|respect|document|clarify|refactor|split|merge|publish|release|bump|set|unify|standardi[sz]e|avoid|prevent|ensure|restore|reduce|increase|optimi[sz]e|simplify|port|adopt)(?:s|es)?\b/i;
 var PROBLEM_RE = /\b(?:fail(?:s|ed|ing|ure|ures)?|crash(?:es|ed|ing)?|errors?(?! (?:handling|reporting|logging|boundar))|exceptions?|throws?|threw|panics?|panicked|segfaults?|hangs?|hung|freez(?:es|ing|e)|stuck|broken|breaks?|bug(?:gy|s)?|issue with|problems?(?! (?:tracking|solving|solver|statement|description|reports?|reporting|determination|diagnosis|analysis|detection|areas?|domain|space|set|sets|instance|instances|size))|wrong(?:ly)?|incorrect(?:ly)?|unexpected(?:ly)?|inconsistent|invalid|missing|no longer|not (?:working|work|shown|showing|displayed|saved|saving|loading|loaded|found|possible|supported|respected|applied|updated|updating|correct|able)|(?:does|do|did|is|are|was|were|can|could|will|would|has|have)(?:n['’]?t| not) (?:work|show|load|save|open|find|start|run|compile|build|render|display|appear|get|seem|exist|respect|apply|update|support|allow|return|accept|recogni[sz]e|handle|detect|match|close|stop|connect|sync|install|import|export|print|trigger|fire|happen|change|reflect|include|contain|take|make|see|use|affect)\w*|(?:can['’]?t|cannot|can not|unable to|impossible to|won['’]?t|doesn['’]?t|does not|isn['’]?t|aren['’]?t|didn['’]?t)\b|stopped (?:working|\w+ing)|los(?:es|t|ing) (?:the |all |my |our |its |their |any |some )?(?:\w+ )?(?:data|changes?|work|draft|drafts|files?|settings?|state|connection|focus|input|progress|history|messages?|content|selection|edits?|records?|entries)|regression|leak(?:s|ing)?|slow(?:er|ly|ness)?|timeouts?|timed? out|corrupt\w*|out of memory|oom|runs? out of|ignor(?:es|ed|ing)|vulnerab\w*|unintuitive|not intuitive|hard to|difficult to|painful|tedious|cumbersome|impossible)\b|报错|错误|出错|失败|崩溃|闪退|无法|不能|不行|问题|异常|バグ|エラー|できない|動かない|失敗|не работает|ошибк|не могу|проблем|fehler|erreur|no funciona/i;
 var QUESTION_RE = /^(?:[^?？,]{0,80},\s*(?:then\s+|so\s+)?)?(?:how|why|what|where|when|which|is|are|can|could|would|will|should|does|do|did|has|have|any)\b[^?？]{8,}[?？]\s*$/i;
@@ -38816,11 +38818,14 @@ function readTask(original, originalDescription, calibration) {
   };
 }
 var KIND_CLAIM_BAR = { bug: 0.8, feature: 0.85 };
+function kindNamed(kind, confidence, title) {
+  const bar = KIND_CLAIM_BAR[kind];
+  return bar !== void 0 && confidence >= bar && !UPKEEP_TITLE_RE.test(title);
+}
 function claimedKind(r) {
   if (r.reading.pullRequest) return null;
   const { kind, kindConfidence } = r.reading;
-  const bar = KIND_CLAIM_BAR[kind];
-  return bar !== void 0 && kindConfidence >= bar ? kind : null;
+  return kindNamed(kind, kindConfidence, r.task) ? kind : null;
 }
 function findGaps(r) {
   const s = r.structure;
@@ -39025,6 +39030,7 @@ var ANGLE = {
   ux: "weighed for what people see and do",
   architect: "weighed for what it changes in the code"
 };
+var ADDS_RE = /^(?:in\s+)?“(?:please\s+)?(?:add|allow|support|implement|provide|enable|introduce|create|expose|include|extend|offer|log|print|show|display|pass|propagate|record|emit|surface|document)(?:s|es|ing)?\b/i;
 function whatItDoes(r, subject) {
   if (subject === "here") return "Its title is too short to say what it is about";
   if (r.reading.pullRequest) return `It is about ${subject.replace(/^in /, "")}`;
@@ -39032,7 +39038,7 @@ function whatItDoes(r, subject) {
   const kind = claimedKind(r);
   if (kind === "bug") return `It reports a bug ${subject}`;
   if (kind === "feature") return `It asks for a feature ${subject}`;
-  if (PROBLEM_RE2.test(subject)) return `It reports a problem ${subject}`;
+  if (PROBLEM_RE2.test(subject) && !ADDS_RE.test(subject)) return `It reports a problem ${subject}`;
   return `It is about ${subject.replace(/^in /, "")}`;
 }
 var wordCount = (t) => t.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu)?.length ?? 0;
@@ -71399,10 +71405,6 @@ function renderChange(report) {
   const change = report.reading?.change;
   return change ? `**Change:** ${renderChangeText(change)}` : void 0;
 }
-function kindNamed(kind, confidence) {
-  const bar = KIND_CLAIM_BAR[kind];
-  return bar !== void 0 && confidence >= bar;
-}
 function renderReading(report) {
   const r = report.reading;
   if (!r) return void 0;
@@ -71410,7 +71412,7 @@ function renderReading(report) {
   if (r.pullRequest && !r.change)
     return [`**Read as** a pull request's description`, ...evidence].join(" · ");
   const kindWords = (r.change ? CHANGE_KIND_WORDS : KIND_WORDS)[r.kind];
-  if (kindNamed(r.kind, r.kindConfidence))
+  if (kindNamed(r.kind, r.kindConfidence, report.task))
     return [`**Read as** ${kindWords} (${Math.round(r.kindConfidence * 100)}% sure)`, ...evidence].join(
       " · "
     );

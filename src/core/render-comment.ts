@@ -2,7 +2,7 @@ import type { ApprovalResult } from "./approval.js";
 import type { ScoreReport } from "./score-report.schema.js";
 import { findTaskGaps, type TaskGap } from "./task-gaps.js";
 import { NEEDS_HUMAN, needsHumanReasons } from "./needs-human.js";
-import { KIND_CLAIM_BAR } from "./offline/read-task.js";
+import { kindNamed } from "./offline/read-task.js";
 import { saysNothing } from "./offline/read-evidence.js";
 import { CHANGE_KIND_WORDS, KIND_WORDS } from "./kind-words.js";
 import { renderChangeText } from "./change/render-change.js";
@@ -162,12 +162,6 @@ export function renderChange(report: ScoreReport): string | undefined {
   return change ? `**Change:** ${renderChangeText(change)}` : undefined;
 }
 
-/** Whether the reader's kind may be named: at or above the confidence where it was right 90% of the time. */
-function kindNamed(kind: string, confidence: number): boolean {
-  const bar = KIND_CLAIM_BAR[kind];
-  return bar !== undefined && confidence >= bar;
-}
-
 /**
  * "**Read as** a bug report (91% sure) · Steps: "1. Open…"": what the reader found, with the author's words. The
  * kind is named only at the bar where it was right 90% of the time (KIND_CLAIM_BAR; questions never); below it,
@@ -186,7 +180,7 @@ export function renderReading(report: ScoreReport): string | undefined {
   if (r.pullRequest && !r.change)
     return [`**Read as** a pull request's description`, ...evidence].join(" · ");
   const kindWords = (r.change ? CHANGE_KIND_WORDS : KIND_WORDS)[r.kind];
-  if (kindNamed(r.kind, r.kindConfidence))
+  if (kindNamed(r.kind, r.kindConfidence, report.task))
     return [`**Read as** ${kindWords} (${Math.round(r.kindConfidence * 100)}% sure)`, ...evidence].join(
       " · ",
     );

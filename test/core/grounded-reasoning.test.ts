@@ -608,3 +608,35 @@ describe("a list of identifiers", () => {
     expect(reasons("Harden the login form", text).join(" ")).toMatch(/piles up keywords/);
   });
 });
+
+describe("a program's clients", () => {
+  it("are not paying users", () => {
+    const text =
+      "When the proxy is overloaded the clients get a 503 and back off before they send the request body to it.";
+    expect(reasons("Send 503 early under load", text).join(" ")).not.toMatch(/paying users/);
+  });
+});
+
+describe("a task stated as 'this task is to …'", () => {
+  it("is a request, even where the sentence names a failure", async () => {
+    const { findAsk } = await import("../../src/core/offline/find-ask.js");
+    const text =
+      "Every call to the store returns a trace id. This task is to put that id in the exception message so that a failure can be looked up on the store's side.";
+    expect(findAsk("Add the trace id to store exceptions", text)).toMatch(/^This task is to put/);
+    expect(reasons("Add the trace id to store exceptions", text).join(" ")).not.toMatch(/reports a problem/);
+  });
+});
+
+describe("a title that asks to add something", () => {
+  it("does not report a problem for naming an exception", () => {
+    const rs = reasons(
+      "Adding the store's request id to the exception thrown to the caller",
+      "Each request to the store gets an id back. Having it in the message would let support find the request.",
+    );
+    expect(rs.join(" ")).not.toMatch(/reports a problem/);
+  });
+  it("a title that names a crash still reports a problem", () => {
+    const rs = reasons("Editor crashes when the file is renamed", "");
+    expect(rs.join(" ")).toMatch(/reports (?:a problem|a bug)/);
+  });
+});

@@ -215,6 +215,22 @@ describe("claims only where the finder behind them is reliable (issue 35)", () =
     expect(question).not.toMatch(/a question/);
   });
 
+  it("names no kind for upkeep: moving, removing or renaming code is neither a bug report nor a feature request", () => {
+    for (const task of [
+      "Remove the legacy XML exporter",
+      "[build] Move the release scripts to tools/",
+      "Fix typos in the admin guide",
+    ]) {
+      const md = render({ ...withReading({ kind: "feature", kindConfidence: 0.95, evidence: [] }), task });
+      expect(md).not.toMatch(/Read as/);
+    }
+    const feature = render({
+      ...withReading({ kind: "feature", kindConfidence: 0.95, evidence: [] }),
+      task: "Add a PDF export",
+    });
+    expect(feature).toContain("**Read as** a feature request (95% sure)");
+  });
+
   it("names a pull request's change by what it does: a fix, feature work", () => {
     const change = {
       files: 2,

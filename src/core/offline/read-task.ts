@@ -14,6 +14,7 @@ import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown
 import { readReading, readStructures } from "./read-reading.js";
 import { readSegments, type Segments } from "./segments.js";
 import type { TaskStructure } from "./task-structure.js";
+import { UPKEEP_TITLE_RE } from "./structure-patterns.js";
 import { rememberReading } from "./reading-memo.js";
 import { readable } from "./unreadable-text.js";
 
@@ -125,13 +126,21 @@ export function readTask(
  */
 export const KIND_CLAIM_BAR: Readonly<Record<string, number>> = { bug: 0.8, feature: 0.85 };
 
+/**
+ * Whether a kind may be named for a task of this title: at or above its bar, and not for upkeep (UPKEEP_TITLE_RE),
+ * which is neither kind the model knows. The comment's "Read as" and the reasonings ask the same question.
+ */
+export function kindNamed(kind: string, confidence: number, title: string): boolean {
+  const bar = KIND_CLAIM_BAR[kind];
+  return bar !== undefined && confidence >= bar && !UPKEEP_TITLE_RE.test(title);
+}
+
 /** The kind a reasoning (or the advice) may name, or null. */
 export function claimedKind(r: TaskReading): "bug" | "feature" | null {
   // A pull request's text (reading.pullRequest): the kind model knows bug reports, feature requests and questions.
   if (r.reading.pullRequest) return null;
   const { kind, kindConfidence } = r.reading;
-  const bar = KIND_CLAIM_BAR[kind];
-  return bar !== undefined && kindConfidence >= bar ? (kind as "bug" | "feature") : null;
+  return kindNamed(kind, kindConfidence, r.task) ? (kind as "bug" | "feature") : null;
 }
 
 /**

@@ -112,3 +112,13 @@ export const EXPECTED_RE =
 export const DEMAND_RE =
   /\b\d[\d,.]{0,20}\s*(?:k\s+)?(?:%|percent|users|customers|downloads|installs|stars|votes|upvotes|people|teams|companies|organi[sz]ations|requests|tickets|sites|members|subscribers|clients|seats|instances|servers|devices|accounts|times a day|per day|per week|a day|a week)\b/i;
 export const OUT_OF_SCOPE_RE = /^\W*(?:out of scope|non-goals?|not in scope|won'?t do)\b/i;
+
+/**
+ * A title that opens on upkeep: moving, renaming, removing or replacing code, a clean-up, an upgrade, a backport, a
+ * revert, a typo or javadoc fix ("Remove GzipOutputStream", "Move all DistCp execution logic to execute()", "Fix
+ * typo in JMXJsonServlet.java"). Such a task is neither a bug report nor a feature request, so no kind is named for
+ * it: on Apache Hadoop's Jira, labelled by readers (scripts/eval/kind-claim-tracker.ts), the kind model named 14
+ * such tasks "feature" or "bug" among 46 claims. Tags ("[JDK 11] ", "build: ") are read past.
+ */
+export const UPKEEP_TITLE_RE =
+  /^\W*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)*(?:remove|delete|drop|move|rename|refactor|clean(?:\s?up)?|cleanup|migrate|replace|upgrade|bump|deprecate|backport|cherry-?pick|revert|exclude|use|create (?:a |an |the |new )?(?:[\w-]+ )?(?:module|jar|package|artifact)|fix (?:the |a |some |all )?(?:[\w"']+ )?(?:typos?|javadocs?|checkstyle|findbugs|spotbugs|lint|warnings?|doc(?:s|umentation)?)\b|(?:fix|correct) [^.]{0,40}\btypos?)\b/i;
