@@ -174,6 +174,15 @@ describe("evidence the old reader missed", () => {
       "demand",
     );
     expect(types("Fix a flaky build", "Two of our clients reported the failure on ARM.")).toContain("demand");
+    // Machines, identifiers and one person are no demand.
+    for (const body of [
+      "Last week 3 of 5 cache servers restarted at once.",
+      "The setup code for the two HTTP clients is the same.",
+      "Since PROJ-40512 the storage client can use TLS.",
+      "The pool then serves only 1 user at a time.",
+      "Both accounts with and without quotas are affected on Gen 2 storage.",
+    ])
+      expect(types("Tidy the connection setup", body)).not.toContain("demand");
   });
 
   it("an error late in a line is quoted from where it starts", () => {

@@ -10,8 +10,15 @@
 /** Numbers written as words, as people write counts of people ("twelve customers", "about forty integrators"). */
 const NUMBER_WORD =
   "(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|hundreds|a thousand|thousands|millions|a dozen|dozens|several hundred|several thousand)";
+/**
+ * Who a count of demand counts: people, and what people do to show it (installs, votes, tickets). Not machines:
+ * "2 out of 4 NS servers went down", "storage accounts with and without a namespace", "the two clients" (HTTP
+ * clients) and "a few hundred times a day" (a log line) are no one asking, and on Apache Hadoop's Jira every one of
+ * the ten demand quotes was of that sort. A client is a person's only as "our clients", "my clients". Plural only:
+ * "only 1 user" counts no demand, and "3 user_name" (a file listing) no one.
+ */
 const WHO =
-  "(?:users?|customers?|clients?|integrators?|developers?|teams?|companies|organi[sz]ations?|orgs|people|members|subscribers|partners|accounts|buyers|merchants|admins?|maintainers|contributors|sites|stores|shops|installs?|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|complaints|stars|seats|servers|devices|times a (?:day|week|month))";
+  "(?:users|customers|clients(?<=\\b(?:our|my|their)\\s+(?:[\\p{L}-]{1,40}\\s+)?clients)|integrators|developers|teams|companies|organi[sz]ations|orgs|people|members|subscribers|partners|buyers|merchants|admins|maintainers|contributors|sites|stores|shops|installs|installations|downloads|votes|upvotes|reactions|thumbs[- ]up|👍|tickets|support tickets|complaints|stars|seats)(?![\\p{L}\\d_])";
 /**
  * Requests count as demand when they are people's ("200 feature requests", "dozens of requests for this"), and
  * sessions except per unit of time: "10k requests per minute" and "thousands of concurrent socket requests" are
@@ -31,7 +38,7 @@ const LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|tha
 const QUALIFIED =
   "(?:tests?|code|sides?|librar(?:y|ies)|sdks?|apis?|certificates?|ids?|names?|data|interfaces?|config\\w*|settings?|modes?|class(?:es)?|objects?|modules?|packages?|jars?|threads?|connections?|calls?|errors?|sockets?|ports?|process(?:es)?|nodes?|versions?|builds?|logs?|scripts?|files?|tables?|roles?|keys?|tokens?|credentials?|agents?|machines?|protocols?|implementations?|tools?|commands?|caches?|director(?:y|ies)|folders?|paths?|pages?|quotas?|limits?|permissions?|profiles?|fields?|types?|options?|jobs?|tasks?|containers?|images?)";
 export const DEMAND_RE = new RegExp(
-  `(?:(?<![\\d.,])\\b\\d[\\d,]{0,20}(?:\\.\\d{1,3}\\s*(?:k|m)(?![\\p{L}]))?\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:(?:feature|support|user|customer|client)[\\s-]+)?requests(?=\\s+(?:for|from|asking)\\b)|(?:feature|support|user|customer|client)[\\s-]+requests(?![\\p{L}])${RATE_AFTER}|sessions(?![\\p{L}])${RATE_AFTER}|${WHO}(?![\\p{L}])(?!\\s+${QUALIFIED}(?![\\p{L}])))(?![\\p{L}])`,
+  `(?:(?<![\\d.,/_-])\\b\\d[\\d,]{0,20}(?:\\.\\d{1,3}\\s*(?:k|m)(?![\\p{L}]))?\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:(?:feature|support|user|customer|client)[\\s-]+)?requests(?=\\s+(?:for|from|asking)\\b)|(?:feature|support|user|customer|client)[\\s-]+requests(?![\\p{L}])${RATE_AFTER}|sessions(?![\\p{L}])${RATE_AFTER}|${WHO}(?![\\p{L}])(?!\\s+${QUALIFIED}(?![\\p{L}])))(?![\\p{L}])`,
   "iu",
 );
 /**
