@@ -36981,7 +36981,8 @@ function analyzeTask(title, description, md = readMarkdown(description), lang) {
   const cleanTitle = titleInj.text.replace(TITLE_PREFIX_RE, "");
   const t = scan(cleanTitle);
   const d = scan(prose2);
-  const repeats = d.maxTermRepeat >= 4 ? d.maxTermRepeat - identifiersOf(prose2, d.maxTerm) : d.maxTermRepeat;
+  const subject = d.maxTermRepeat >= 4 && cleanTitle.toLowerCase().includes(d.maxTerm);
+  const repeats = d.maxTermRepeat >= 4 && !subject ? d.maxTermRepeat - identifiersOf(prose2, d.maxTerm) : 0;
   const descStuffed = repeats >= 4 && repeats / Math.max(d.words, 1) >= 0.08 || d.maxSignalRun >= 7;
   const titleStuffed = t.maxSignalRun >= 6 || t.maxTermRepeat >= 3 && t.maxTermRepeat / t.words >= 0.25;
   const stuffing = descStuffed || titleStuffed;
@@ -37097,7 +37098,7 @@ var CJK_REQUEST_RE = /希望|请|能否|可否|是否可以|可以.{0,20}吗|支
 var LEAD_IN_RE = /:\s*$|\b(?:like this|as follows|the following|below|this way)\s*[.:]?\s*$|^(?:below is|attached is)\b|\bhere(?:'s|’s| is| are) (?:my|the|a|an|our|some)\b/i;
 var ASKS_WORD_RE = /\b(?:why|how|what|which|where|when|whether)\b/i;
 var PASTE_LEAD_IN_RE = /\b(?:errors?|exceptions?|output|message|messages|logs?|traceback|trace|following|shows?|says|prints?|returns?|throws?|gives?|got|get)\b[^\n]{0,40}:\s*$/i;
-var POINTER_RE = /^(?:(?:i|we)(?: have|'ve|’ve)? (?:posted|attached|uploaded|linked|shared|put|included|added) (?:the |a |an |my |our |some |all |full |more )|(?:the )?(?:full |complete )?(?:backtraces?|logs?|stack ?traces?|screenshots?|details) (?:are|is) (?:attached|posted|here|below|above|in)\b)/i;
+var POINTER_RE = /^(?:(?:please |kindly )?(?:see|refer to|check|find) (?:the |my |our )?(?:attached|linked|enclosed|above|below|following|design|proposal) ?(?:doc(?:ument)?s?|files?|pdf|patch|design|proposal|link|page|screenshots?|logs?|details)?\b|(?:i|we)(?: have|'ve|’ve)? (?:posted|attached|uploaded|linked|shared|put|included|added) (?:the |a |an |my |our |some |all |full |more )|(?:the )?(?:full |complete )?(?:backtraces?|logs?|stack ?traces?|screenshots?|details) (?:are|is) (?:attached|posted|here|below|above|in)\b)/i;
 var CAUSE_RE = /^(?:(?:probably|presumably|likely|maybe|possibly|perhaps|most likely|i think it'?s)\s+)?(?:due to|because|caused by|as a result of)\b/i;
 
 // src/core/offline/markdown-lines.ts
@@ -37432,10 +37433,10 @@ var ASK_MODEL = {
     0.255915,
     1.053714,
     0.397608,
-    0.165747,
-    0.189274,
+    0.166535,
+    0.189143,
     0.034175,
-    0.154706,
+    0.155494,
     0.235016,
     0.040221,
     0.044427,
@@ -37445,9 +37446,9 @@ var ASK_MODEL = {
     0.254367,
     0.059674,
     5126e-6,
-    1052e-6,
+    1314e-6,
     0.051788,
-    0.193743,
+    0.193875,
     0.307834,
     0.138538,
     0.011304,
@@ -37456,7 +37457,7 @@ var ASK_MODEL = {
     0.085699,
     4469e-6,
     526e-6,
-    657e-6
+    263e-6
   ],
   scale: [
     0.355622,
@@ -37466,10 +37467,10 @@ var ASK_MODEL = {
     0.436374,
     0.811242,
     0.489404,
-    0.371853,
-    0.391726,
+    0.37256,
+    0.391622,
     0.181677,
-    0.361624,
+    0.362375,
     0.424009,
     0.196477,
     0.206042,
@@ -37479,9 +37480,9 @@ var ASK_MODEL = {
     0.2837,
     0.236882,
     0.071414,
-    0.03241,
+    0.036231,
     0.221598,
-    0.39523,
+    0.395332,
     0.461597,
     0.345464,
     0.105717,
@@ -37490,44 +37491,44 @@ var ASK_MODEL = {
     0.279919,
     0.066701,
     0.022923,
-    0.025628
+    0.016211
   ],
   weights: [
-    0.120361,
-    0.075895,
-    -0.273014,
-    -0.103908,
-    -0.18316,
-    -0.068751,
-    0.15367,
-    0.276945,
-    0.19605,
-    0.126663,
-    0.079899,
-    0.186458,
-    0.185656,
-    0.148332,
-    -0.124033,
-    0.204477,
-    -0.149959,
-    0.638785,
-    0.014052,
-    -0.062887,
-    -0.165052,
-    -0.244523,
-    0.251939,
-    0.334468,
-    5797e-6,
-    -0.055313,
-    -0.567651,
-    -0.075263,
-    -0.117352,
-    -0.062441,
-    -0.064491,
-    -0.027688
+    0.121017,
+    0.076182,
+    -0.272373,
+    -0.103443,
+    -0.182387,
+    -0.069348,
+    0.153139,
+    0.280783,
+    0.193331,
+    0.126796,
+    0.080632,
+    0.190028,
+    0.184583,
+    0.148511,
+    -0.123604,
+    0.203836,
+    -0.149423,
+    0.639255,
+    0.013911,
+    -0.062937,
+    -0.17827,
+    -0.244382,
+    0.251194,
+    0.33356,
+    5767e-6,
+    -0.055191,
+    -0.567175,
+    -0.075607,
+    -0.116933,
+    -0.062595,
+    -0.064654,
+    -0.068398
   ],
-  intercept: -0.939185,
-  bar: 1.087037,
+  intercept: -0.941081,
+  bar: 1.085447,
   trainedOn: 1952
 };
 

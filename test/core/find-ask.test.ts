@@ -305,3 +305,14 @@ describe("the ask's ranker", () => {
     ).toBeNull();
   });
 });
+
+describe("a pointer to an attachment", () => {
+  it("is not the ask", async () => {
+    const { findAsk } = await import("../../src/core/offline/find-ask.js");
+    const ask = findAsk(
+      "Mount the archive store as a file system",
+      "Please see the attached document for how the mount would work and what it costs.",
+    );
+    expect(ask ?? "").not.toMatch(/attached document/);
+  });
+});

@@ -640,3 +640,13 @@ describe("a title that asks to add something", () => {
     expect(rs.join(" ")).toMatch(/reports (?:a problem|a bug)/);
   });
 });
+
+describe("a short report about its title's subject", () => {
+  it("repeats that subject without piling up keywords", () => {
+    const text =
+      "The upload test fails when the run uses a KMS key but the bucket encryption default is AES or no encryption at all. Proposed: skip the test when the default encryption of the bucket is not KMS encryption.";
+    expect(reasons("Upload test fails when bucket encryption is not KMS", text).join(" ")).not.toMatch(
+      /piles up keywords/,
+    );
+  });
+});

@@ -120,7 +120,11 @@ export function analyzeTask(
   // (natural sentences rarely string more than four or five together).
   // A list of identifiers ("CVE-2019-20444, CVE-2019-20445 …", "HDFS-101, HDFS-102") names things, it does not
   // repeat a word: those are not counted as the term's repeats.
-  const repeats = d.maxTermRepeat >= 4 ? d.maxTermRepeat - identifiersOf(prose, d.maxTerm) : d.maxTermRepeat;
+  // The title's own subject ("… Encryption … fails": "encryption" four times in a short report) is what the
+  // report is about, not a keyword piled up: of 25 public texts the repeat rule marked, nearly all repeated their
+  // title's word. Piled-up keywords still read as a run of them (maxSignalRun).
+  const subject = d.maxTermRepeat >= 4 && cleanTitle.toLowerCase().includes(d.maxTerm);
+  const repeats = d.maxTermRepeat >= 4 && !subject ? d.maxTermRepeat - identifiersOf(prose, d.maxTerm) : 0;
   const descStuffed = (repeats >= 4 && repeats / Math.max(d.words, 1) >= 0.08) || d.maxSignalRun >= 7;
   const titleStuffed = t.maxSignalRun >= 6 || (t.maxTermRepeat >= 3 && t.maxTermRepeat / t.words >= 0.25);
   const stuffing = descStuffed || titleStuffed;

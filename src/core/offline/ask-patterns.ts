@@ -68,9 +68,12 @@ export const ASKS_WORD_RE = /\b(?:why|how|what|which|where|when|whether)\b/i;
 export const PASTE_LEAD_IN_RE =
   /\b(?:errors?|exceptions?|output|message|messages|logs?|traceback|trace|following|shows?|says|prints?|returns?|throws?|gives?|got|get)\b[^\n]{0,40}:\s*$/i;
 
-/** A pointer to what was posted elsewhere ("I posted the full backtraces in …", "Attached is the log"): no ask. */
+/**
+ * A pointer to what was posted elsewhere ("I posted the full backtraces in …", "Attached is the log", "Please see the
+ * attached document for the design"): no ask.
+ */
 export const POINTER_RE =
-  /^(?:(?:i|we)(?: have|'ve|’ve)? (?:posted|attached|uploaded|linked|shared|put|included|added) (?:the |a |an |my |our |some |all |full |more )|(?:the )?(?:full |complete )?(?:backtraces?|logs?|stack ?traces?|screenshots?|details) (?:are|is) (?:attached|posted|here|below|above|in)\b)/i;
+  /^(?:(?:please |kindly )?(?:see|refer to|check|find) (?:the |my |our )?(?:attached|linked|enclosed|above|below|following|design|proposal) ?(?:doc(?:ument)?s?|files?|pdf|patch|design|proposal|link|page|screenshots?|logs?|details)?\b|(?:i|we)(?: have|'ve|’ve)? (?:posted|attached|uploaded|linked|shared|put|included|added) (?:the |a |an |my |our |some |all |full |more )|(?:the )?(?:full |complete )?(?:backtraces?|logs?|stack ?traces?|screenshots?|details) (?:are|is) (?:attached|posted|here|below|above|in)\b)/i;
 /** A sentence that gives only a cause ("Due to very large integer argument", "Presumably because …"): no ask. */
 export const CAUSE_RE =
   /^(?:(?:probably|presumably|likely|maybe|possibly|perhaps|most likely|i think it'?s)\s+)?(?:due to|because|caused by|as a result of)\b/i;
