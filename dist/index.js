@@ -39069,6 +39069,7 @@ function identifierPart(text2, start, end) {
   const joined = (mark, other) => mark !== void 0 && (mark === "_" || mark === ".") && other !== void 0 && /[\p{L}\p{N}]/u.test(other);
   return joined(text2[start - 1], text2[start - 2]) || joined(text2[end], text2[end + 1]);
 }
+var COMPOUND_RE = /^-(?:managed|provided|supplied|specified|defined|generated|owned|controlled|side|level|specific|scoped)\b/i;
 function ownWordAt(original, term) {
   const sentence = withoutCode(original);
   const lower = sentence.toLowerCase();
@@ -39082,6 +39083,7 @@ function ownWordAt(original, term) {
     if (/[\p{L}\p{N}]/u.test(before)) continue;
     if (/[`"“'‘[]/.test(before) || /[`"”'’\]]/.test(after)) continue;
     if (identifierPart(sentence, at, at + term.length)) continue;
+    if (COMPOUND_RE.test(sentence.slice(at + term.length, at + term.length + 16))) continue;
     const first = sentence[at];
     const capitalised = first !== first.toLowerCase() && new RegExp("\\p{Ll}", "u").test(sentence.slice(at + 1, at + term.length + 1));
     if (capitalised && at > 0 && !/[.!?:]\s*$/.test(sentence.slice(0, at))) continue;

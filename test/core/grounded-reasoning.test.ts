@@ -650,3 +650,13 @@ describe("a short report about its title's subject", () => {
     );
   });
 });
+
+describe("the first half of a compound", () => {
+  it("is not the author's word for a theme: a customer-managed key is a key", () => {
+    const rs = reasons(
+      "Encrypt bucket objects with a customer-managed key",
+      "Allow a customer-managed key to encrypt the bucket's objects instead of the default key, so the key can be rotated by the owner.",
+    );
+    expect(rs.join(" ")).not.toMatch(/paying users/);
+  });
+});

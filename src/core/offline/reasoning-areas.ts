@@ -33,6 +33,9 @@ export function identifierPart(text: string, start: number, end: number): boolea
  * Capitalised in mid-sentence (a product's or company's name: "Simplify Commerce", "Home Assistant") and not in
  * quotes or backticks (a UI label, a setting, code).
  */
+const COMPOUND_RE =
+  /^-(?:managed|provided|supplied|specified|defined|generated|owned|controlled|side|level|specific|scoped)\b/i;
+
 export function ownWordAt(original: string, term: string): number {
   const sentence = withoutCode(original);
   const lower = sentence.toLowerCase();
@@ -47,6 +50,10 @@ export function ownWordAt(original: string, term: string): number {
     if (/[`"“'‘[]/.test(before) || /[`"”'’\]]/.test(after)) continue;
     // A part of a file's or an identifier's name ("process_message.cpp", "data.message"): not the author's word.
     if (identifierPart(sentence, at, at + term.length)) continue;
+    // The first half of a compound that names a thing ("a customer-managed key", "client-side retries", "user-defined
+    // functions"): the key, the retries, the functions are what the sentence is about (a fresh reading took
+    // "customer-managed" for paying users).
+    if (COMPOUND_RE.test(sentence.slice(at + term.length, at + term.length + 16))) continue;
     const first = sentence[at]!;
     const capitalised =
       first !== first.toLowerCase() && /\p{Ll}/u.test(sentence.slice(at + 1, at + term.length + 1));
