@@ -38417,7 +38417,9 @@ function looksLikeCode(lines) {
   return codeish >= Math.max(1, Math.ceil(content.length / 3));
 }
 function codeStatement(line) {
-  return CODE_LINE_RE2.test(line) || /^\s*@\w/.test(line);
+  return CODE_LINE_RE2.test(line) || /^\s*@\w/.test(line) || // A statement that raises ("throw new SocketException(…);", "{ throw new IllegalArgumentException(…); }") or
+  // ends as one ("…);"): source pasted without a fence, which output does not look like.
+  /^\s*\{?\s*(?:throw|raise)\s+(?:new\s+)?[\w.$]+\s*\(/.test(line) || /\)\s*;\s*\}?\s*$/.test(line);
 }
 function nextText(lines, i) {
   for (let k = i + 1; k < lines.length; k++)
@@ -38554,13 +38556,13 @@ ${FENCE_MARK}${pointed.trim()}
       const demand = DEMAND_GATE_RE.test(demandText) ? DEMAND_RE2.exec(demandText) : null;
       if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
     }
-    const trace = found2.has("trace") || !TRACE_GATE_RE.test(trimmed) ? null : TRACE_RE.exec(trimmed);
+    const trace = found2.has("trace") || !TRACE_GATE_RE.test(trimmed) || codeStatement(trimmed) ? null : TRACE_RE.exec(trimmed);
     if (trace)
       put(
         "trace",
         TRACEBACK_RE.test(trimmed) ? exceptionAfter(lines, i) : quoteAt(trimmed, trace.index, trace[0].length, "line")
       );
-    const namesError = !found2.has("trace") && /error|exception/i.test(withoutLinks);
+    const namesError = !found2.has("trace") && /error|exception/i.test(withoutLinks) && !codeStatement(trimmed);
     const quotedError = namesError ? ERROR_QUOTED_RE.exec(withoutLinks) : null;
     if (quotedError) put("trace", quoteAt(withoutLinks, quotedError.index, quotedError[0].length, "line"));
     else if (namesError && ERROR_INTRO_RE.test(withoutLinks) && !image) {

@@ -652,3 +652,21 @@ describe("a function's name in prose", () => {
     expect(types("Crash", "It fails with `ValueError: rows must be positive` on load.")).toContain("trace");
   });
 });
+
+describe("source pasted without a fence", () => {
+  it("is not error output: a statement that throws is code", () => {
+    const body = [
+      "The reader should retry once when the socket is closed. Roughly:",
+      "",
+      "if (attempts > 1) {",
+      '  throw new SocketException("Socket closed");',
+      "}",
+      '{ throw new IllegalArgumentException("Target cannot be null." + help); }',
+    ].join("\n");
+    expect(quoteOf("Retry reads once on a closed socket", body, "trace")).toBeUndefined();
+  });
+  it("still reads a pasted exception line as output", () => {
+    const body = "It fails with\n\njava.net.SocketException: Socket closed\n\tat Reader.read(Reader.java:12)";
+    expect(quoteOf("Reads fail on a closed socket", body, "trace")).toMatch(/SocketException: Socket closed/);
+  });
+});

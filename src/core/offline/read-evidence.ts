@@ -91,7 +91,14 @@ function looksLikeCode(lines: readonly string[]): boolean {
 
 /** A statement or an annotation of source code: a line of code, even where it names an error. */
 function codeStatement(line: string): boolean {
-  return CODE_LINE_RE.test(line) || /^\s*@\w/.test(line);
+  return (
+    CODE_LINE_RE.test(line) ||
+    /^\s*@\w/.test(line) ||
+    // A statement that raises ("throw new SocketException(…);", "{ throw new IllegalArgumentException(…); }") or
+    // ends as one ("…);"): source pasted without a fence, which output does not look like.
+    /^\s*\{?\s*(?:throw|raise)\s+(?:new\s+)?[\w.$]+\s*\(/.test(line) ||
+    /\)\s*;\s*\}?\s*$/.test(line)
+  );
 }
 
 /** The next line with text after `i`, or undefined. */
@@ -314,7 +321,10 @@ export function readEvidence(
       const demand = DEMAND_GATE_RE.test(demandText) ? DEMAND_RE.exec(demandText) : null;
       if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
     }
-    const trace = found.has("trace") || !TRACE_GATE_RE.test(trimmed) ? null : TRACE_RE.exec(trimmed);
+    const trace =
+      found.has("trace") || !TRACE_GATE_RE.test(trimmed) || codeStatement(trimmed)
+        ? null
+        : TRACE_RE.exec(trimmed);
     if (trace)
       put(
         "trace",
@@ -323,7 +333,8 @@ export function readEvidence(
           : quoteAt(trimmed, trace.index, trace[0].length, "line"),
       );
     // Most lines name no error: a substring test spares them both patterns.
-    const namesError = !found.has("trace") && /error|exception/i.test(withoutLinks);
+    const namesError =
+      !found.has("trace") && /error|exception/i.test(withoutLinks) && !codeStatement(trimmed);
     const quotedError = namesError ? ERROR_QUOTED_RE.exec(withoutLinks) : null;
     if (quotedError) put("trace", quoteAt(withoutLinks, quotedError.index, quotedError[0].length, "line"));
     else if (namesError && ERROR_INTRO_RE.test(withoutLinks) && !image) {
