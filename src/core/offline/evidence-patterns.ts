@@ -46,7 +46,7 @@ export const DEMAND_RE = new RegExp(
  * one, and this costs a fraction of the whole pattern. Same flags, so the same letters match.
  */
 export const DEMAND_GATE_RE =
-  /user|customer|client|integrator|developer|team|compan|organi|orgs|people|member|subscriber|partner|account|buyer|merchant|admin|maintainer|contributor|site|store|shop|install|download|vote|reaction|thumbs|👍|ticket|complaint|star|seat|instance|server|device|times a|request|session/iu;
+  /user|customer|client|integrator|developer|team|compan|organi|orgs|people|member|subscriber|partner|buyer|merchant|admin|maintainer|contributor|site|store|shop|install|download|vote|reaction|thumbs|👍|ticket|complaint|star|seat|request|session/iu;
 export const ACCEPT_LABEL_RE =
   /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|a\.?c\.?(?=\s*[:：])|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
 /** Checklist items that are the template's own statements, not the author's plan ("I agree…", "There is…"). */
