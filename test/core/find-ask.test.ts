@@ -316,3 +316,26 @@ describe("a pointer to an attachment", () => {
     expect(ask ?? "").not.toMatch(/attached document/);
   });
 });
+
+describe("a tool's output in a fence, and a fragment", () => {
+  it("a fenced line of output is not the author's prose", () => {
+    const cands = askCandidates(
+      "The docs build broke today.\n\n```\nFatal error compiling: error: target release 9 not supported\n```\n",
+    ).map((c) => c.text);
+    expect(cands).toEqual(["The docs build broke today."]);
+  });
+  it("a fenced paragraph of prose is still read", () => {
+    const cands = askCandidates(
+      "## Current behaviour\n\n```\nWhen I open the settings page the save button stays grey after I change a value.\n```\n",
+    ).map((c) => c.text);
+    expect(cands).toEqual([
+      "When I open the settings page the save button stays grey after I change a value.",
+    ]);
+  });
+  it("a sentence that stops on a word needing more is no candidate", () => {
+    const cands = askCandidates(
+      "The new client keeps the old core for plugin support of\n\n* credential providers\n* token binding\n\nI propose we drop the token binding.",
+    ).map((c) => c.text);
+    expect(cands).not.toContain("The new client keeps the old core for plugin support of");
+  });
+});

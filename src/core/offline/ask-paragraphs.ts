@@ -73,9 +73,18 @@ function isProseBlock(body: string): boolean {
   if (letters < text.length * 0.88) return false;
   return lines.every(
     (l) =>
-      !CODE_LINE_RE.test(l) && !/^\s*(?:at |File "|Traceback|\$ |% |>>> |\w+(?:Error|Exception)\b)/.test(l),
+      !CODE_LINE_RE.test(l) &&
+      !/^\s*(?:at |File "|Traceback|\$ |% |>>> |\w+(?:Error|Exception)\b)/.test(l) &&
+      !OUTPUT_WORDS_RE.test(l),
   );
 }
+
+/**
+ * A line of a tool's output: a level tag opens it ("[ERROR] …", "WARN …") or it says what failed before a colon
+ * ("Fatal error compiling: error: release version 1.8 not supported"): a paste, not the author's prose in a fence.
+ */
+const OUTPUT_WORDS_RE =
+  /^\s*\[?(?:error|warn|warning|info|debug|fatal|trace|severe)\]?[\s:]|\b(?:error|warning|exception|fatal|failed|failure)\b[^:\n]{0,40}:/i;
 
 /** A code block masked out (its lines left blank), except the fences of a block of prose, whose lines are read. */
 function maskBlock(block: string): string {

@@ -102,6 +102,9 @@ function isProse(sentence: string): boolean {
   if (/^[^.!?]{0,80}:\s*(?:https?:\/\/|www\.)\S+\s*$/i.test(sentence)) return false;
   // A search query a template filled in ("… in:title is:issue is:open repo:org/name").
   if (SEARCH_QUERY_RE.test(sentence)) return false;
+  // A fragment: it stops on a word that needs more ("… rather than use delete API or rm command, when", "… plugin
+  // support of" before a list), cut by a stray blank line or leading into what follows.
+  if (FRAGMENT_END_RE.test(sentence)) return false;
   // A line of code or markup that slipped through ("const x = 1;", "<div …>").
   if (
     /^[<{[(]|[;{}]\s*$|^\s*(?:import|from|def|class|function|const|let|var|return|public|private)\b\s*[\w{(]/.test(
@@ -111,6 +114,9 @@ function isProse(sentence: string): boolean {
     return false;
   return true;
 }
+
+const FRAGMENT_END_RE =
+  /\b(?:of|to|the|a|an|and|or|nor|when|if|that|which|with|for|from|in|on|at|by|as|than|but|because|while|where|whether|into|like|such|via|per|is|are|was|were|be|its|their|our|my|your)\s*$/i;
 
 /** A sentence opened by a clause of reason, time or condition, up to its comma. */
 export const SUBORDINATE_RE =
