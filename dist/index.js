@@ -38695,7 +38695,7 @@ function readStructures(task, description, analysis, md, lang) {
     language: lang
   };
 }
-var PULL_REQUEST_RE = /(?<!\[)(?<!\b(?:by|since|see|reverts?|reverting) )\bthis (?:PR|pull request)\b(?!\]\()|^[ \t]*#{1,6}[ \t]*pull request\b|^[ \t]*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)[ \t]*:?[ \t]+(?:#\d+|https:\/\/github\.com\/\S+\/issues\/\d+)/im;
+var PULL_REQUEST_RE = /(?<!\[)(?<!\b(?:by|since|see|reverts?|reverting) )(?<!\b(?:identified|found|reported|raised|discussed|seen|noticed|made|introduced|mentioned|suggested|proposed) (?:in|as part of) )\bthis (?:PR|pull request)\b(?!\]\()(?!\s*:\s*\[?https?:\/\/|\s*:\s*\[)|^[ \t]*#{1,6}[ \t]*pull request\b|^[ \t]*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)[ \t]*:?[ \t]+(?:#\d+|https:\/\/github\.com\/\S+\/issues\/\d+)/im;
 function readReading(task, description, read, model = KIND_MODEL, calibration) {
   if (!read) {
     task = readable(task);

@@ -70,12 +70,18 @@ describe("renderReport", () => {
     const md = renderReport(pr.report, pr.approval, { scorer: "offline" });
     expect(md).toContain("**Read as** a pull request's description");
     expect(md).not.toMatch(/Read as\*\* (?:a feature request|a bug report)/);
+    expect(
+      reportWith([6, 6, 6, 6, 6], () => "x", "In this PR I add retries to the upload.").report.reading
+        .pullRequest,
+    ).toBe(true);
     const issue = reportWith([6, 6, 6, 6, 6], () => "x", "Please add card payments at checkout.");
     expect(issue.report.reading.pullRequest).toBeUndefined();
     // An issue that names another change ("[this PR](…)" as a link, "since this PR") is still an issue.
     for (const named of [
       "Saving fails with a header error; I think [this PR](https://example.com/o/r/pull/9) broke it.",
       "Saving has failed with a header error since this PR was merged.",
+      "The retry code repeats the common one. Issue identified in this PR: [Add a static retry](https://example.com/o/r/pull/12)",
+      "Changes were made as part of this PR to make renames safe, but the assumption behind them was wrong.",
     ])
       expect(reportWith([6, 6, 6, 6, 6], () => "x", named).report.reading.pullRequest).toBeUndefined();
   });
