@@ -670,3 +670,13 @@ describe("source pasted without a fence", () => {
     expect(quoteOf("Reads fail on a closed socket", body, "trace")).toMatch(/SocketException: Socket closed/);
   });
 });
+
+describe("a clock's time", () => {
+  it("is not a version", () => {
+    const body = "The chart was empty at 10.41.07 AM, right after the refresh.";
+    expect(quoteOf("Chart empty after refresh", body, "versions")).toBeUndefined();
+    expect(quoteOf("Chart empty", "It broke after upgrading to 10.41.07 of the driver.", "versions")).toMatch(
+      /10\.41\.07/,
+    );
+  });
+});
