@@ -39044,7 +39044,8 @@ function whatItDoes(r, subject) {
   const kind = claimedKind(r);
   if (kind === "bug") return `It reports a bug ${subject}`;
   if (kind === "feature") return `It asks for a feature ${subject}`;
-  if (PROBLEM_RE2.test(subject) && !ADDS_RE.test(subject)) return `It reports a problem ${subject}`;
+  if (PROBLEM_RE2.test(subject) && !ADDS_RE.test(subject) && !UPKEEP_TITLE_RE.test(r.task))
+    return `It reports a problem ${subject}`;
   return `It is about ${subject.replace(/^in /, "")}`;
 }
 var wordCount = (t) => t.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu)?.length ?? 0;

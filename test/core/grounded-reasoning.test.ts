@@ -660,3 +660,10 @@ describe("the first half of a compound", () => {
     expect(rs.join(" ")).not.toMatch(/paying users/);
   });
 });
+
+describe("an upkeep title that names a problem", () => {
+  it("is not said to report one", () => {
+    const rs = reasons("Backport the fix for the upload crash to branch-2", "");
+    expect(rs.join(" ")).not.toMatch(/reports a (?:problem|bug)/);
+  });
+});

@@ -7,6 +7,7 @@ import type { PersonaId } from "../personas.js";
 import { quotableAlone } from "./account-sentences.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
 import { checkable, q, standsIn } from "./reasoning-quotes.js";
+import { UPKEEP_TITLE_RE } from "./structure-patterns.js";
 import type { AuthorSentence } from "./segments.js";
 
 const PROBLEM_RE =
@@ -44,7 +45,9 @@ export function whatItDoes(r: TaskReading, subject: string): string {
   const kind = claimedKind(r);
   if (kind === "bug") return `It reports a bug ${subject}`;
   if (kind === "feature") return `It asks for a feature ${subject}`;
-  if (PROBLEM_RE.test(subject) && !ADDS_RE.test(subject)) return `It reports a problem ${subject}`;
+  // Upkeep ("Backport the fix for the NPE …", "Remove the broken probe") names a problem it does not report.
+  if (PROBLEM_RE.test(subject) && !ADDS_RE.test(subject) && !UPKEEP_TITLE_RE.test(r.task))
+    return `It reports a problem ${subject}`;
   return `It is about ${subject.replace(/^in /, "")}`;
 }
 
