@@ -37079,7 +37079,6 @@ var PLACEHOLDER_RE = /\[(?:\.\.\.|…)\]|\(fill [^)]{0,60}\)|\[[a-z ]{3,30} here
 var STEPS_HEAD_RE = /\b(?:steps to reproduce|to reproduce|reproduction steps|how to reproduce|repro steps|reproduce|steps|pasos|étapes|schritte)\b|步骤|复现|重现|再現|手順|шаги|воспроизвед/i;
 var ACCEPT_RE = /验收|期望|预期|受け入れ|критерии|\b(?:acceptance criteria|definition of done|done when|expected (?:behaviou?r|result|outcome|output)|should (?:be able to|return|show|display|allow|include|support|work|not)|must (?:be able to|return|show|allow|support|not)|success criteria|requirements?:)/i;
 var EXPECTED_RE = /\b(?:expected|actual (?:behaviou?r|result)|should (?:be|have|show|return)|esperado|attendu|erwartet)\b|期望|预期|期待|ожида/i;
-var DEMAND_RE = /\b\d[\d,.]{0,20}\s*(?:k\s+)?(?:%|percent|users|customers|downloads|installs|stars|votes|upvotes|people|teams|companies|organi[sz]ations|requests|tickets|sites|members|subscribers|clients|seats|instances|servers|devices|accounts|times a day|per day|per week|a day|a week)\b/i;
 var OUT_OF_SCOPE_RE = /^\W*(?:out of scope|non-goals?|not in scope|won'?t do)\b/i;
 var UPKEEP_TITLE_RE = /^\W*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)*(?:remove|delete|drop|move|rename|refactor|clean(?:\s?up)?|cleanup|migrate|replace|upgrade|bump|deprecate|backport|cherry-?pick|revert|exclude|use|create (?:a |an |the |new )?(?:[\w-]+ )?(?:module|jar|package|artifact)|fix (?:the |a |some |all )?(?:[\w"']+ )?(?:typos?|javadocs?|checkstyle|findbugs|spotbugs|lint|warnings?|doc(?:s|umentation)?)\b|(?:fix|correct) [^.]{0,40}\btypos?)\b/i;
 
@@ -37541,7 +37540,7 @@ var WHO = "(?:users|customers|clients(?<=\\b(?:our|my|their)\\s+(?:[\\p{L}-]{1,4
 var RATE_AFTER = "(?!\\s*(?:per|a|an|each|every|/)\\s*(?:s|sec|second|min|minute|h|hr|hour|day|week|month)\\b)";
 var LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|that|which|when|if)";
 var QUALIFIED = "(?:tests?|code|sides?|librar(?:y|ies)|sdks?|apis?|certificates?|ids?|names?|data|interfaces?|config\\w*|settings?|modes?|class(?:es)?|objects?|modules?|packages?|jars?|threads?|connections?|calls?|errors?|sockets?|ports?|process(?:es)?|nodes?|versions?|builds?|logs?|scripts?|files?|tables?|roles?|keys?|tokens?|credentials?|agents?|machines?|protocols?|implementations?|tools?|commands?|caches?|director(?:y|ies)|folders?|paths?|pages?|quotas?|limits?|permissions?|profiles?|fields?|types?|options?|jobs?|tasks?|containers?|images?)";
-var DEMAND_RE2 = new RegExp(
+var DEMAND_RE = new RegExp(
   `(?:(?<![\\d.,/_-])\\b\\d[\\d,]{0,20}(?:\\.\\d{1,3}\\s*(?:k|m)(?![\\p{L}]))?\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:(?:feature|support|user|customer|client)[\\s-]+)?requests(?=\\s+(?:for|from|asking)\\b)|(?:feature|support|user|customer|client)[\\s-]+requests(?![\\p{L}])${RATE_AFTER}|sessions(?![\\p{L}])${RATE_AFTER}|${WHO}(?![\\p{L}])(?!\\s+${QUALIFIED}(?![\\p{L}])))(?![\\p{L}])`,
   "iu"
 );
@@ -37655,7 +37654,7 @@ function askFeatures(title, cands) {
       MOTIVATION_RE.test(head) ? 1 : 0,
       /^\W*(?:edit(?:ed)?|update[ds]?|upd|p\.?s\.?|note|n\.b\.?)\b\s*[:\-–—(]/i.test(t) ? 1 : 0,
       // A count of who asks ("Twelve customers asked for it") is why the task matters, said beside the ask.
-      DEMAND_GATE_RE.test(head) && DEMAND_RE2.test(head) ? 1 : 0
+      DEMAND_GATE_RE.test(head) && DEMAND_RE.test(head) ? 1 : 0
     ];
   });
 }
@@ -38018,7 +38017,8 @@ function structureOf(title, description, md) {
     steps: b2.steps,
     code: b2.code,
     versions,
-    demand: DEMAND_RE.test(b2.ownText),
+    // The same count of people the evidence quotes (evidence-patterns.ts), so what moves a persona is what it says.
+    demand: DEMAND_GATE_RE.test(b2.ownText) && DEMAND_RE.test(b2.ownText),
     acceptance: b2.acceptance,
     expected: EXPECTED_RE.test(b2.ownText),
     screenshot: b2.screenshot,
@@ -38556,7 +38556,7 @@ ${FENCE_MARK}${pointed.trim()}
     }
     if (!found2.has("demand")) {
       const demandText = withoutLinks.replace(/^\s*(?:\d{1,2}[.)]|[-*+•])\s+/, "");
-      const demand = DEMAND_GATE_RE.test(demandText) ? DEMAND_RE2.exec(demandText) : null;
+      const demand = DEMAND_GATE_RE.test(demandText) ? DEMAND_RE.exec(demandText) : null;
       if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
     }
     const trace = found2.has("trace") || !TRACE_GATE_RE.test(trimmed) || codeStatement(trimmed) ? null : TRACE_RE.exec(trimmed);

@@ -7,6 +7,7 @@
  * Every pattern here is linear: anchored alternations of literal words, no nested unbounded repeats.
  */
 import { URL_RE } from "./prose.js";
+import { DEMAND_GATE_RE, DEMAND_RE } from "./evidence-patterns.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import {
   ACCEPT_RE,
@@ -14,7 +15,6 @@ import {
   BULK_RE,
   CHECKBOX_RE,
   DEBT_ADD_RE,
-  DEMAND_RE,
   EMAIL_RE,
   EXPECTED_RE,
   HEADING_RE,
@@ -301,7 +301,8 @@ function structureOf(title: string, description: string, md: MarkdownText): Task
     steps: b.steps,
     code: b.code,
     versions,
-    demand: DEMAND_RE.test(b.ownText),
+    // The same count of people the evidence quotes (evidence-patterns.ts), so what moves a persona is what it says.
+    demand: DEMAND_GATE_RE.test(b.ownText) && DEMAND_RE.test(b.ownText),
     acceptance: b.acceptance,
     expected: EXPECTED_RE.test(b.ownText),
     screenshot: b.screenshot,
