@@ -14,13 +14,18 @@ let mode: Mode = "hang";
 let calls = 0;
 let release: (() => void)[] = [];
 let provider: Server;
-let baseURL = "";
+let origin = "";
+/** Which test's requests the provider counts (bumped before each test). */
+let test = 0;
 
 beforeAll(async () => {
   provider = createServer((req, res) => {
     let raw = "";
     req.on("data", (c: Buffer) => (raw += c.toString()));
     req.on("end", () => {
+      // A request of an earlier test that reaches the server late (a loaded machine: the report gave up on it
+      // already) is not this test's: each test's scorer calls under its own path.
+      if (!req.url?.startsWith(`/t${test}/`)) return;
       calls++;
       if (mode === "hang") return;
       if (mode === "500") {
@@ -37,7 +42,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => provider.listen(0, "127.0.0.1", resolve));
   const addr = provider.address();
-  baseURL = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}/v1`;
+  origin = `http://127.0.0.1:${typeof addr === "object" && addr ? addr.port : 0}`;
 });
 
 afterAll(async () => {
@@ -48,13 +53,14 @@ afterAll(async () => {
 beforeEach(() => {
   calls = 0;
   release = [];
+  test++;
 });
 
 function scorer(extra: Partial<ConstructorParameters<typeof OpenAiScorer>[0]> = {}) {
   const sleeps: number[] = [];
   const s = new OpenAiScorer({
     apiKey: FAKE_KEY,
-    baseURL,
+    baseURL: `${origin}/t${test}/v1`,
     model: "test-model",
     cacheSize: 0,
     sleep: async (ms) => void sleeps.push(ms),
@@ -79,8 +85,10 @@ describe("one deadline per report", () => {
     expect(error.message).toMatch(
       /did not answer within the report's deadline of 0.3 s for all five personas/,
     );
-    // No retry started after the deadline.
-    expect(calls).toBe(5);
+    // No retry started after the deadline: at most the five first calls ever reach the provider (on a loaded
+    // machine some are cut before they are sent, so the count settles below five, never above).
+    await new Promise((r) => setTimeout(r, 300));
+    expect(calls).toBeLessThanOrEqual(5);
   });
 
   it("a backoff that would end past the deadline is not waited for", async () => {
