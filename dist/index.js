@@ -37080,7 +37080,11 @@ var STEPS_HEAD_RE = /\b(?:steps to reproduce|to reproduce|reproduction steps|how
 var ACCEPT_RE = /验收|期望|预期|受け入れ|критерии|\b(?:acceptance criteria|definition of done|done when|expected (?:behaviou?r|result|outcome|output)|should (?:be able to|return|show|display|allow|include|support|work|not)|must (?:be able to|return|show|allow|support|not)|success criteria|requirements?:)/i;
 var EXPECTED_RE = /\b(?:expected|actual (?:behaviou?r|result)|should (?:be|have|show|return)|esperado|attendu|erwartet)\b|期望|预期|期待|ожида/i;
 var OUT_OF_SCOPE_RE = /^\W*(?:out of scope|non-goals?|not in scope|won'?t do)\b/i;
-var UPKEEP_TITLE_RE = /^\W*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)*(?:remove|delete|drop|move|rename|refactor|clean(?:\s?up)?|cleanup|migrate|replace|upgrade|bump|deprecate|backport|cherry-?pick|revert|exclude|use|create (?:a |an |the |new )?(?:[\w-]+ )?(?:module|jar|package|artifact)|fix (?:the |a |some |all )?(?:[\w"']+ )?(?:typos?|javadocs?|checkstyle|findbugs|spotbugs|lint|warnings?|doc(?:s|umentation)?)\b|(?:fix|correct) [^.]{0,40}\btypos?)\b/i;
+var TITLE_TAG = String.raw`(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)`;
+var UPKEEP_TITLE_RE = new RegExp(
+  String.raw`^\W*${TITLE_TAG}*(?:remove|delete|drop|move|rename|refactor|clean(?:\s?up)?|cleanup|migrate|replace|upgrade|bump|deprecate|backport|cherry-?pick|revert|exclude|use|create (?:a |an |the |new )?(?:[\w-]+ )?(?:module|jar|package|artifact)|fix (?:the |a |some |all )?(?:[\w"']+ )?(?:typos?|javadocs?|checkstyle|findbugs|spotbugs|lint|warnings?|doc(?:s|umentation)?)\b|(?:fix|correct) [^.]{0,40}\btypos?)\b`,
+  "i"
+);
 
 // src/core/offline/ask-patterns.ts
 var SECTION_ASK_RE = /\b(?:describe the (?:bug|issue|problem|feature|enhancement|request|solution you(?:'|’)?d like|change)|(?:bug|issue|problem|feature|request) (?:description|summary|report)|is your (?:feature )?request related to a problem|is your feature request related|summary|description|overview|problem(?: statement)?|the problem|what happened|what(?:'s| is) the (?:problem|issue|bug)|current behaviou?r|actual behaviou?r|feature request|proposal|motivation|the (?:bug|issue)|issue|bug|feature|request|what (?:do you|would you like)|solution you(?:'|’)?d like|proposed (?:solution|feature|change)|use case|desired (?:behaviou?r|feature|solution|outcome)|requested feature|what i want)\b|问题描述|描述|功能描述|需求/i;
@@ -37541,7 +37545,7 @@ var RATE_AFTER = "(?!\\s*(?:per|a|an|each|every|/)\\s*(?:s|sec|second|min|minute
 var LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|that|which|when|if)";
 var QUALIFIED = "(?:tests?|code|sides?|librar(?:y|ies)|sdks?|apis?|certificates?|ids?|names?|data|interfaces?|config\\w*|settings?|modes?|class(?:es)?|objects?|modules?|packages?|jars?|threads?|connections?|calls?|errors?|sockets?|ports?|process(?:es)?|nodes?|versions?|builds?|logs?|scripts?|files?|tables?|roles?|keys?|tokens?|credentials?|agents?|machines?|protocols?|implementations?|tools?|commands?|caches?|director(?:y|ies)|folders?|paths?|pages?|quotas?|limits?|permissions?|profiles?|fields?|types?|options?|jobs?|tasks?|containers?|images?)";
 var DEMAND_RE = new RegExp(
-  `(?:(?<![\\d.,/_-])\\b\\d[\\d,]{0,20}(?:\\.\\d{1,3}\\s*(?:k|m)(?![\\p{L}]))?\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:(?:feature|support|user|customer|client)[\\s-]+)?requests(?=\\s+(?:for|from|asking)\\b)|(?:feature|support|user|customer|client)[\\s-]+requests(?![\\p{L}])${RATE_AFTER}|sessions(?![\\p{L}])${RATE_AFTER}|${WHO}(?![\\p{L}])(?!\\s+${QUALIFIED}(?![\\p{L}])))(?![\\p{L}])`,
+  `(?:(?<![\\d.,/_-])\\b\\d[\\d,]{0,20}(?:\\.\\d{1,3}\\s*(?:k|m)(?![\\p{L}]))?\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:(?:feature|support|user|customer|client)[\\s-]+)?requests(?=\\s+(?:for|from|asking)\\b)|(?:feature|support|user|customer|client)[\\s-]+requests(?![\\p{L}])${RATE_AFTER}|sessions(?![\\p{L}])${RATE_AFTER}|${WHO}(?!\\s+${QUALIFIED}(?![\\p{L}])))(?![\\p{L}])`,
   "iu"
 );
 var DEMAND_GATE_RE = /user|customer|client|integrator|developer|team|compan|organi|orgs|people|member|subscriber|partner|buyer|merchant|admin|maintainer|contributor|site|store|shop|install|download|vote|reaction|thumbs|👍|ticket|complaint|star|seat|request|session/iu;
@@ -39048,9 +39052,10 @@ function whatItDoes(r, subject) {
     return `It reports a problem ${subject}`;
   return `It is about ${subject.replace(/^in /, "")}`;
 }
+var LEADING_TAGS_RE = new RegExp(String.raw`^\s*${TITLE_TAG}+`);
 var wordCount = (t) => t.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu)?.length ?? 0;
 function subjectOf(r, text2, first) {
-  const title = r.task.replace(/^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)+/, "").trim();
+  const title = r.task.replace(LEADING_TAGS_RE, "").trim();
   for (const candidate of [title, first ?? ""]) {
     const end = candidate.search(/[.!?](?=\s)/);
     const one = end > 0 ? `${candidate.slice(0, end)}…` : candidate;

@@ -38,7 +38,7 @@ const LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|tha
 const QUALIFIED =
   "(?:tests?|code|sides?|librar(?:y|ies)|sdks?|apis?|certificates?|ids?|names?|data|interfaces?|config\\w*|settings?|modes?|class(?:es)?|objects?|modules?|packages?|jars?|threads?|connections?|calls?|errors?|sockets?|ports?|process(?:es)?|nodes?|versions?|builds?|logs?|scripts?|files?|tables?|roles?|keys?|tokens?|credentials?|agents?|machines?|protocols?|implementations?|tools?|commands?|caches?|director(?:y|ies)|folders?|paths?|pages?|quotas?|limits?|permissions?|profiles?|fields?|types?|options?|jobs?|tasks?|containers?|images?)";
 export const DEMAND_RE = new RegExp(
-  `(?:(?<![\\d.,/_-])\\b\\d[\\d,]{0,20}(?:\\.\\d{1,3}\\s*(?:k|m)(?![\\p{L}]))?\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:(?:feature|support|user|customer|client)[\\s-]+)?requests(?=\\s+(?:for|from|asking)\\b)|(?:feature|support|user|customer|client)[\\s-]+requests(?![\\p{L}])${RATE_AFTER}|sessions(?![\\p{L}])${RATE_AFTER}|${WHO}(?![\\p{L}])(?!\\s+${QUALIFIED}(?![\\p{L}])))(?![\\p{L}])`,
+  `(?:(?<![\\d.,/_-])\\b\\d[\\d,]{0,20}(?:\\.\\d{1,3}\\s*(?:k|m)(?![\\p{L}]))?\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:(?:feature|support|user|customer|client)[\\s-]+)?requests(?=\\s+(?:for|from|asking)\\b)|(?:feature|support|user|customer|client)[\\s-]+requests(?![\\p{L}])${RATE_AFTER}|sessions(?![\\p{L}])${RATE_AFTER}|${WHO}(?!\\s+${QUALIFIED}(?![\\p{L}])))(?![\\p{L}])`,
   "iu",
 );
 /**

@@ -102,10 +102,9 @@ export function readStructures(
 /**
  * A pull request's own words: "this PR", "this pull request" (not a link's text nor another change named: "caused by
  * [this PR](…)", "since this PR", "identified in this PR: [link]", "changes were made as part of this PR"; readings
- * took bug reports so read for a pull request's text), its checklist's
- * heading, or "Fixes #123" on a line of its own ("the PR" or "my PR" is as often an issue's, about another change).
- * Blanks are `[ \t]`, not `\s`: under /m, `^\s*` runs from every line's start over all the blank lines after it
- * (64 KiB of newlines took 18 s).
+ * took bug reports so read for a pull request's text), its checklist's heading, or "Fixes #123" on a line of its own
+ * ("the PR" or "my PR" is as often an issue's, about another change). Blanks are `[ \t]`, not `\s`: under /m, `^\s*`
+ * runs from every line's start over all the blank lines after it (64 KiB of newlines took 18 s).
  */
 export const PULL_REQUEST_RE =
   /(?<!\[)(?<!\b(?:by|since|see|reverts?|reverting) )(?<!\b(?:identified|found|reported|raised|discussed|seen|noticed|made|introduced|mentioned|suggested|proposed) (?:in|as part of) )\bthis (?:PR|pull request)\b(?!\]\()(?!\s*:\s*\[?https?:\/\/|\s*:\s*\[)|^[ \t]*#{1,6}[ \t]*pull request\b|^[ \t]*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)[ \t]*:?[ \t]+(?:#\d+|https:\/\/github\.com\/\S+\/issues\/\d+)/im;

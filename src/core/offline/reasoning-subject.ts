@@ -7,7 +7,7 @@ import type { PersonaId } from "../personas.js";
 import { quotableAlone } from "./account-sentences.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
 import { checkable, q, standsIn } from "./reasoning-quotes.js";
-import { UPKEEP_TITLE_RE } from "./structure-patterns.js";
+import { TITLE_TAG, UPKEEP_TITLE_RE } from "./structure-patterns.js";
 import type { AuthorSentence } from "./segments.js";
 
 const PROBLEM_RE =
@@ -55,6 +55,9 @@ export function whatItDoes(r: TaskReading, subject: string): string {
  * What the text is about, in the author's words: the title without its tag ("[Bug]: "), or where it has fewer than
  * two words, the description's first sentence; "here" where neither will do.
  */
+/** A title's tags ("[Bug]: ", "feat(ui): "), read past to its words. */
+const LEADING_TAGS_RE = new RegExp(String.raw`^\s*${TITLE_TAG}+`);
+
 /** Words of a title, a Chinese or Japanese character counting as one ("添加支付宝和微信在线支付" is no one-word title). */
 const wordCount = (t: string) =>
   t.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu)?.length ?? 0;
@@ -64,7 +67,7 @@ export function subjectOf(
   text: string,
   first?: string,
 ): string {
-  const title = r.task.replace(/^\s*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)+/, "").trim();
+  const title = r.task.replace(LEADING_TAGS_RE, "").trim();
   for (const candidate of [title, first ?? ""]) {
     // One sentence of it: a quote that ran across a full stop would read as two sentences.
     const end = candidate.search(/[.!?](?=\s)/);

@@ -111,6 +111,9 @@ export const EXPECTED_RE =
   /\b(?:expected|actual (?:behaviou?r|result)|should (?:be|have|show|return)|esperado|attendu|erwartet)\b|期望|预期|期待|ожида/i;
 export const OUT_OF_SCOPE_RE = /^\W*(?:out of scope|non-goals?|not in scope|won'?t do)\b/i;
 
+/** One tag before a title's words: "[JDK 11] ", "[Bug]: ", "build: ", "feat(ui)!: " (a source, for the patterns that read past them). */
+export const TITLE_TAG = String.raw`(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)`;
+
 /**
  * A title that opens on upkeep: moving, renaming, removing or replacing code, a clean-up, an upgrade, a backport, a
  * revert, a typo or javadoc fix ("Remove GzipOutputStream", "Move all DistCp execution logic to execute()", "Fix
@@ -118,5 +121,7 @@ export const OUT_OF_SCOPE_RE = /^\W*(?:out of scope|non-goals?|not in scope|won'
  * it: on Apache Hadoop's Jira, labelled by readers (scripts/eval/kind-claim-tracker.ts), the kind model named 14
  * such tasks "feature" or "bug" among 46 claims. Tags ("[JDK 11] ", "build: ") are read past.
  */
-export const UPKEEP_TITLE_RE =
-  /^\W*(?:\[[^\]]{0,40}\]\s*[-:]?\s*|\w+(?:\([^)]{0,30}\))?!?:\s*)*(?:remove|delete|drop|move|rename|refactor|clean(?:\s?up)?|cleanup|migrate|replace|upgrade|bump|deprecate|backport|cherry-?pick|revert|exclude|use|create (?:a |an |the |new )?(?:[\w-]+ )?(?:module|jar|package|artifact)|fix (?:the |a |some |all )?(?:[\w"']+ )?(?:typos?|javadocs?|checkstyle|findbugs|spotbugs|lint|warnings?|doc(?:s|umentation)?)\b|(?:fix|correct) [^.]{0,40}\btypos?)\b/i;
+export const UPKEEP_TITLE_RE = new RegExp(
+  String.raw`^\W*${TITLE_TAG}*(?:remove|delete|drop|move|rename|refactor|clean(?:\s?up)?|cleanup|migrate|replace|upgrade|bump|deprecate|backport|cherry-?pick|revert|exclude|use|create (?:a |an |the |new )?(?:[\w-]+ )?(?:module|jar|package|artifact)|fix (?:the |a |some |all )?(?:[\w"']+ )?(?:typos?|javadocs?|checkstyle|findbugs|spotbugs|lint|warnings?|doc(?:s|umentation)?)\b|(?:fix|correct) [^.]{0,40}\btypos?)\b`,
+  "i",
+);
