@@ -81,7 +81,7 @@ describe("renderReport", () => {
       "Saving fails with a header error; I think [this PR](https://example.com/o/r/pull/9) broke it.",
       "Saving has failed with a header error since this PR was merged.",
       "The retry code repeats the common one. Issue identified in this PR: [Add a static retry](https://example.com/o/r/pull/12)",
-      "Changes were made as part of this PR to make renames safe, but the assumption behind them was wrong.",
+      "Renames broke after a check introduced as part of this PR; the retry it added does not help.",
     ])
       expect(reportWith([6, 6, 6, 6, 6], () => "x", named).report.reading.pullRequest).toBeUndefined();
   });
