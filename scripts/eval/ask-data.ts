@@ -1,6 +1,6 @@
 /** The public texts the ask is measured and fitted on, and how its labels are keyed (ask-label.ts, fit-ask.ts). */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { load as loadHadoop } from "./duplicates-protocol.js";
@@ -56,4 +56,28 @@ export function askPool(options: { hadoop?: boolean } = {}): PoolText[] | undefi
     description: t.description,
     key: textKey(t.title, t.description),
   }));
+}
+
+/** Texts in a seeded order (by a hash of `${seed}:${key}`): the same seed and pool give the same sample. */
+export function seededOrder<T extends { key: string }>(texts: readonly T[], seed: string): T[] {
+  const rank = (key: string) => createHash("sha256").update(`${seed}:${key}`).digest("hex");
+  return [...texts].sort((a, b) => (rank(a.key) < rank(b.key) ? -1 : 1));
+}
+
+/** A sample for readers, dealt into `parts` files (DIR/part-K.txt) of blocks, one per text. */
+export function writeParts<T>(
+  dir: string,
+  sample: readonly T[],
+  parts: number,
+  block: (t: T) => string,
+): void {
+  mkdirSync(dir, { recursive: true });
+  for (let k = 0; k < parts; k++)
+    writeFileSync(
+      resolve(dir, `part-${k}.txt`),
+      sample
+        .filter((_, i) => i % parts === k)
+        .map(block)
+        .join("\n"),
+    );
 }

@@ -13,12 +13,11 @@
  * has such a sentence but it is not among the candidates.
  * Texts already read by the maintainer's readings or annotated by ask-eval are left out, so those stay checks.
  */
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { askCandidates } from "../../src/core/offline/ask-sentences.js";
-import { askPool, candidateKey, keysIn, type AskLabel } from "./ask-data.js";
+import { askPool, candidateKey, keysIn, seededOrder, writeParts, type AskLabel } from "./ask-data.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const LABELS = resolve(here, "ask-labels.json");
@@ -85,25 +84,17 @@ const n = Number(arg("--n") ?? 100);
 const parts = Number(arg("--parts") ?? 1);
 const out = arg("--out") ?? "/tmp/ask-labels";
 const skip = keysIn("maintainer-readings.json", "ask-annotations.json");
-const rank = (key: string) => createHash("sha256").update(`ask-label-${seed}:${key}`).digest("hex");
-const sample = pool
-  .filter((t) => (source === "hadoop") === (t.repo === "apache/hadoop"))
-  .filter((t) => !skip.has(t.key) && !labels[t.key])
-  .map((t) => ({ ...t, cands: askCandidates(t.description) }))
-  .filter((t) => t.cands.length > 0)
-  .sort((a, b) => (rank(a.key) < rank(b.key) ? -1 : 1))
-  .slice(0, n);
-mkdirSync(out, { recursive: true });
-for (let k = 0; k < parts; k++) {
-  const blocks = sample
-    .filter((_, i) => i % parts === k)
-    .map((t) => {
-      const body = t.description.length > 3000 ? `${t.description.slice(0, 3000)}\n[… cut]` : t.description;
-      const list = t.cands
-        .map((c, i) => `[${i}] (${c.section}${c.step ? ", step" : ""}) ${c.text}`)
-        .join("\n");
-      return `=== KEY ${t.key}\nTITLE: ${t.title}\n--- DESCRIPTION\n${body}\n--- CANDIDATES\n${list}\n`;
-    });
-  writeFileSync(resolve(out, `part-${k}.txt`), blocks.join("\n"));
-}
+const sample = seededOrder(
+  pool
+    .filter((t) => (source === "hadoop") === (t.repo === "apache/hadoop"))
+    .filter((t) => !skip.has(t.key) && !labels[t.key])
+    .map((t) => ({ ...t, cands: askCandidates(t.description) }))
+    .filter((t) => t.cands.length > 0),
+  `ask-label-${seed}`,
+).slice(0, n);
+writeParts(out, sample, parts, (t) => {
+  const body = t.description.length > 3000 ? `${t.description.slice(0, 3000)}\n[… cut]` : t.description;
+  const list = t.cands.map((c, i) => `[${i}] (${c.section}${c.step ? ", step" : ""}) ${c.text}`).join("\n");
+  return `=== KEY ${t.key}\nTITLE: ${t.title}\n--- DESCRIPTION\n${body}\n--- CANDIDATES\n${list}\n`;
+});
 console.log(`${sample.length} texts in ${parts} parts under ${out}`);

@@ -13,12 +13,11 @@
  * A label is one of: bug, feature, maintenance (upgrades, removals, clean-ups, refactors, build, tests, docs),
  * question, pull-request (a change's own description).
  */
-import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { claimedKind, KIND_CLAIM_BAR, readTask } from "../../src/core/offline/read-task.js";
-import { askPool } from "./ask-data.js";
+import { askPool, seededOrder, writeParts } from "./ask-data.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The first 240 of the seeded order (the rule for upkeep titles was made reading their errors) and the next 240,
@@ -41,19 +40,15 @@ if (!pool?.length) {
 const n = Number(arg("--sample") ?? 0);
 if (n > 0) {
   const out = arg("--out") ?? "/tmp/kind-sample";
-  mkdirSync(out, { recursive: true });
-  const rank = (k: string) => createHash("sha256").update(`hadoop-kinds:${k}`).digest("hex");
   const skip = Number(arg("--skip") ?? 0);
-  const sample = [...pool].sort((a, b) => (rank(a.key) < rank(b.key) ? -1 : 1)).slice(skip, skip + n);
+  const sample = seededOrder(pool, "hadoop-kinds").slice(skip, skip + n);
   const parts = 4;
-  for (let p = 0; p < parts; p++)
-    writeFileSync(
-      join(out, `part-${p}.txt`),
-      sample
-        .filter((_, i) => i % parts === p)
-        .map((t) => `=== KEY ${t.key}\nTITLE: ${t.title}\n--- DESCRIPTION\n${t.description.slice(0, 3000)}\n`)
-        .join("\n"),
-    );
+  writeParts(
+    out,
+    sample,
+    parts,
+    (t) => `=== KEY ${t.key}\nTITLE: ${t.title}\n--- DESCRIPTION\n${t.description.slice(0, 3000)}\n`,
+  );
   console.log(`${sample.length} reports in ${parts} parts under ${out}`);
   process.exit(0);
 }
