@@ -160,9 +160,9 @@ describe("the kind", () => {
       "Login page goes blank",
       "When I log in on Safari the page goes blank. Is this known?",
     )[3]!;
-    if (r.reading.kindConfidence < 0.8) expect(product).not.toMatch(/reports a bug|asks for a feature/);
+    if (r.reading.kindConfidence < 0.8) expect(product).not.toMatch(/reports a bug|asks for an enhancement/);
     expect(product).toMatch(
-      /^(It asks|It reports a problem|The author writes|It reports a bug|It asks for a feature)/,
+      /^(It asks|It reports a problem|The author writes|It reports a bug|It asks for an enhancement)/,
     );
   });
 });
@@ -389,7 +389,7 @@ describe("a pull request's text", () => {
         "- [x] I agree to contribute to the project under Apache 2 License.",
       ].join("\n"),
     );
-    for (const r of rs) expect(r).not.toMatch(/reports a bug|asks for a feature|reports a problem/);
+    for (const r of rs) expect(r).not.toMatch(/reports a bug|asks for an enhancement|reports a problem/);
   });
 });
 
@@ -488,7 +488,7 @@ describe("a title that asks", () => {
       "Removed debug hook ????",
       "### Repro steps\n\nI read that the next release drops the debug hook. Can I still obtain those numbers some other way?\n\n### How often does this bug happen?\n\nEvery time",
     ).join(" ");
-    expect(all).not.toMatch(/reports a bug in “Removed|asks for a feature in “Removed/);
+    expect(all).not.toMatch(/reports a bug in “Removed|asks for an enhancement in “Removed/);
     expect(all).not.toMatch(/It asks in “/);
   });
 });
@@ -500,6 +500,25 @@ describe("an address to helpers", () => {
       "Please anyone who knows this help me: how can I run a server without copying the whole archive first?",
     ).join(" ");
     expect(all).not.toMatch(/writes of “anyone”/);
+  });
+});
+
+describe("a word people may or may not meet", () => {
+  it("is no interface on its own: a protocol's message, the author's own experience", () => {
+    const all = reasons(
+      "Let the wire codec be extended",
+      "Our tracing wants to tag each frame. Based on experience trying to debug this, extending the codec is the " +
+        "way: it would allow new fields to be added to the frame header or message with minimal code changes.",
+    ).join(" ");
+    expect(all).not.toMatch(/writes of “(?:message|experience)”/);
+  });
+
+  it("still names one that is: what the user sees", () => {
+    const all = reasons(
+      "Clearer upload failure",
+      "When an upload fails, the user sees a blank dialog with no text at all, and has to guess what went wrong.",
+    ).join(" ");
+    expect(all).toMatch(/(?:writes of|mentions) “(?:user|dialog)”/);
   });
 });
 

@@ -35,10 +35,10 @@ describe("needs a human", () => {
 
   it("a kind read at under even odds needs a person; both reasons are given in one line", async () => {
     expect(needsHumanReasons(await report([6, 6, 6, 6, 6], 0.45))).toEqual([
-      "the reader is only 45% sure this is a feature request",
+      "the reader is only 45% sure this is an enhancement request",
     ]);
     expect(renderNeedsHuman(await report([9, 5, 6, 6, 6], 0.3))).toBe(
-      "**Needs a human:** the personas are 4 points apart (Revenue Expert 9, Technical Architect 5); and the reader is only 30% sure this is a feature request.",
+      "**Needs a human:** the personas are 4 points apart (Revenue Expert 9, Technical Architect 5); and the reader is only 30% sure this is an enhancement request.",
     );
     expect(needsHuman(await report([6, 6, 6, 6, 6], 0.5))).toBe(false);
   });

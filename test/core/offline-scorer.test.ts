@@ -207,7 +207,7 @@ describe("offline scorer robustness", () => {
     expect(question.product).toBeLessThan(request.product);
     expect(avg(question)).toBeLessThan(avg(request));
     // A question is never named (no confidence is right 90% of the time): the reasoning names no kind.
-    expect(question.reasons.product).not.toMatch(/reports a bug|asks for a feature/);
+    expect(question.reasons.product).not.toMatch(/reports a bug|asks for an enhancement/);
   });
 
   it("handles huge, odd and hostile strings", () => {

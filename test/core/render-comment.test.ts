@@ -234,7 +234,7 @@ describe("claims only where the finder behind them is reliable (issue 35)", () =
       ...withReading({ kind: "feature", kindConfidence: 0.95, evidence: [] }),
       task: "Add a PDF export",
     });
-    expect(feature).toContain("**Read as** a feature request (95% sure)");
+    expect(feature).toContain("**Read as** an enhancement request (95% sure)");
   });
 
   it("names a pull request's change by what it does: a fix, feature work", () => {

@@ -145,7 +145,9 @@ describeInChromium("the try-it page in a browser", () => {
       .fill("Twelve enterprise customers asked for CSV export this quarter. Acceptance: one row per task.");
     await page.locator("#score-button").click();
     await page.locator("#personas article").nth(4).waitFor();
-    expect(await page.locator("#consensus .reading").textContent()).toMatch(/^Read as a feature request/);
+    expect(await page.locator("#consensus .reading").textContent()).toMatch(
+      /^Read as an enhancement request/,
+    );
     const evidence = await page.locator("#consensus .evidence").allTextContents();
     expect(evidence).toEqual([
       "demand: “Twelve enterprise customers asked for CSV export this quarter.”",

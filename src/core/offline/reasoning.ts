@@ -127,7 +127,7 @@ function askFrame(r: TaskReading, text: string, isAsk: boolean): string {
   if (cue === "question") return "It asks";
   // A request the reader is not sure is a feature request is often what the author set out to do ("I want to
   // record on an external disk", "use tflite to invoke …"), not something asked of the maintainers: said as written.
-  if (cue === "request") return kind === "feature" ? "It asks for a feature" : "The author writes";
+  if (cue === "request") return kind === "feature" ? "It asks for an enhancement" : "The author writes";
   return "The author writes";
 }
 
