@@ -680,3 +680,15 @@ describe("a clock's time", () => {
     );
   });
 });
+
+describe("a tool's printed settings", () => {
+  it("are output, not code: names padded to a column, a number after each", () => {
+    const dump = ["Heap Configuration:", "   MinFreeRatio      = 40", "   MaxFreeRatio      = 70"];
+    const body = `With the cache on, the heap is:\n\n\`\`\`\n${[...dump, "   RegionSize        = 4194304 (4.0MB)"].join("\n")}\n\`\`\`\n`;
+    expect(quoteOf("Client runs out of memory with the cache on", body, "code")).toBeUndefined();
+  });
+  it("still reads code aligned by hand as code", () => {
+    const body = "```\nlimit   = load_limit(path)\nretries = 3\nrun(limit, retries)\n```";
+    expect(quoteOf("Retries ignore the limit", body, "code")).toMatch(/limit\s+= load_limit/);
+  });
+});

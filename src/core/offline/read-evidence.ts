@@ -82,11 +82,20 @@ function quoteAt(line: string, index: number, length: number, unit: "line" | "se
   return start === 0 ? sentence : `…${sentence.slice(start)}`;
 }
 
+/**
+ * A setting as a tool prints it, its name padded to a column and a number after it ("   MinHeapFreeRatio         = 40",
+ * a JVM's heap dump): output, not an assignment in source (a reader took it, quoted as "Code:", for false). Code
+ * aligned by hand ("a     = tf.ones(…)") still reads as code.
+ */
+const PRINTED_SETTING_RE = /^\s*[\w.$-]+ {2,}[=:] +\d/;
+/** A line of code: not a link alone, not a printed setting. */
+const codeLine = (l: string) =>
+  CODE_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l) && !PRINTED_SETTING_RE.test(l);
+
 function looksLikeCode(lines: readonly string[]): boolean {
   const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
   if (content.length === 0) return false;
-  const codeish = content.filter((l) => CODE_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l)).length;
-  return codeish >= Math.max(1, Math.ceil(content.length / 3));
+  return content.filter(codeLine).length >= Math.max(1, Math.ceil(content.length / 3));
 }
 
 /** A statement or an annotation of source code: a line of code, even where it names an error. */
@@ -188,7 +197,7 @@ export function readEvidence(
     if (exception) put("trace", exception.trim());
     else if (at >= 0) put("trace", exceptionAfter(lines, at));
     if (looksLikeCode(lines.filter((l) => !isTrace(l))))
-      put("code", firstWithText(lines.filter((l) => CODE_LINE_RE.test(l))));
+      put("code", firstWithText(lines.filter(codeLine)));
     let version: RegExpExecArray | null = null;
     for (const l of lines) if ((version = VERSION_RE.exec(l.replace(EXAMPLE_RE, " ")))) break;
     // A version in a block is kept for the end: a version the author states in prose ("TensorFlow version
