@@ -36,13 +36,17 @@ function jiraDate(s: string): number {
 
 /**
  * Jira's markup as GitHub's markdown says the same: {code}/{noformat} blocks as fences, {{x}} as x, [text|url]
- * links as text. A format's conversion only: no word of Hadoop's is special-cased.
+ * links as text, -deleted- as ~~deleted~~. A format's conversion only: no word of Hadoop's is special-cased.
  */
 export function jiraToMarkdown(text: string): string {
-  return text
-    .replace(/\{(code|noformat)(?::[^}]*)?\}([\s\S]*?)(?:\{\1\}|$)/g, "\n```\n$2\n```\n")
-    .replace(/\{\{([^}]*)\}\}/g, "$1")
-    .replace(/\[([^|\]\n]+)\|[^\]\n]+\]/g, "$1");
+  return (
+    text
+      .replace(/\{(code|noformat)(?::[^}]*)?\}([\s\S]*?)(?:\{\1\}|$)/g, "\n```\n$2\n```\n")
+      .replace(/\{\{([^}]*)\}\}/g, "$1")
+      .replace(/\[([^|\]\n]+)\|[^\]\n]+\]/g, "$1")
+      // -struck through- (Jira's deleted text, hyphens at a word's edges) as GitHub's ~~struck through~~.
+      .replace(/(^|[\s(])-(?=[^\s-])([^\n]*?[^\s-])-(?=$|[\s.,;:!?)])/gm, "$1~~$2~~")
+  );
 }
 
 export function load(): { reports: Report[]; pairs: [number, number][] } | undefined {

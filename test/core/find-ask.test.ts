@@ -4,6 +4,7 @@ import { ASK_MODEL } from "../../src/core/offline/ask-model.data.js";
 import { ASK_FEATURES } from "../../src/core/offline/ask-rank.js";
 import { askCandidates, askCue } from "../../src/core/offline/ask-sentences.js";
 import { ASK_MAX, findAsk } from "../../src/core/offline/find-ask.js";
+import { readMarkdown } from "../../src/core/offline/read-markdown.js";
 
 /** The ask is the description's own text (whitespace runs shown as one space), a final "…" aside. */
 function expectQuoted(ask: string | null, description: string): void {
@@ -337,5 +338,35 @@ describe("a tool's output in a fence, and a fragment", () => {
       "The new client keeps the old core for plugin support of\n\n* credential providers\n* token binding\n\nI propose we drop the token binding.",
     ).map((c) => c.text);
     expect(cands).not.toContain("The new client keeps the old core for plugin support of");
+  });
+});
+
+describe("words the author struck through", () => {
+  it("are withdrawn: never the ask, in ~~…~~ or <del>", () => {
+    const rest = "\n\nThe export menu has one entry today.";
+    const struck = "It would be nice to export the report as PDF only.";
+    for (const d of [`~~${struck}~~${rest}`, `<del>${struck}</del>${rest}`])
+      expect(findAsk("Export", d)).toBe("The export menu has one entry today.");
+  });
+  it("leave a fence of tildes alone", () => {
+    const d =
+      "It would be nice to export the report as CSV as well as PDF.\n\n~~~\nexport --format csv\n~~~\n";
+    expect(findAsk("CSV export", d)).toBe("It would be nice to export the report as CSV as well as PDF.");
+    expect(readMarkdown(d).blocks).toHaveLength(1);
+  });
+});
+
+describe("a linter's report pasted in a fence", () => {
+  it("is not the author's prose", () => {
+    const report = [
+      "Suspicious code warnings",
+      "Code\tWarning",
+      "NP\tPossible null dereference in Queue.size(String) due to the value a called method returns",
+      "Bug type NP_NULL_ON_SOME_PATH (click for details)",
+      "Dereferenced at Queue.java:[line 332]",
+    ].join("\n");
+    const d = `Pull requests against the core module report a lint problem\n\n\`\`\`\n${report}\n\`\`\`\n`;
+    const cands = askCandidates(d).map((c) => c.text);
+    expect(cands.join(" ")).not.toMatch(/Suspicious code warnings|click for details/);
   });
 });

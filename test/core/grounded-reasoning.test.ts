@@ -654,6 +654,13 @@ describe("a title that asks to add something", () => {
     );
     expect(rs.join(" ")).not.toMatch(/reports a problem/);
   });
+  it("nor does a title that asks to ignore or set something", () => {
+    for (const title of [
+      "Ignore a missing trust store setting when reloading certificates",
+      "cache: set cache.evict.errors = true by default",
+    ])
+      expect(reasons(title, "").join(" ")).not.toMatch(/reports a problem/);
+  });
   it("a title that names a crash still reports a problem", () => {
     const rs = reasons("Editor crashes when the file is renamed", "");
     expect(rs.join(" ")).toMatch(/reports (?:a problem|a bug)/);

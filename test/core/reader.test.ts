@@ -692,3 +692,15 @@ describe("a tool's printed settings", () => {
     expect(quoteOf("Retries ignore the limit", body, "code")).toMatch(/limit\s+= load_limit/);
   });
 });
+
+describe("a thread dump's frames", () => {
+  it('are output, not code, without their "at "', () => {
+    const frames = [
+      "sun.misc.Unsafe.park(Native Method)",
+      "java.util.concurrent.locks.LockSupport.park(LockSupport.java:175)",
+      "org.example.cache.SlotManager.allocSlot(SlotManager.java:244)",
+    ];
+    const body = `The driver thread hangs; its stack:\n\n\`\`\`\n${frames.join("\n")}\n\`\`\`\n`;
+    expect(quoteOf("Slot allocation hangs", body, "code")).toBeUndefined();
+  });
+});

@@ -75,9 +75,17 @@ function isProseBlock(body: string): boolean {
     (l) =>
       !CODE_LINE_RE.test(l) &&
       !/^\s*(?:at |File "|Traceback|\$ |% |>>> |\w+(?:Error|Exception)\b)/.test(l) &&
-      !OUTPUT_WORDS_RE.test(l),
+      !OUTPUT_WORDS_RE.test(l) &&
+      !PASTE_LINE_RE.test(l),
   );
 }
+
+/**
+ * A line a tool wrote, not a sentence: columns split by a tab, a file's line ("ValueQueue.java:[line 332]",
+ * "main.go:41"), a constant's name ("NP_NULL_ON_SOME_PATH"). A linter's report pasted in a fence was read as the
+ * author's ask. (A qualified name is not one: "tf.keras.models.clone_model" stands in templates' prose blocks.)
+ */
+const PASTE_LINE_RE = /\t|\.\w{1,6}:\[?(?:line )?\d+|\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+){2,}\b/;
 
 /**
  * A line of a tool's output: a level tag opens it ("[ERROR] …", "WARN …") or it says what failed before a colon

@@ -88,9 +88,17 @@ function quoteAt(line: string, index: number, length: number, unit: "line" | "se
  * aligned by hand ("a     = tf.ones(…)") still reads as code.
  */
 const PRINTED_SETTING_RE = /^\s*[\w.$-]+ {2,}[=:] +\d/;
-/** A line of code: not a link alone, not a printed setting. */
+/**
+ * A stack frame as a thread dump prints it, without "at " ("sun.misc.Unsafe.park(Native Method)",
+ * "org.a.B.read(B.java:957)"): a call's shape, but output (a reader took it, quoted as "Code:", for false).
+ */
+const BARE_FRAME_RE = /^\s*[\w$.]+\.[\w$<>]+\((?:Native Method|Unknown Source|[\w$]+\.\w+:\d+)\)/;
+/** A line of code: not a link alone, not a printed setting, not a stack frame. */
 const codeLine = (l: string) =>
-  CODE_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l) && !PRINTED_SETTING_RE.test(l);
+  CODE_LINE_RE.test(l) &&
+  !/^\s*https?:\/\/\S+\s*$/.test(l) &&
+  !PRINTED_SETTING_RE.test(l) &&
+  !BARE_FRAME_RE.test(l);
 
 function looksLikeCode(lines: readonly string[]): boolean {
   const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
@@ -196,8 +204,7 @@ export function readEvidence(
       at >= 0 ? lines.slice(at).findLast((l) => EXCEPTION_LINE_RE.test(l) && !/^\s/.test(l)) : undefined;
     if (exception) put("trace", exception.trim());
     else if (at >= 0) put("trace", exceptionAfter(lines, at));
-    if (looksLikeCode(lines.filter((l) => !isTrace(l))))
-      put("code", firstWithText(lines.filter(codeLine)));
+    if (looksLikeCode(lines.filter((l) => !isTrace(l)))) put("code", firstWithText(lines.filter(codeLine)));
     let version: RegExpExecArray | null = null;
     for (const l of lines) if ((version = VERSION_RE.exec(l.replace(EXAMPLE_RE, " ")))) break;
     // A version in a block is kept for the end: a version the author states in prose ("TensorFlow version

@@ -1,7 +1,7 @@
 /**
  * The description's markdown, read once for every finder: the template's prompts in HTML comments taken out
  * (each leaves a line break: a comment is a block of its own, and what stood on either side of it are not one
- * sentence), and the fenced code blocks found (CommonMark's rules, `fenceBlocks`). The structure, the evidence,
+ * sentence), words struck through taken out, and the fenced code blocks found (CommonMark's rules, `fenceBlocks`). The structure, the evidence,
  * the ask, the author's sentences, the concepts, the kind model and the language are all read from this, each
  * replacing the code blocks by what it needs (a mark, the failing line, nothing) with `withBlocks`, so no
  * finder looks for comments or fences again.
@@ -18,9 +18,19 @@ export interface MarkdownText {
   blocks: readonly FenceBlock[];
 }
 
+/**
+ * Words the author struck through (GitHub's "~~…~~" within a paragraph, `<del>`, `<s>`, `<strike>`): withdrawn, not what the
+ * task says now ("~~Let's update to 1.68.~~", then the current ask). Readers took such words, quoted as the ask, for
+ * false. A fence's "~~~" is not a strike. A strike cannot hold "~~", so each "~~" is read past once (linear).
+ */
+const STRUCK_RE =
+  /(?<!~)~~(?=[^\s~])(?:[^\n~]|~(?!~)|\n(?![ \t]*\n)){0,2000}?[^\s~]~~(?!~)|<(del|s|strike)>[^<]{0,2000}<\/\1>/gi;
+
 export function readMarkdown(description: string): MarkdownText {
   let text = description.length > MAX_CHARS ? description.slice(0, MAX_CHARS) : description;
   if (text.includes("<!--")) text = text.replace(HTML_COMMENT_RE, "\n");
+  // A paragraph break in its place: what stood on either side is not one sentence (a quote never joins them).
+  if (text.includes("~~") || /<(?:del|s|strike)>/i.test(text)) text = text.replace(STRUCK_RE, "\n\n");
   return { text, blocks: fenceBlocks(text) };
 }
 

@@ -27,12 +27,13 @@ export const ANGLE: Readonly<Record<PersonaId, string>> = {
 };
 
 /**
- * A title that asks to add something ("Adding the request id in the exception thrown to the caller", "Log a warning
- * on failed retries"): its problem word is what the addition is about, not a problem it reports (a fresh reading's
- * contradiction). Verbs that mend ("Fix the crash …") are not among them.
+ * A title that asks to add or change something ("Adding the request id in the exception thrown to the caller", "Log a
+ * warning on failed retries", "Ignore missing keystore configuration in reloading", "set … exceptions = true by
+ * default"): its problem word is what the change is about, not a problem it reports (fresh readings'
+ * contradictions). Verbs that mend ("Fix the crash …") are not among them.
  */
 const ADDS_RE =
-  /^(?:in\s+)?“(?:please\s+)?(?:add|allow|support|implement|provide|enable|introduce|create|expose|include|extend|offer|log|print|show|display|pass|propagate|record|emit|surface|document)(?:s|es|ing)?\b/i;
+  /^(?:in\s+)?“(?:please\s+)?(?:add|allow|support|implement|provide|enable|introduce|create|expose|include|extend|offer|log|print|show|display|pass|propagate|record|emit|surface|document|set|make|change|ignore|skip|disable|turn|switch|let|treat|accept|honou?r|respect)(?:s|es|ing)?\b/i;
 
 /** What the text does, said of its title: by the kind where it is sure, else by what the words do. */
 export function whatItDoes(r: TaskReading, subject: string): string {
