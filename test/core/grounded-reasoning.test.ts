@@ -661,6 +661,13 @@ describe("a title that asks to add something", () => {
     ])
       expect(reasons(title, "").join(" ")).not.toMatch(/reports a problem/);
   });
+  it("nor a sentence that asks to throw, log or skip something", () => {
+    const rs = reasons(
+      "Refuse a bucket with both caches on",
+      "Throw an exception if the local cache and the client-side cache are enabled on one bucket. Follow-up to the cache rework.",
+    );
+    expect(rs.join(" ")).not.toMatch(/reports a problem/);
+  });
   it("a title that names a crash still reports a problem", () => {
     const rs = reasons("Editor crashes when the file is renamed", "");
     expect(rs.join(" ")).toMatch(/reports (?:a problem|a bug)/);

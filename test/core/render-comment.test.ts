@@ -237,6 +237,27 @@ describe("claims only where the finder behind them is reliable (issue 35)", () =
     expect(feature).toContain("**Read as** an enhancement request (95% sure)");
   });
 
+  it("calls no work on tests an enhancement request, but a failing test is still a bug report", () => {
+    for (const task of [
+      "Add more tests for the gzip compressor",
+      "Disable TestUploadRetries",
+      "Test coverage for the CLI",
+    ]) {
+      const md = render({ ...withReading({ kind: "feature", kindConfidence: 0.95, evidence: [] }), task });
+      expect(md).not.toMatch(/Read as/);
+    }
+    const failing = render({
+      ...withReading({ kind: "bug", kindConfidence: 0.9, evidence: [] }),
+      task: "TestUploadRetries fails on Windows",
+    });
+    expect(failing).toContain("**Read as** a bug report (90% sure)");
+    const feature = render({
+      ...withReading({ kind: "feature", kindConfidence: 0.95, evidence: [] }),
+      task: "Add a testInstance.context property for plugins",
+    });
+    expect(feature).toContain("**Read as** an enhancement request (95% sure)");
+  });
+
   it("names a pull request's change by what it does: a fix, feature work", () => {
     const change = {
       files: 2,

@@ -36,7 +36,7 @@ export const REQUEST_RE =
 
 /** Imperative verbs that open a request ("Add a dark mode", "Allow exporting …"). */
 export const IMPERATIVE_RE =
-  /^(?:please\s+)?(?:add|allow|support|implement|make|provide|enable|disable|introduce|create|expose|remove|replace|update|upgrade|fix|use|change|improve|let|show|hide|display|include|extend|rename|move|switch|convert|migrate|deprecate|drop|integrate|offer|return|accept|handle|respect|document|clarify|refactor|split|merge|publish|release|bump|set|unify|standardi[sz]e|avoid|prevent|ensure|restore|reduce|increase|optimi[sz]e|simplify|port|adopt)(?:s|es)?\b/i;
+  /^(?:please\s+)?(?:add|allow|support|implement|make|provide|enable|disable|introduce|create|expose|remove|replace|update|upgrade|fix|use|change|improve|let|show|hide|display|include|extend|rename|move|switch|convert|migrate|deprecate|drop|integrate|offer|return|accept|handle|respect|document|clarify|refactor|split|merge|publish|release|bump|set|unify|standardi[sz]e|avoid|prevent|ensure|restore|reduce|increase|optimi[sz]e|simplify|port|adopt)(?:s|es)?\b|^(?:please\s+)?(?:throw|raise|log|warn|print|emit|reject|skip|ignore|limit|retry|shut ?down)\b/i;
 
 /**
  * Problem cues: something goes wrong. Only words that say so themselves: background ("I tried", "when I run …"),

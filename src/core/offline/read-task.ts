@@ -14,7 +14,7 @@ import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown
 import { readReading, readStructures } from "./read-reading.js";
 import { readSegments, type Segments } from "./segments.js";
 import type { TaskStructure } from "./task-structure.js";
-import { UPKEEP_TITLE_RE } from "./structure-patterns.js";
+import { TEST_CLASS_RE, TEST_WORK_RE, UPKEEP_TITLE_RE } from "./structure-patterns.js";
 import { rememberReading } from "./reading-memo.js";
 import { readable } from "./unreadable-text.js";
 
@@ -128,11 +128,12 @@ export const KIND_CLAIM_BAR: Readonly<Record<string, number>> = { bug: 0.8, feat
 
 /**
  * Whether a kind may be named for a task of this title: at or above its bar, and not for upkeep (UPKEEP_TITLE_RE),
- * which is neither kind the model knows. The comment's "Read as" and the reasonings ask the same question.
+ * which is neither kind the model knows, nor "feature" for work on tests (TEST_WORK_RE). The comment's "Read as" and the reasonings ask the same question.
  */
 export function kindNamed(kind: string, confidence: number, title: string): boolean {
   const bar = KIND_CLAIM_BAR[kind];
-  return bar !== undefined && confidence >= bar && !UPKEEP_TITLE_RE.test(title);
+  if (bar === undefined || confidence < bar || UPKEEP_TITLE_RE.test(title)) return false;
+  return kind !== "feature" || !(TEST_WORK_RE.test(title) || TEST_CLASS_RE.test(title));
 }
 
 /** The kind a reasoning (or the advice) may name, or null. */

@@ -125,3 +125,12 @@ export const UPKEEP_TITLE_RE = new RegExp(
   String.raw`^\W*${TITLE_TAG}*(?:remove|delete|drop|move|rename|refactor|clean(?:\s?up)?|cleanup|migrate|replace|upgrade|bump|deprecate|backport|cherry-?pick|revert|exclude|use|create (?:a |an |the |new )?(?:[\w-]+ )?(?:module|jar|package|artifact)|fix (?:the |a |some |all )?(?:[\w"']+ )?(?:typos?|javadocs?|checkstyle|findbugs|spotbugs|lint|warnings?|doc(?:s|umentation)?)\b|(?:fix|correct) [^.]{0,40}\btypos?)\b`,
   "i",
 );
+/**
+ * Work on a project's own tests ("Add more test for the gzip compressor", "support multiple integration test runs on
+ * one bucket", "Disable TestDynamometerInfra"): upkeep, which readers do not call an enhancement request. A failing
+ * or flaky test is still a bug report, so only "feature" goes unnamed for it (kindNamed).
+ */
+export const TEST_WORK_RE =
+  /\b(?:(?:unit|integration|flaky|more|missing|new|extra) tests?|tests? (?:for|coverage|cases?|runs?|suites?))\b/i;
+/** A test class's name, case-sensitive ("TestRPC", "TestDynamometerInfra"), not "testInstance" nor "testnet". */
+export const TEST_CLASS_RE = /\bTest[A-Z][A-Za-z]\w*/;
