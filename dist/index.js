@@ -38845,15 +38845,23 @@ function readTask(original, originalDescription, calibration) {
   };
 }
 var KIND_CLAIM_BAR = { bug: 0.8, feature: 0.85 };
-function kindNamed(kind, confidence, title) {
+var BUG_CLAIM_MIN_WORDS = 30;
+var wordsIn = (text2, atLeast) => {
+  let n = 0;
+  for (const _ of text2.matchAll(/[\p{L}\p{N}]+/gu)) if (++n >= atLeast) break;
+  return n;
+};
+function kindNamed(kind, confidence, title, description) {
   const bar = KIND_CLAIM_BAR[kind];
   if (bar === void 0 || confidence < bar || UPKEEP_TITLE_RE.test(title)) return false;
+  if (kind === "bug")
+    return description === void 0 || wordsIn(description, BUG_CLAIM_MIN_WORDS) >= BUG_CLAIM_MIN_WORDS;
   return kind !== "feature" || !(TEST_WORK_RE.test(title) || TEST_CLASS_RE.test(title));
 }
 function claimedKind(r) {
   if (r.reading.pullRequest) return null;
   const { kind, kindConfidence } = r.reading;
-  return kindNamed(kind, kindConfidence, r.task) ? kind : null;
+  return kindNamed(kind, kindConfidence, r.task, r.description) ? kind : null;
 }
 function findGaps(r) {
   const s = r.structure;
@@ -71441,7 +71449,7 @@ function renderReading(report) {
   if (r.pullRequest && !r.change)
     return [`**Read as** a pull request's description`, ...evidence].join(" · ");
   const kindWords = (r.change ? CHANGE_KIND_WORDS : KIND_WORDS)[r.kind];
-  if (kindNamed(r.kind, r.kindConfidence, report.task))
+  if (kindNamed(r.kind, r.kindConfidence, report.task, r.change ? void 0 : report.description))
     return [`**Read as** ${kindWords} (${Math.round(r.kindConfidence * 100)}% sure)`, ...evidence].join(
       " · "
     );

@@ -180,7 +180,7 @@ export function renderReading(report: ScoreReport): string | undefined {
   if (r.pullRequest && !r.change)
     return [`**Read as** a pull request's description`, ...evidence].join(" · ");
   const kindWords = (r.change ? CHANGE_KIND_WORDS : KIND_WORDS)[r.kind];
-  if (kindNamed(r.kind, r.kindConfidence, report.task))
+  if (kindNamed(r.kind, r.kindConfidence, report.task, r.change ? undefined : report.description))
     return [`**Read as** ${kindWords} (${Math.round(r.kindConfidence * 100)}% sure)`, ...evidence].join(
       " · ",
     );

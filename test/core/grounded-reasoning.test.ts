@@ -527,7 +527,9 @@ describe("a severe defect in the acceptance estimate's reasons", () => {
     const product = scoreOffline({
       task: "App crashes with a segmentation fault when saving",
       description:
-        "Steps to reproduce:\n1. Open a file\n2. Press save\n\nThe app crashes with a segmentation fault every time.\n\nVersion 2.3.1 on Ubuntu 22.04.",
+        "Steps to reproduce:\n1. Open a file with more than one page of text\n2. Press save in the toolbar or with the " +
+        "keyboard shortcut\n\nThe app crashes with a segmentation fault every time, and the unsaved text is lost.\n\n" +
+        "Version 2.3.1 on Ubuntu 22.04.",
     }).find((v) => v.persona === "product")!.reasoning;
     expect(product).not.toContain("the defect is severe");
     expect(product).toMatch(/it names “crash/);

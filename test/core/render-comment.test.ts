@@ -190,7 +190,11 @@ describe("the Change line (issue 31)", () => {
 });
 
 describe("claims only where the finder behind them is reliable (issue 35)", () => {
-  const base = reportWith([5, 5, 5, 5, 5], () => "R.", DESCRIPTION);
+  // Thirty words or more: "a bug report" is not said on less (BUG_CLAIM_MIN_WORDS).
+  const LONG =
+    "Customers keep asking to pay by card; today they must email us for an invoice, wait a day for it, and pay by " +
+    "bank transfer, which delays every order and loses some of them at the checkout page.";
+  const base = reportWith([5, 5, 5, 5, 5], () => "R.", LONG);
   const render = (report: typeof base.report) => renderReport(report, base.approval, { scorer: "offline" });
   const withReading = (reading: Partial<typeof base.report.reading>): typeof base.report =>
     ({ ...base.report, reading: { ...base.report.reading, ...reading } }) as typeof base.report;
@@ -219,6 +223,19 @@ describe("claims only where the finder behind them is reliable (issue 35)", () =
     expect(unsure).not.toMatch(/Read as|a bug report/);
     const question = render(withReading({ kind: "question", kindConfidence: 0.92, evidence: [] }));
     expect(question).not.toMatch(/a question/);
+  });
+
+  it("says no bug report on a short description: read from the title alone, the kind is often wrong", () => {
+    const short = {
+      ...withReading({ kind: "bug", kindConfidence: 0.9, evidence: [] }),
+      description: "It fails.",
+    };
+    expect(render(short)).not.toMatch(/Read as|a bug report/);
+    const enhancement = {
+      ...withReading({ kind: "feature", kindConfidence: 0.9, evidence: [] }),
+      description: "",
+    };
+    expect(render(enhancement)).toContain("**Read as** an enhancement request (90% sure)");
   });
 
   it("names no kind for upkeep: moving, removing or renaming code is neither a bug report nor a feature request", () => {

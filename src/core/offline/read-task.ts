@@ -127,12 +127,31 @@ export function readTask(
 export const KIND_CLAIM_BAR: Readonly<Record<string, number>> = { bug: 0.8, feature: 0.85 };
 
 /**
- * Whether a kind may be named for a task of this title: at or above its bar, and not for upkeep (UPKEEP_TITLE_RE),
- * which is neither kind the model knows, nor "feature" for work on tests (TEST_WORK_RE). The comment's "Read as" and the reasonings ask the same question.
+ * Words of description below which "a bug report" is not said: with little text the kind model reads the title
+ * alone, and its bug claims were right 12 of 18 times there (NLBSE'24 by repository-grouped CV and readers' labels
+ * of 720 Hadoop Jira reports), against 73 of 77 with 30 words or more (issue 35: a kind only where it is right
+ * 90% of the time). Enhancement claims held at every length (25 of 25 below 30 words).
  */
-export function kindNamed(kind: string, confidence: number, title: string): boolean {
+export const BUG_CLAIM_MIN_WORDS = 30;
+
+const wordsIn = (text: string, atLeast: number) => {
+  let n = 0;
+  for (const _ of text.matchAll(/[\p{L}\p{N}]+/gu)) if (++n >= atLeast) break;
+  return n;
+};
+
+/**
+ * Whether a kind may be named for a task of this title and description: at or above its bar, and not for upkeep
+ * (UPKEEP_TITLE_RE), which is neither kind the model knows, nor "feature" for work on tests (TEST_WORK_RE), nor "bug"
+ * on a description of fewer than BUG_CLAIM_MIN_WORDS words. `description` is absent for a pull request's change,
+ * named by what it does ("a fix"; not measured by length). The comment's "Read as" and the reasonings ask the same
+ * question.
+ */
+export function kindNamed(kind: string, confidence: number, title: string, description?: string): boolean {
   const bar = KIND_CLAIM_BAR[kind];
   if (bar === undefined || confidence < bar || UPKEEP_TITLE_RE.test(title)) return false;
+  if (kind === "bug")
+    return description === undefined || wordsIn(description, BUG_CLAIM_MIN_WORDS) >= BUG_CLAIM_MIN_WORDS;
   return kind !== "feature" || !(TEST_WORK_RE.test(title) || TEST_CLASS_RE.test(title));
 }
 
@@ -141,7 +160,7 @@ export function claimedKind(r: TaskReading): "bug" | "feature" | null {
   // A pull request's text (reading.pullRequest): the kind model knows bug reports, feature requests and questions.
   if (r.reading.pullRequest) return null;
   const { kind, kindConfidence } = r.reading;
-  return kindNamed(kind, kindConfidence, r.task) ? (kind as "bug" | "feature") : null;
+  return kindNamed(kind, kindConfidence, r.task, r.description) ? (kind as "bug" | "feature") : null;
 }
 
 /**
