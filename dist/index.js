@@ -37588,7 +37588,7 @@ var EXPECTED_SAID_RE = /\bshould (?:be|return|give|show|print|output|equal)\b|\b
 var IMAGE_RE2 = /!\[([^\][]{0,120})\]\([^)\s[]{1,500}\)|<img\b[^<>]{0,500}?\bsrc\s*=\s*["']?(?:https?:\/\/|\/)[^<>]{0,500}>/i;
 var INLINE_FENCE_RE = /```([^`\n]+)```/g;
 var CODE_LINE_RE2 = /^\s*(?:#include\s*[<"]|#(?:ifdef|ifndef|define|if|endif|pragma)\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|using|package|return)\b\s*[\w({[]|\$\s+\S|(?:npm|npx|pip3?|python3?|node|git|cd|cmake|make|cargo|go|docker|kubectl|yarn|pnpm|bitcoin-cli|curl)\s+\S|<\/?(?!details|summary|br|sub|sup|img|p\b|b\b|i\b)[a-zA-Z][\w-]*[\s>/]|[\w.$[\]]+(?:\s*,\s*[\w.$]+)*\s*(?:=|\+=|-=)\s*[^=\s]|[\w.$]+\([^)]*\)\s*;?\s*$|[\w.$]+\(.*[,{(]\s*$|\w+\s*\([^)]*\)\s*\{|[{}]\s*$|.*;\s*$)/;
-var LOG_LINE_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s])/i;
+var LOG_LINE_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s]|[\w-]+ (?:ERR!|WARN\b|notice\b|sill\b|verb\b)(?!\s*[=(]))/i;
 
 // src/core/offline/ask-rank.ts
 var SCENE_RE = /^(?:so\s+|and\s+|but\s+)?(?:i|we)(?:'m|’m|'ve|’ve| am| are| was| were| have| had| recently| currently| just)?\s+(?:using|use|used|running|run|ran|trying|tried|installed|install|working|built|building|have|had|got|noticed|found|came|started|been|wanted|upgraded|updated|deployed|created|wrote|made|set)\b/i;
@@ -37616,12 +37616,12 @@ function sharedWords(text2, title) {
 var CJK_RUN_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]{2,}/gu;
 var CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 function askFeatures(title, cands) {
-  const titleWords = /* @__PURE__ */ new Set();
-  eachWord(title, (k) => titleWords.add(k));
+  const titleWords2 = /* @__PURE__ */ new Set();
+  eachWord(title, (k) => titleWords2.add(k));
   const signals = cands.map((c) => askSignals(c.text, c.step));
   const cues = signals.map((x) => x.cue);
   const firstCue = cues.findIndex((q2) => q2 !== null);
-  const overlaps = cands.map((c) => sharedWords(c.text, titleWords));
+  const overlaps = cands.map((c) => sharedWords(c.text, titleWords2));
   const most = Math.max(...overlaps);
   const hasAsk = cands.some((c) => c.section === "ask");
   return cands.map((c, i) => {
@@ -37648,7 +37648,7 @@ function askFeatures(title, cands) {
       SCENE_RE.test(t) ? 1 : 0,
       Math.log1p(n),
       n < 6 ? 1 : 0,
-      titleWords.size ? overlap / titleWords.size : 0,
+      titleWords2.size ? overlap / titleWords2.size : 0,
       sig.leadIn ? 1 : 0,
       sig.cause ? 1 : 0,
       sig.pointer ? 1 : 0,
@@ -38435,7 +38435,7 @@ function quoteAt(line, index, length, unit) {
 }
 var PRINTED_SETTING_RE = /^\s*[\w.$-]+ {2,}[=:] +\d/;
 var BARE_FRAME_RE = /^\s*[\w$.]+\.[\w$<>]+\((?:Native Method|Unknown Source|[\w$]+\.\w+:\d+)\)/;
-var codeLine = (l) => CODE_LINE_RE2.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l) && !PRINTED_SETTING_RE.test(l) && !BARE_FRAME_RE.test(l);
+var codeLine = (l) => CODE_LINE_RE2.test(l) && !LOG_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l) && !PRINTED_SETTING_RE.test(l) && !BARE_FRAME_RE.test(l);
 function looksLikeCode(lines) {
   const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
   if (content.length === 0) return false;
@@ -38789,6 +38789,7 @@ function readingOf(task, description) {
 }
 
 // src/core/offline/read-task.ts
+var DOTTED_NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
 var THEMES = /* @__PURE__ */ new Set([
   "payments",
   "pricing",
@@ -38825,7 +38826,9 @@ function readTask(original, originalDescription, calibration) {
   const read = readStructures(task, description, analysis, md, lang);
   const structure = read.structure;
   const injectionFree = !analysis.injection;
-  const titleOnly = analysis.stuffing ? [] : task.includes("(") ? conceptsIn(task.replace(/\([^)]{0,80}\)/g, " "), injectionFree) : analysis.titleConcepts;
+  let subject = task.includes("(") ? task.replace(/\([^)]{0,80}\)/g, " ") : task;
+  if (/[\p{L}\p{N}][_.][\p{L}\p{N}]/u.test(subject)) subject = subject.replace(DOTTED_NAME_RE, " ");
+  const titleOnly = analysis.stuffing ? [] : subject !== task ? conceptsIn(subject, injectionFree) : analysis.titleConcepts;
   const themes = titleOnly.filter((h) => THEMES.has(h.concept.id));
   const opening = firstSentence(md);
   const seen = new Set(themes.map((h) => h.concept.id));
@@ -39178,6 +39181,7 @@ var LENS = Object.fromEntries(
   ])
 );
 var NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
+var titleWords = (title) => title.replace(NAME_RE, " ").toLowerCase();
 function wordIndex(text2, word) {
   const letter = new RegExp("\\p{L}", "u");
   for (let at = text2.indexOf(word); at >= 0; at = text2.indexOf(word, at + 1)) {
@@ -39259,7 +39263,7 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
     const label2 = a.label.toLowerCase();
     const word = a.word.toLowerCase();
     const stem2 = word.length > 4 ? word.replace(/(?:es|s|ing|ed)$/, "") : word;
-    const subject = (label2.includes(stem2) || word.includes(label2)) && (r.themes.some((h) => h.concept.id === a.id) || wordIndex(r.task.toLowerCase(), word) >= 0);
+    const subject = (label2.includes(stem2) || word.includes(label2)) && (r.themes.some((h) => h.concept.id === a.id) || wordIndex(titleWords(r.task), word) >= 0);
     if (!subject) {
       const at = a.sentence.text.toLowerCase().indexOf(a.word.toLowerCase());
       if (at < 0 || at + a.word.length > QUOTE_SHOWN - 2) continue;
@@ -79775,10 +79779,10 @@ function compoundsOf(title) {
   return out;
 }
 function issueFeatures(title, body, o = DEFAULT_FEATURES) {
-  const titleWords = words2(title.slice(0, MAX_TITLE_CHARS), o);
+  const titleWords2 = words2(title.slice(0, MAX_TITLE_CHARS), o);
   const bodyWords = words2(authorText(body, o.dropCode, o.urlTails), o);
   const wordCounts = /* @__PURE__ */ new Map();
-  for (const w of titleWords) wordCounts.set(w, (wordCounts.get(w) ?? 0) + o.titleWeight);
+  for (const w of titleWords2) wordCounts.set(w, (wordCounts.get(w) ?? 0) + o.titleWeight);
   if (o.compounds)
     for (const c of compoundsOf(title.slice(0, MAX_TITLE_CHARS)))
       wordCounts.set(c, (wordCounts.get(c) ?? 0) + o.titleWeight);
@@ -79790,7 +79794,7 @@ function issueFeatures(title, body, o = DEFAULT_FEATURES) {
   }
   const chars = /* @__PURE__ */ new Map();
   if (o.ngrams.length > 0) {
-    addGrams(chars, titleWords, o.ngrams, o.ngramSource === "title" ? 1 : o.titleWeight);
+    addGrams(chars, titleWords2, o.ngrams, o.ngramSource === "title" ? 1 : o.titleWeight);
     if (o.ngramSource === "all") addGrams(chars, bodyWords, o.ngrams, 1);
   }
   return {

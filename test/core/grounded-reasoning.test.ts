@@ -702,3 +702,14 @@ describe("an upkeep title that names a problem", () => {
     expect(rs.join(" ")).not.toMatch(/reports a (?:problem|bug)/);
   });
 });
+
+describe("a word inside a qualified name in the title", () => {
+  it('makes no subject: a package\'s "security" is no security and privacy task', () => {
+    const all = reasons(
+      "[JDK23] org.example.security.SessionUser use of Subject needs to move to replacement APIs",
+      "Subject.getSubject is deprecated for removal; the replacement is Subject.current. The maintainers of this code " +
+        "need to migrate it to the replacement APIs so that it keeps working once the security manager feature is removed.",
+    ).join(" ");
+    expect(all).not.toMatch(/about security and privacy/);
+  });
+});

@@ -704,3 +704,15 @@ describe("a thread dump's frames", () => {
     expect(quoteOf("Slot allocation hangs", body, "code")).toBeUndefined();
   });
 });
+
+describe("a tool's log lines", () => {
+  it("are not code, though they start with the tool's name", () => {
+    const log = [
+      "npm ERR! Linux 4.15.0-29-generic",
+      'npm ERR! argv "node" "npm" "install"',
+      "npm ERR! code ELIFECYCLE",
+    ];
+    const body = `Install fails:\n\n\`\`\`\n${log.join("\n")}\nconst app = require("app");\n\`\`\`\n`;
+    expect(quoteOf("Install fails on Linux", body, "code") ?? "").not.toMatch(/npm ERR!/);
+  });
+});

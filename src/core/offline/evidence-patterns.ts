@@ -129,6 +129,9 @@ export const INLINE_FENCE_RE = /```([^`\n]+)```/g;
 /** A line that reads as code: statements, calls, declarations, markup, or a shell command. */
 export const CODE_LINE_RE =
   /^\s*(?:#include\s*[<"]|#(?:ifdef|ifndef|define|if|endif|pragma)\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|using|package|return)\b\s*[\w({[]|\$\s+\S|(?:npm|npx|pip3?|python3?|node|git|cd|cmake|make|cargo|go|docker|kubectl|yarn|pnpm|bitcoin-cli|curl)\s+\S|<\/?(?!details|summary|br|sub|sup|img|p\b|b\b|i\b)[a-zA-Z][\w-]*[\s>/]|[\w.$[\]]+(?:\s*,\s*[\w.$]+)*\s*(?:=|\+=|-=)\s*[^=\s]|[\w.$]+\([^)]*\)\s*;?\s*$|[\w.$]+\(.*[,{(]\s*$|\w+\s*\([^)]*\)\s*\{|[{}]\s*$|.*;\s*$)/;
-/** A line of a log, not code: a timestamp, a progress counter or a level tag opens it. */
+/**
+ * A line of a log, not code: a timestamp, a progress counter or a level tag opens it, or a tool's name and its
+ * npm-style level ("npm ERR! Linux 4.15.0", "gyp WARN …", "npm notice …").
+ */
 export const LOG_LINE_RE =
-  /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s])/i;
+  /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s]|[\w-]+ (?:ERR!|WARN\b|notice\b|sill\b|verb\b)(?!\s*[=(]))/i;

@@ -93,9 +93,10 @@ const PRINTED_SETTING_RE = /^\s*[\w.$-]+ {2,}[=:] +\d/;
  * "org.a.B.read(B.java:957)"): a call's shape, but output (a reader took it, quoted as "Code:", for false).
  */
 const BARE_FRAME_RE = /^\s*[\w$.]+\.[\w$<>]+\((?:Native Method|Unknown Source|[\w$]+\.\w+:\d+)\)/;
-/** A line of code: not a link alone, not a printed setting, not a stack frame. */
+/** A line of code: not a log's line, not a link alone, not a printed setting, not a stack frame. */
 const codeLine = (l: string) =>
   CODE_LINE_RE.test(l) &&
+  !LOG_LINE_RE.test(l) &&
   !/^\s*https?:\/\/\S+\s*$/.test(l) &&
   !PRINTED_SETTING_RE.test(l) &&
   !BARE_FRAME_RE.test(l);

@@ -18,6 +18,9 @@ import { TEST_CLASS_RE, TEST_WORK_RE, UPKEEP_TITLE_RE } from "./structure-patter
 import { rememberReading } from "./reading-memo.js";
 import { readable } from "./unreadable-text.js";
 
+/** A name joined by "." or "_": a package's, a file's, a setting's, a version's. */
+const DOTTED_NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
+
 /** Themes that are the subject of a task; the others (defects, debt, claims) are read from structure. */
 const THEMES = new Set([
   "payments",
@@ -88,10 +91,13 @@ export function readTask(
   // Parenthesised asides in the title are not its subject; keyword runs are not themes. A task without an
   // instruction to the scorer has none in its parts: they are not searched again.
   const injectionFree = !analysis.injection;
+  // Nor is a word inside a name joined by "." or "_" ("security" in "org.apache.hadoop.security.UserGroupInformation").
+  let subject = task.includes("(") ? task.replace(/\([^)]{0,80}\)/g, " ") : task;
+  if (/[\p{L}\p{N}][_.][\p{L}\p{N}]/u.test(subject)) subject = subject.replace(DOTTED_NAME_RE, " ");
   const titleOnly = analysis.stuffing
     ? []
-    : task.includes("(")
-      ? conceptsIn(task.replace(/\([^)]{0,80}\)/g, " "), injectionFree)
+    : subject !== task
+      ? conceptsIn(subject, injectionFree)
       : analysis.titleConcepts;
   const themes = titleOnly.filter((h) => THEMES.has(h.concept.id));
   // The opening sentence says what the task is about as often as the title does; later sentences are

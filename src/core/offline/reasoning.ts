@@ -67,6 +67,12 @@ const LENS = Object.fromEntries(
 /** Words joined by "_" or "." into a name: a file's, an identifier's, a version's. */
 const NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
 
+/**
+ * A title's own words, lower case: a name joined by "." or "_" is not the title's words ("security" in
+ * "org.apache.hadoop.security.UserGroupInformation" does not make a task about security and privacy).
+ */
+const titleWords = (title: string) => title.replace(NAME_RE, " ").toLowerCase();
+
 /** Where a lower-case word stands whole (not inside another word) in lower-case text, or -1. */
 function wordIndex(text: string, word: string): number {
   const letter = /\p{L}/u;
@@ -217,7 +223,7 @@ function candidates(
     const stem = word.length > 4 ? word.replace(/(?:es|s|ing|ed)$/, "") : word;
     const subject =
       (label.includes(stem) || word.includes(label)) &&
-      (r.themes.some((h) => h.concept.id === a.id) || wordIndex(r.task.toLowerCase(), word) >= 0);
+      (r.themes.some((h) => h.concept.id === a.id) || wordIndex(titleWords(r.task), word) >= 0);
     // The word mentioned must stand in the part of the sentence shown, as a lens word must (a quote cut before it
     // reads as a mention of a word that is not there).
     if (!subject) {
