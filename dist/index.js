@@ -37087,7 +37087,7 @@ var UPKEEP_TITLE_RE = new RegExp(
   String.raw`^\W*${TITLE_TAG}*(?:remove|delete|drop|move|rename|refactor|clean(?:\s?up)?|cleanup|migrate|replace|upgrade|bump|deprecate|backport|cherry-?pick|revert|exclude|use|create (?:a |an |the |new )?(?:[\w-]+ )?(?:module|jar|package|artifact)|fix (?:the |a |some |all )?(?:[\w"']+ )?(?:typos?|javadocs?|checkstyle|findbugs|spotbugs|lint|warnings?|doc(?:s|umentation)?)\b|(?:fix|correct) [^.]{0,40}\btypos?)\b`,
   "i"
 );
-var TEST_WORK_RE = /\b(?:(?:unit|integration|flaky|more|missing|new|extra) tests?|tests? (?:for|coverage|cases?|runs?|suites?))\b/i;
+var PROJECT_WORK_RE = /\b(?:(?:unit|integration|flaky|more|missing|new|extra) tests?|tests? (?:for|coverage|cases?|runs?|suites?))\b|(?:^|[\s`'"(])\.(?:gitignore|gitattributes|asf\.yaml|editorconfig|github)\b|\b(?:dockerfile|jenkinsfile|makefile|pom\.xml|build\.gradle|pre-?commit|checkstyle|spotbugs|findbugs|javadocs?|copyright|license headers?|release notes|changelog|sbom)\b|\b(?:ci|build) (?:jobs?|pipelines?|scripts?|profiles?|images?)\b|\bjdk\s?\d+ profile\b/i;
 var TEST_CLASS_RE = /\bTest[A-Z][A-Za-z]\w*/;
 
 // src/core/offline/ask-patterns.ts
@@ -38859,7 +38859,7 @@ function kindNamed(kind, confidence, title, description) {
   if (bar === void 0 || confidence < bar || UPKEEP_TITLE_RE.test(title)) return false;
   if (kind === "bug")
     return description === void 0 || wordsIn(description, BUG_CLAIM_MIN_WORDS) >= BUG_CLAIM_MIN_WORDS;
-  return kind !== "feature" || !(TEST_WORK_RE.test(title) || TEST_CLASS_RE.test(title));
+  return kind !== "feature" || !(PROJECT_WORK_RE.test(title) || TEST_CLASS_RE.test(title));
 }
 function claimedKind(r) {
   if (r.reading.pullRequest) return null;

@@ -26,8 +26,8 @@ import { askPool, seededOrder, writeParts } from "./ask-data.js";
 const here = dirname(fileURLToPath(import.meta.url));
 // The first 240 of the seeded order (the rule for upkeep titles was made reading their errors) and the next 240,
 // labelled after it and read once with --holdout.
-// A third 240 (`--fresh`, after --skip 480), labelled after the words of UPKEEP_WORD_RE and TEST_WORK_RE were chosen
-// from the first two sets' errors, and read once.
+// A third 240 (`--fresh`, after --skip 480), labelled 2026-11-28 after a first rule on upkeep words was tried (and
+// dropped); the rules made later that day (a bug's 30 words, PROJECT_WORK_RE) saw it, so it is no longer held out.
 const LABELS = resolve(
   here,
   process.argv.includes("--holdout")

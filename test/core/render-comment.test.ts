@@ -254,11 +254,14 @@ describe("claims only where the finder behind them is reliable (issue 35)", () =
     expect(feature).toContain("**Read as** an enhancement request (95% sure)");
   });
 
-  it("calls no work on tests an enhancement request, but a failing test is still a bug report", () => {
+  it("calls no work on the project's tests, build or CI an enhancement request; a failing test is still a bug report", () => {
     for (const task of [
       "Add more tests for the gzip compressor",
       "Disable TestUploadRetries",
       "Test coverage for the CLI",
+      "Add .diff to .gitignore",
+      "Add a precommit check for the plugins repository",
+      "Support HTML5 javadoc",
     ]) {
       const md = render({ ...withReading({ kind: "feature", kindConfidence: 0.95, evidence: [] }), task });
       expect(md).not.toMatch(/Read as/);

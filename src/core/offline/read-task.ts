@@ -14,7 +14,7 @@ import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown
 import { readReading, readStructures } from "./read-reading.js";
 import { readSegments, type Segments } from "./segments.js";
 import type { TaskStructure } from "./task-structure.js";
-import { TEST_CLASS_RE, TEST_WORK_RE, UPKEEP_TITLE_RE } from "./structure-patterns.js";
+import { TEST_CLASS_RE, PROJECT_WORK_RE, UPKEEP_TITLE_RE } from "./structure-patterns.js";
 import { rememberReading } from "./reading-memo.js";
 import { readable } from "./unreadable-text.js";
 
@@ -148,7 +148,7 @@ const wordsIn = (text: string, atLeast: number) => {
 
 /**
  * Whether a kind may be named for a task of this title and description: at or above its bar, and not for upkeep
- * (UPKEEP_TITLE_RE), which is neither kind the model knows, nor "feature" for work on tests (TEST_WORK_RE), nor "bug"
+ * (UPKEEP_TITLE_RE), which is neither kind the model knows, nor "feature" for work on the project itself, its tests, build and CI (PROJECT_WORK_RE), nor "bug"
  * on a description of fewer than BUG_CLAIM_MIN_WORDS words. `description` is absent for a pull request's change,
  * named by what it does ("a fix"; not measured by length). The comment's "Read as" and the reasonings ask the same
  * question.
@@ -158,7 +158,7 @@ export function kindNamed(kind: string, confidence: number, title: string, descr
   if (bar === undefined || confidence < bar || UPKEEP_TITLE_RE.test(title)) return false;
   if (kind === "bug")
     return description === undefined || wordsIn(description, BUG_CLAIM_MIN_WORDS) >= BUG_CLAIM_MIN_WORDS;
-  return kind !== "feature" || !(TEST_WORK_RE.test(title) || TEST_CLASS_RE.test(title));
+  return kind !== "feature" || !(PROJECT_WORK_RE.test(title) || TEST_CLASS_RE.test(title));
 }
 
 /** The kind a reasoning (or the advice) may name, or null. */

@@ -126,11 +126,13 @@ export const UPKEEP_TITLE_RE = new RegExp(
   "i",
 );
 /**
- * Work on a project's own tests ("Add more test for the gzip compressor", "support multiple integration test runs on
- * one bucket", "Disable TestDynamometerInfra"): upkeep, which readers do not call an enhancement request. A failing
- * or flaky test is still a bug report, so only "feature" goes unnamed for it (kindNamed).
+ * Work on the project itself rather than on what it does for its users: its tests ("Add more test for the gzip
+ * compressor", "support multiple integration test runs on one bucket"), its build and CI ("Add precommit check for
+ * the thirdparty repository", "Update the Dockerfile", "Add .diff to .gitignore", "Publish SBOM artifacts"), its
+ * javadoc, changelog and licence headers. Readers do not call it an enhancement request. A failing test or a broken
+ * build is still a bug report, so only "feature" goes unnamed for it (kindNamed).
  */
-export const TEST_WORK_RE =
-  /\b(?:(?:unit|integration|flaky|more|missing|new|extra) tests?|tests? (?:for|coverage|cases?|runs?|suites?))\b/i;
+export const PROJECT_WORK_RE =
+  /\b(?:(?:unit|integration|flaky|more|missing|new|extra) tests?|tests? (?:for|coverage|cases?|runs?|suites?))\b|(?:^|[\s`'"(])\.(?:gitignore|gitattributes|asf\.yaml|editorconfig|github)\b|\b(?:dockerfile|jenkinsfile|makefile|pom\.xml|build\.gradle|pre-?commit|checkstyle|spotbugs|findbugs|javadocs?|copyright|license headers?|release notes|changelog|sbom)\b|\b(?:ci|build) (?:jobs?|pipelines?|scripts?|profiles?|images?)\b|\bjdk\s?\d+ profile\b/i;
 /** A test class's name, case-sensitive ("TestRPC", "TestDynamometerInfra"), not "testInstance" nor "testnet". */
 export const TEST_CLASS_RE = /\bTest[A-Z][A-Za-z]\w*/;
