@@ -8,6 +8,7 @@
  *   node --import tsx scripts/eval/kind-claim-tracker.ts                      precision of the named kinds
  *   … --holdout                                                               on the held-out labels instead
  *   … --fresh                                                                 on the third set (hadoop-kinds-fresh.json)
+ *   … --fourth                                                                on the fourth (hadoop-kinds-fourth.json)
  *   node --import tsx scripts/eval/kind-claim-tracker.ts --sample N --out DIR  write a sample to label (4 parts)
  *   … --skip M                                                                after the first M of the seeded order
  *
@@ -28,13 +29,16 @@ const here = dirname(fileURLToPath(import.meta.url));
 // labelled after it and read once with --holdout.
 // A third 240 (`--fresh`, after --skip 480), labelled 2026-11-28 after a first rule on upkeep words was tried (and
 // dropped); the rules made later that day (a bug's 30 words, PROJECT_WORK_RE) saw it, so it is no longer held out.
+// A fourth 240 (`--fourth`, after --skip 720), labelled after those rules, and read once (at 220cb3a).
 const LABELS = resolve(
   here,
   process.argv.includes("--holdout")
     ? "hadoop-kinds-holdout.json"
     : process.argv.includes("--fresh")
       ? "hadoop-kinds-fresh.json"
-      : "hadoop-kinds.json",
+      : process.argv.includes("--fourth")
+        ? "hadoop-kinds-fourth.json"
+        : "hadoop-kinds.json",
 );
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
