@@ -38435,6 +38435,7 @@ function quoteAt(line, index, length, unit) {
 }
 var PRINTED_SETTING_RE = /^\s*[\w.$-]+ {2,}[=:] +\d/;
 var BARE_FRAME_RE = /^\s*[\w$.]+\.[\w$<>]+\((?:Native Method|Unknown Source|[\w$]+\.\w+:\d+)\)/;
+var PROSE_OPENING_RE = /^[A-Z][a-z]+(?: [a-z]+){3}\b/;
 var codeLine = (l) => CODE_LINE_RE2.test(l) && !LOG_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l) && !PRINTED_SETTING_RE.test(l) && !BARE_FRAME_RE.test(l);
 function looksLikeCode(lines) {
   const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
@@ -38614,7 +38615,7 @@ ${FENCE_MARK}${pointed.trim()}
       if (next2 && !isHeading(next2) && !EMPTY_ANSWER_RE.test(next2))
         put("expected_actual", `${withoutLinks} ${next2}`);
     }
-    if (CODE_LINE_RE2.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed))
+    if (CODE_LINE_RE2.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed) && !PROSE_OPENING_RE.test(trimmed))
       unfenced.push(trimmed);
   }
   const tasks = lists.filter((l) => !l.options && !l.outOfScope && !(l.ticked === 1 && l.unticked >= 1)).flatMap((l) => l.items);
@@ -38917,7 +38918,7 @@ function drivers(r, model) {
 
 // src/core/offline/words/reasoning-terms.json
 var reasoning_terms_default = {
-  _about: `Words the reasoning does not build a claim on (reasoning.ts). weakTerms: too common in issues to name an area on their own ("comment on this issue" is no collaboration feature, "import cv2" no import feature, "bitcoin" the software and not a donation, "password" a login problem and no security work, "visual" in "visual c++" and "display" in "display the error" no visible interface, "any insights would be useful" no analytics, "color" in "BGR color format" a property of data and no visible interface, "language" as often a programming language as a localisation, "does nothing" a defect and no crash or outage); an area needs another of its terms. ambiguousLens: lens words that name no stake on their own ("a jetson production module", "it costs a second", "can anyone out there help", "hi everyone": an address to helpers, not who the work is for; "message" as often a protocol's, a queue's or a log's as one people read, "interface" as often a Java interface as a user interface, "experience" as often the author's own, "based on experience trying to debug this", as a user's). Chosen from issue 35's maintainer readings (the fixed sample and a fresh one).`,
+  _about: `Words the reasoning does not build a claim on (reasoning.ts). weakTerms: too common in issues to name an area on their own ("comment on this issue" is no collaboration feature, "import cv2" no import feature, "bitcoin" the software and not a donation, "password" a login problem and no security work, "visual" in "visual c++" and "display" in "display the error" no visible interface, "any insights would be useful" no analytics, "color" in "BGR color format" a property of data and no visible interface, "language" as often a programming language as a localisation, "checkout" as often a source checkout ("the checkout of the source directory") as a shop's, "does nothing" a defect and no crash or outage); an area needs another of its terms. ambiguousLens: lens words that name no stake on their own ("a jetson production module", "it costs a second", "can anyone out there help", "hi everyone": an address to helpers, not who the work is for; "message" as often a protocol's, a queue's or a log's as one people read, "interface" as often a Java interface as a user interface, "experience" as often the author's own, "based on experience trying to debug this", as a user's). Chosen from issue 35's maintainer readings (the fixed sample and a fresh one).`,
   weakTerms: [
     "comment",
     "comments",
@@ -38994,7 +38995,8 @@ var reasoning_terms_default = {
     "colour",
     "colours",
     "language",
-    "does nothing"
+    "does nothing",
+    "checkout"
   ],
   ambiguousLens: [
     "production",

@@ -713,3 +713,13 @@ describe("a word inside a qualified name in the title", () => {
     expect(all).not.toMatch(/about security and privacy/);
   });
 });
+
+describe("a source checkout", () => {
+  it('is no revenue: "checkout the sandbox below" names no payments', () => {
+    const all = reasons(
+      "Children re-mount on every state change",
+      "I have a hook that calls a callback after a timeout, and the children re-mount each time. To see this in action, checkout the sandbox below.",
+    ).join(" ");
+    expect(all).not.toMatch(/“checkout”/);
+  });
+});

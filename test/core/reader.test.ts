@@ -716,3 +716,15 @@ describe("a tool's log lines", () => {
     expect(quoteOf("Install fails on Linux", body, "code") ?? "").not.toMatch(/npm ERR!/);
   });
 });
+
+describe("a sentence that ends on a call", () => {
+  it("is prose, not code pasted without a fence", () => {
+    const body = [
+      "The principal keeps the trailing dot of the host name.",
+      "At the same time we can look at the constructor Principal#Principal(String, int, String) where the host is read;",
+      "At the same time the keytab login reads it with InetAddress.getCanonicalHostName();",
+      "At the same time we can see the realm lookup in Realms.lookup(host);",
+    ].join("\n");
+    expect(quoteOf("Principal keeps a trailing dot", body, "code")).toBeUndefined();
+  });
+});

@@ -93,6 +93,12 @@ const PRINTED_SETTING_RE = /^\s*[\w.$-]+ {2,}[=:] +\d/;
  * "org.a.B.read(B.java:957)"): a call's shape, but output (a reader took it, quoted as "Code:", for false).
  */
 const BARE_FRAME_RE = /^\s*[\w$.]+\.[\w$<>]+\((?:Native Method|Unknown Source|[\w$]+\.\w+:\d+)\)/;
+/**
+ * A line that opens as an English sentence, a Capitalised word and three lower-case ones ("At the same time we can
+ * look at constructor …(…);"): prose that ends on a ";" or a call, not code pasted without a fence.
+ */
+const PROSE_OPENING_RE = /^[A-Z][a-z]+(?: [a-z]+){3}\b/;
+
 /** A line of code: not a log's line, not a link alone, not a printed setting, not a stack frame. */
 const codeLine = (l: string) =>
   CODE_LINE_RE.test(l) &&
@@ -393,7 +399,12 @@ export function readEvidence(
       if (next && !isHeading(next) && !EMPTY_ANSWER_RE.test(next))
         put("expected_actual", `${withoutLinks} ${next}`);
     }
-    if (CODE_LINE_RE.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed))
+    if (
+      CODE_LINE_RE.test(trimmed) &&
+      !/[.!?]\s*$/.test(trimmed) &&
+      !LIST_ITEM_RE.test(trimmed) &&
+      !PROSE_OPENING_RE.test(trimmed)
+    )
       unfenced.push(trimmed);
   }
   // A form's choice (one item ticked, the others not: "- [x] Please close this issue … - [ ] New documentation"),
