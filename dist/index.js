@@ -37971,6 +37971,10 @@ function withJunkFlags(s, flags) {
     junk
   };
 }
+function describesState(text2, shortcut) {
+  const at = text2.toLowerCase().indexOf(shortcut.toLowerCase());
+  return at >= 0 && /\b(?:is|are|was|were|been|being|currently|already|still)\s+(?:\w+\s+)?$/i.test(text2.slice(0, at));
+}
 function structureOf(title, description, md) {
   const t = readTitle(title);
   const b2 = readBody(md);
@@ -37978,7 +37982,7 @@ function structureOf(title, description, md) {
   const hype = b2.ownText.match(HYPE_RE)?.length ?? 0;
   const opening = b2.ownText.slice(0, 300);
   const shortcut = t.kind !== "bug" && !t.debt ? firstMatch(DEBT_ADD_RE, opening) : null;
-  const descDebt = shortcut && !removesShortcut(opening, shortcut) ? shortcut : null;
+  const descDebt = shortcut && !removesShortcut(opening, shortcut) && !describesState(opening, shortcut) ? shortcut : null;
   if (descDebt) {
     t.kind = "refactor";
     t.debt = "adds";
@@ -39182,6 +39186,7 @@ var LENS = Object.fromEntries(
     new Set(PERSONA_RECORDS[p.id].voice.lens.words.filter((w) => !AMBIGUOUS_LENS.has(w)))
   ])
 );
+var SET_ASIDE_RE = /\b(?:(?:are|is)(?: also)? not (?:critical|needed|required|necessary|important|essential|in scope|part of (?:this|the)|the (?:goal|point|focus))|out of (?:the )?scope|non-goals?|not (?:a|the) goal|no need (?:for|to))\b/i;
 var NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
 var titleWords = (title) => title.replace(NAME_RE, " ").toLowerCase();
 function wordIndex(text2, word) {
@@ -39260,7 +39265,7 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
     }
   }
   if (opening) out.push(opening);
-  const mine = areas.filter((a) => (a.weights[persona] ?? 0) >= 1).sort((a, b2) => (b2.weights[persona] ?? 0) - (a.weights[persona] ?? 0));
+  const mine = areas.filter((a) => (a.weights[persona] ?? 0) >= 1 && !SET_ASIDE_RE.test(a.sentence.text)).sort((a, b2) => (b2.weights[persona] ?? 0) - (a.weights[persona] ?? 0));
   for (const a of mine) {
     const label2 = a.label.toLowerCase();
     const word = a.word.toLowerCase();
@@ -39281,7 +39286,7 @@ function candidates(r, persona, sentences2, areas, text2, wordsOf, account) {
     let n = 0;
     for (const w of wordsOf[i]) if (lens.has(w)) n++;
     return { s: s2, i, n };
-  }).filter((x) => x.n > 0 && account(x.i) && !fieldAnswer(x.s.text)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
+  }).filter((x) => x.n > 0 && account(x.i) && !fieldAnswer(x.s.text) && !SET_ASIDE_RE.test(x.s.text)).sort((a, b2) => b2.n - a.n || a.i - b2.i).slice(0, 3);
   for (const { s: s2, i } of ranked) {
     let word = "";
     let at = -1;

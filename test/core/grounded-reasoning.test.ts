@@ -723,3 +723,30 @@ describe("a source checkout", () => {
     expect(all).not.toMatch(/“checkout”/);
   });
 });
+
+describe("a shortcut the text says is already there", () => {
+  it('is the state the task starts from: no "adds technical debt"', () => {
+    const all = reasons(
+      "Provide fallbacks for the queue settings",
+      "If one of these settings is not given for a port, the defaults are hard-coded. It would be nice to provide a " +
+        "fallback setting that is used for all ports.",
+    ).join(" ");
+    expect(all).not.toMatch(/adds technical debt/);
+    expect(
+      reasons("Speed up the build", "Hard-code the flags in the build script so it skips the probe.").join(
+        " ",
+      ),
+    ).toMatch(/adds technical debt/);
+  });
+});
+
+describe("a sentence that sets its subject aside", () => {
+  it("lends no persona its words", () => {
+    const all = reasons(
+      "Move the lease calls up to the file system interface",
+      "We propose to move recoverLease() and isFileClosed() up to the FileSystem interface so that other stores can " +
+        "serve the database's log. Those are store-specific optimizations and are not critical to run the database.",
+    ).join(" ");
+    expect(all).not.toMatch(/“optimizations”/);
+  });
+});

@@ -229,6 +229,19 @@ export function withJunkFlags(s: TaskStructure, flags: JunkFlags): TaskStructure
   };
 }
 
+/**
+ * Whether the description says the shortcut is already there ("… the defaults are hard-coded.", "it is currently
+ * copy-pasted"): the state the task starts from, not a shortcut it asks to take (a reader took "It adds technical
+ * debt" for such a sentence as false).
+ */
+function describesState(text: string, shortcut: string): boolean {
+  const at = text.toLowerCase().indexOf(shortcut.toLowerCase());
+  return (
+    at >= 0 &&
+    /\b(?:is|are|was|were|been|being|currently|already|still)\s+(?:\w+\s+)?$/i.test(text.slice(0, at))
+  );
+}
+
 function structureOf(title: string, description: string, md: MarkdownText): TaskStructure {
   const t = readTitle(title);
   const b = readBody(md);
@@ -238,7 +251,8 @@ function structureOf(title: string, description: string, md: MarkdownText): Task
   // instead of importing it") adds debt as surely as one in the title.
   const opening = b.ownText.slice(0, 300);
   const shortcut = t.kind !== "bug" && !t.debt ? firstMatch(DEBT_ADD_RE, opening) : null;
-  const descDebt = shortcut && !removesShortcut(opening, shortcut) ? shortcut : null;
+  const descDebt =
+    shortcut && !removesShortcut(opening, shortcut) && !describesState(opening, shortcut) ? shortcut : null;
   if (descDebt) {
     t.kind = "refactor";
     t.debt = "adds";

@@ -64,6 +64,14 @@ const LENS = Object.fromEntries(
   ]),
 ) as unknown as Record<PersonaId, ReadonlySet<string>>;
 
+/**
+ * A sentence that sets its subject aside ("Those are FS-specific optimizations and are not critical to …", "… is out
+ * of scope"): its words are not what moves a persona (a reader took "the author mentions “optimizations”" from such a
+ * sentence as misleading).
+ */
+const SET_ASIDE_RE =
+  /\b(?:(?:are|is)(?: also)? not (?:critical|needed|required|necessary|important|essential|in scope|part of (?:this|the)|the (?:goal|point|focus))|out of (?:the )?scope|non-goals?|not (?:a|the) goal|no need (?:for|to))\b/i;
+
 /** Words joined by "_" or "." into a name: a file's, an identifier's, a version's. */
 const NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
 
@@ -209,7 +217,7 @@ function candidates(
   }
   if (opening) out.push(opening);
   const mine = areas
-    .filter((a) => (a.weights[persona] ?? 0) >= 1)
+    .filter((a) => (a.weights[persona] ?? 0) >= 1 && !SET_ASIDE_RE.test(a.sentence.text))
     .sort((a, b) => (b.weights[persona] ?? 0) - (a.weights[persona] ?? 0));
   for (const a of mine) {
     // What the area would do for users ("makes the product feel faster") is not in the text: not said. The area is
@@ -244,7 +252,7 @@ function candidates(
       for (const w of wordsOf[i]!) if (lens.has(w)) n++;
       return { s, i, n };
     })
-    .filter((x) => x.n > 0 && account(x.i) && !fieldAnswer(x.s.text))
+    .filter((x) => x.n > 0 && account(x.i) && !fieldAnswer(x.s.text) && !SET_ASIDE_RE.test(x.s.text))
     .sort((a, b) => b.n - a.n || a.i - b.i)
     .slice(0, 3);
   for (const { s, i } of ranked) {
