@@ -39086,7 +39086,7 @@ function whatItDoes(r, subject) {
   const kind = claimedKind(r);
   if (kind === "bug") return `It reports a bug ${subject}`;
   if (kind === "feature") return `It asks for an enhancement ${subject}`;
-  if (PROBLEM_RE2.test(subject) && !ADDS_RE.test(subject) && !UPKEEP_TITLE_RE.test(r.task))
+  if (PROBLEM_RE2.test(subject) && r.reading.kind !== "feature" && !ADDS_RE.test(subject) && !UPKEEP_TITLE_RE.test(r.task))
     return `It reports a problem ${subject}`;
   return `It is about ${subject.replace(/^in /, "")}`;
 }
@@ -39212,7 +39212,8 @@ function askFrame(r, text2, isAsk) {
   const kind = claimedKind(r);
   const cue = askCue(text2);
   if (r.reading.pullRequest) return cue === "question" ? "It asks" : "The author writes";
-  if (cue === "problem") return kind === "bug" ? "It reports a bug" : "It reports a problem";
+  if (cue === "problem")
+    return kind === "bug" ? "It reports a bug" : r.reading.kind === "feature" ? "The author writes" : "It reports a problem";
   if (cue === "question") return "It asks";
   if (cue === "request") return kind === "feature" ? "It asks for an enhancement" : "The author writes";
   return "The author writes";

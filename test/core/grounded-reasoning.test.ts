@@ -750,3 +750,15 @@ describe("a sentence that sets its subject aside", () => {
     expect(all).not.toMatch(/“optimizations”/);
   });
 });
+
+describe("a need stated in a request", () => {
+  it("is not said to report a problem where the reader takes the text for a request", async () => {
+    const { readTask } = await import("../../src/core/offline/read-task.js");
+    const title = "Expose the copy tool's counters to users through a setting";
+    const text =
+      "Currently users or applications cannot access the copy counters, such as the total number of bytes copied. " +
+      "This task is to enable this in the copy tool, so that a scheduler can read them after each run.";
+    expect(readTask(title, text).reading.kind).toBe("feature");
+    expect(reasons(title, text).join(" ")).not.toMatch(/reports a problem/);
+  });
+});

@@ -47,7 +47,12 @@ export function whatItDoes(r: TaskReading, subject: string): string {
   if (kind === "bug") return `It reports a bug ${subject}`;
   if (kind === "feature") return `It asks for an enhancement ${subject}`;
   // Upkeep ("Backport the fix for the NPE …", "Remove the broken probe") names a problem it does not report.
-  if (PROBLEM_RE.test(subject) && !ADDS_RE.test(subject) && !UPKEEP_TITLE_RE.test(r.task))
+  if (
+    PROBLEM_RE.test(subject) &&
+    r.reading.kind !== "feature" &&
+    !ADDS_RE.test(subject) &&
+    !UPKEEP_TITLE_RE.test(r.task)
+  )
     return `It reports a problem ${subject}`;
   return `It is about ${subject.replace(/^in /, "")}`;
 }

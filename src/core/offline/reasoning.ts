@@ -137,7 +137,14 @@ function askFrame(r: TaskReading, text: string, isAsk: boolean): string {
   const cue = askCue(text);
   // A pull request's sentence says what it changes: as written, unless it asks.
   if (r.reading.pullRequest) return cue === "question" ? "It asks" : "The author writes";
-  if (cue === "problem") return kind === "bug" ? "It reports a bug" : "It reports a problem";
+  // A sentence of a text the reader takes for a request ("Currently users cannot access the counters." before "This
+  // Jira is to enable it") states the need, not a defect: readers took "It reports a problem" there for false.
+  if (cue === "problem")
+    return kind === "bug"
+      ? "It reports a bug"
+      : r.reading.kind === "feature"
+        ? "The author writes"
+        : "It reports a problem";
   if (cue === "question") return "It asks";
   // A request the reader is not sure is a feature request is often what the author set out to do ("I want to
   // record on an external disk", "use tflite to invoke …"), not something asked of the maintainers: said as written.
