@@ -36,7 +36,7 @@ function jiraDate(s: string): number {
 
 /**
  * Jira's markup as GitHub's markdown says the same: {code}/{noformat} blocks as fences, {{x}} as x, [text|url]
- * links as text, -deleted- as ~~deleted~~. A format's conversion only: no word of Hadoop's is special-cased.
+ * links as text, -deleted- as ~~deleted~~, !image.png|…! as ![](image.png). A format's conversion only: no word of Hadoop's is special-cased.
  */
 export function jiraToMarkdown(text: string): string {
   return (
@@ -44,6 +44,11 @@ export function jiraToMarkdown(text: string): string {
       .replace(/\{(code|noformat)(?::[^}]*)?\}([\s\S]*?)(?:\{\1\}|$)/g, "\n```\n$2\n```\n")
       .replace(/\{\{([^}]*)\}\}/g, "$1")
       .replace(/\[([^|\]\n]+)\|[^\]\n]+\]/g, "$1")
+      // !picture.png|width=562! (Jira's image) as GitHub's ![](picture.png).
+      .replace(
+        /!([^!|\n\s][^!|\n]{0,200}?\.(?:png|jpe?g|gif|bmp|svg|webp))(?:\|[^!\n]{0,200})?!/gi,
+        "![]($1)",
+      )
       // -struck through- (Jira's deleted text, hyphens at a word's edges) as GitHub's ~~struck through~~.
       .replace(/(^|[\s(])-(?=[^\s-])([^\n]*?[^\s-])-(?=$|[\s.,;:!?)])/gm, "$1~~$2~~")
   );
