@@ -37089,6 +37089,7 @@ var UPKEEP_TITLE_RE = new RegExp(
 );
 var PROJECT_WORK_RE = /\b(?:(?:unit|integration|flaky|more|missing|new|extra) tests?|tests? (?:for|coverage|cases?|runs?|suites?))\b|(?:^|[\s`'"(])\.(?:gitignore|gitattributes|asf\.yaml|editorconfig|github)\b|\b(?:dockerfile|jenkinsfile|makefile|pom\.xml|build\.gradle|pre-?commit|checkstyle|spotbugs|findbugs|javadocs?|copyright|license headers?|release notes|changelog|sbom)\b|\b(?:ci|build) (?:jobs?|pipelines?|scripts?|profiles?|images?)\b|\bjdk\s?\d+ profile\b/i;
 var TEST_CLASS_RE = /\bTest[A-Z][A-Za-z]\w*/;
+var DOTTED_NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
 
 // src/core/offline/ask-patterns.ts
 var SECTION_ASK_RE = /\b(?:describe the (?:bug|issue|problem|feature|enhancement|request|solution you(?:'|’)?d like|change)|(?:bug|issue|problem|feature|request) (?:description|summary|report)|is your (?:feature )?request related to a problem|is your feature request related|summary|description|overview|problem(?: statement)?|the problem|what happened|what(?:'s| is) the (?:problem|issue|bug)|current behaviou?r|actual behaviou?r|feature request|proposal|motivation|the (?:bug|issue)|issue|bug|feature|request|what (?:do you|would you like)|solution you(?:'|’)?d like|proposed (?:solution|feature|change)|use case|desired (?:behaviou?r|feature|solution|outcome)|requested feature|what i want)\b|问题描述|描述|功能描述|需求/i;
@@ -38794,7 +38795,6 @@ function readingOf(task, description) {
 }
 
 // src/core/offline/read-task.ts
-var DOTTED_NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
 var THEMES = /* @__PURE__ */ new Set([
   "payments",
   "pricing",
@@ -39187,8 +39187,7 @@ var LENS = Object.fromEntries(
   ])
 );
 var SET_ASIDE_RE = /\b(?:(?:are|is)(?: also)? not (?:critical|needed|required|necessary|important|essential|in scope|part of (?:this|the)|the (?:goal|point|focus))|out of (?:the )?scope|non-goals?|not (?:a|the) goal|no need (?:for|to))\b/i;
-var NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
-var titleWords = (title) => title.replace(NAME_RE, " ").toLowerCase();
+var titleWords = (title) => title.replace(DOTTED_NAME_RE, " ").toLowerCase();
 function wordIndex(text2, word) {
   const letter = new RegExp("\\p{L}", "u");
   for (let at = text2.indexOf(word); at >= 0; at = text2.indexOf(word, at + 1)) {
@@ -39337,7 +39336,7 @@ function groundedSentences(r, estimate) {
   const accounts = [];
   const account = (i) => accounts[i] ??= accountLine(sentences2[i].text);
   const wordsOf = sentences2.map(
-    (s) => withoutCode(s.text).replace(NAME_RE, " ").toLowerCase().match(/[\p{L}]+/gu) ?? []
+    (s) => withoutCode(s.text).replace(DOTTED_NAME_RE, " ").toLowerCase().match(/[\p{L}]+/gu) ?? []
   );
   const used = /* @__PURE__ */ new Map();
   const out = {};

@@ -14,12 +14,9 @@ import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown
 import { readReading, readStructures } from "./read-reading.js";
 import { readSegments, type Segments } from "./segments.js";
 import type { TaskStructure } from "./task-structure.js";
-import { TEST_CLASS_RE, PROJECT_WORK_RE, UPKEEP_TITLE_RE } from "./structure-patterns.js";
+import { DOTTED_NAME_RE, PROJECT_WORK_RE, TEST_CLASS_RE, UPKEEP_TITLE_RE } from "./structure-patterns.js";
 import { rememberReading } from "./reading-memo.js";
 import { readable } from "./unreadable-text.js";
-
-/** A name joined by "." or "_": a package's, a file's, a setting's, a version's. */
-const DOTTED_NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
 
 /** Themes that are the subject of a task; the others (defects, debt, claims) are read from structure. */
 const THEMES = new Set([
@@ -148,8 +145,8 @@ const wordsIn = (text: string, atLeast: number) => {
 
 /**
  * Whether a kind may be named for a task of this title and description: at or above its bar, and not for upkeep
- * (UPKEEP_TITLE_RE), which is neither kind the model knows, nor "feature" for work on the project itself, its tests, build and CI (PROJECT_WORK_RE), nor "bug"
- * on a description of fewer than BUG_CLAIM_MIN_WORDS words. `description` is absent for a pull request's change,
+ * (UPKEEP_TITLE_RE), which is neither kind the model knows, nor "feature" for work on the project itself, its tests,
+ * build and CI (PROJECT_WORK_RE), nor "bug" on a description of fewer than BUG_CLAIM_MIN_WORDS words. `description` is absent for a pull request's change,
  * named by what it does ("a fix"; not measured by length). The comment's "Read as" and the reasonings ask the same
  * question.
  */

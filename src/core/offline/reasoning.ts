@@ -24,6 +24,7 @@ import { checkable, norm, q, standsIn } from "./reasoning-quotes.js";
 import { ANGLE, firstAccount, subjectOf, whatItDoes } from "./reasoning-subject.js";
 import { askCue } from "./ask-sentences.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
+import { DOTTED_NAME_RE } from "./structure-patterns.js";
 import { isTemplate, type AuthorSentence } from "./segments.js";
 import { accountLine, fieldAnswer, quotableAlone, withoutCode } from "./account-sentences.js";
 import { areasIn, ownWordAt, type AreaHit } from "./reasoning-areas.js";
@@ -72,14 +73,11 @@ const LENS = Object.fromEntries(
 const SET_ASIDE_RE =
   /\b(?:(?:are|is)(?: also)? not (?:critical|needed|required|necessary|important|essential|in scope|part of (?:this|the)|the (?:goal|point|focus))|out of (?:the )?scope|non-goals?|not (?:a|the) goal|no need (?:for|to))\b/i;
 
-/** Words joined by "_" or "." into a name: a file's, an identifier's, a version's. */
-const NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
-
 /**
  * A title's own words, lower case: a name joined by "." or "_" is not the title's words ("security" in
  * "org.apache.hadoop.security.UserGroupInformation" does not make a task about security and privacy).
  */
-const titleWords = (title: string) => title.replace(NAME_RE, " ").toLowerCase();
+const titleWords = (title: string) => title.replace(DOTTED_NAME_RE, " ").toLowerCase();
 
 /** Where a lower-case word stands whole (not inside another word) in lower-case text, or -1. */
 function wordIndex(text: string, word: string): number {
@@ -350,7 +348,7 @@ export function groundedSentences(r: TaskReading, estimate?: string): Record<Per
   const wordsOf = sentences.map(
     (s) =>
       withoutCode(s.text)
-        .replace(NAME_RE, " ")
+        .replace(DOTTED_NAME_RE, " ")
         .toLowerCase()
         .match(/[\p{L}]+/gu) ?? [],
   );

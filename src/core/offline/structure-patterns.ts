@@ -136,3 +136,8 @@ export const PROJECT_WORK_RE =
   /\b(?:(?:unit|integration|flaky|more|missing|new|extra) tests?|tests? (?:for|coverage|cases?|runs?|suites?))\b|(?:^|[\s`'"(])\.(?:gitignore|gitattributes|asf\.yaml|editorconfig|github)\b|\b(?:dockerfile|jenkinsfile|makefile|pom\.xml|build\.gradle|pre-?commit|checkstyle|spotbugs|findbugs|javadocs?|copyright|license headers?|release notes|changelog|sbom)\b|\b(?:ci|build) (?:jobs?|pipelines?|scripts?|profiles?|images?)\b|\bjdk\s?\d+ profile\b/i;
 /** A test class's name, case-sensitive ("TestRPC", "TestDynamometerInfra"), not "testInstance" nor "testnet". */
 export const TEST_CLASS_RE = /\bTest[A-Z][A-Za-z]\w*/;
+/**
+ * A name joined by "." or "_": a package's, a file's, an identifier's, a version's ("org.apache.hadoop.security.Ugi",
+ * "bitcoin.conf", "p2p_permissions"). Its words are not the author's words about a subject. Global: for replace only.
+ */
+export const DOTTED_NAME_RE = /[\p{L}\p{N}]+(?:[_.][\p{L}\p{N}]+)+/gu;
