@@ -36,7 +36,7 @@ function jiraDate(s: string): number {
 
 /**
  * Jira's markup as GitHub's markdown says the same: {code}/{noformat} blocks as fences, {{x}} as x, [text|url]
- * links as text, -deleted- as ~~deleted~~, !image.png|…! as ![](image.png). A format's conversion only: no word of Hadoop's is special-cased.
+ * links as text, -deleted- as ~~deleted~~, !image.png|…! as ![](image.png), {color:…}text{color} as text. A format's conversion only: no word of Hadoop's is special-cased.
  */
 export function jiraToMarkdown(text: string): string {
   return (
@@ -44,6 +44,8 @@ export function jiraToMarkdown(text: string): string {
       .replace(/\{(code|noformat)(?::[^}]*)?\}([\s\S]*?)(?:\{\1\}|$)/g, "\n```\n$2\n```\n")
       .replace(/\{\{([^}]*)\}\}/g, "$1")
       .replace(/\[([^|\]\n]+)\|[^\]\n]+\]/g, "$1")
+      // {color:#de350b}text{color} (Jira's colour) as the text alone.
+      .replace(/\{color(?::[^}\n]{0,40})?\}/gi, "")
       // !picture.png|width=562! (Jira's image) as GitHub's ![](picture.png).
       .replace(
         /!([^!|\n\s][^!|\n]{0,200}?\.(?:png|jpe?g|gif|bmp|svg|webp))(?:\|[^!\n]{0,200})?!/gi,
