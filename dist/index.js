@@ -37328,7 +37328,7 @@ function isProse(sentence) {
   if (link) bare = bare.replace(/\bhttps?:\/\/\S+/g, "");
   const marks = bare.length - bare.replace(/[/\\_=<>{}()[\]#^$|;]+/g, "").length;
   if (marks > bare.length * 0.08 && marks > 3) return false;
-  if (/\.\w{1,4}:\d+|#include\b/.test(sentence)) return false;
+  if (/\.\w{1,4}:\d+|#include\b|\bFile "[^"\n]{1,300}", line \d+/.test(sentence)) return false;
   if (/^\W*(?:[A-Z]{3,}\s+)?[\w.]*(?:Error|Exception)\b\s*:/.test(sentence)) return false;
   if (PROMPT_RE2.test(sentence) || KIND_NAMED_RE.test(sentence) || PLACEHOLDER_RE2.test(sentence) || TEMPLATE_VOICE_RE.test(sentence))
     return false;

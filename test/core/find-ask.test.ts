@@ -370,3 +370,17 @@ describe("a linter's report pasted in a fence", () => {
     expect(cands.join(" ")).not.toMatch(/Suspicious code warnings|click for details/);
   });
 });
+
+describe("a Python traceback's frame", () => {
+  it("is never the ask, pasted into a sentence", () => {
+    const d =
+      'error: 2018-06-19T22:18:53 WARNING Traceback (most recent call last): File "C:/plugins/loader/main.py", line 12, in start import sip\n\n' +
+      "The plugin installs without problems, but a Python error appears at every start.";
+    expect(findAsk("Python error at plugin start", d) ?? "").not.toMatch(/File "/);
+    expect(
+      askCandidates(d)
+        .map((c) => c.text)
+        .join(" "),
+    ).not.toMatch(/File "/);
+  });
+});

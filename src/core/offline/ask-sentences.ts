@@ -82,7 +82,8 @@ function isProse(sentence: string): boolean {
   // Counted by what a replace leaves out: no array of matches per sentence (this runs on every sentence read).
   const marks = bare.length - bare.replace(/[/\\_=<>{}()[\]#^$|;]+/g, "").length;
   if (marks > bare.length * 0.08 && marks > 3) return false;
-  if (/\.\w{1,4}:\d+|#include\b/.test(sentence)) return false;
+  // A file's line ("main.py:12"), an include, or a Python traceback's frame ('File "train.py", line 82, in <module>').
+  if (/\.\w{1,4}:\d+|#include\b|\bFile "[^"\n]{1,300}", line \d+/.test(sentence)) return false;
   // Error output pasted as text ("ERROR TypeError: Cannot read property …").
   if (/^\W*(?:[A-Z]{3,}\s+)?[\w.]*(?:Error|Exception)\b\s*:/.test(sentence)) return false;
   if (
