@@ -374,8 +374,8 @@ describe("a linter's report pasted in a fence", () => {
 describe("a Python traceback's frame", () => {
   it("is never the ask, pasted into a sentence", () => {
     const d =
-      'error: 2018-06-19T22:18:53 WARNING Traceback (most recent call last): File "C:/plugins/loader/main.py", line 12, in start import sip\n\n' +
-      "The plugin installs without problems, but a Python error appears at every start.";
+      'On launch the log shows Traceback (most recent call last): File "/opt/tiles/loader.py", line 12, in start import sip\n\n' +
+      "The tile plugin installs cleanly, yet each launch prints a Python error.";
     expect(findAsk("Python error at plugin start", d) ?? "").not.toMatch(/File "/);
     expect(
       askCandidates(d)
