@@ -4,7 +4,7 @@
  * (a block of prose is read), and checklists, quotes, tables, indented code, commands with their output and passages
  * in quotation marks are left out. Pure.
  */
-import { SECTION_ASK_RE, SECTION_OTHER_RE } from "./ask-patterns.js";
+import { FILE_LINE_RE, SECTION_ASK_RE, SECTION_OTHER_RE } from "./ask-patterns.js";
 import {
   CHECKBOX_LINE_RE,
   countWords,
@@ -76,16 +76,17 @@ function isProseBlock(body: string): boolean {
       !CODE_LINE_RE.test(l) &&
       !/^\s*(?:at |File "|Traceback|\$ |% |>>> |\w+(?:Error|Exception)\b)/.test(l) &&
       !OUTPUT_WORDS_RE.test(l) &&
-      !PASTE_LINE_RE.test(l),
+      !pastedLine(l),
   );
 }
 
 /**
- * A line a tool wrote, not a sentence: columns split by a tab, a file's line ("ValueQueue.java:[line 332]",
- * "main.go:41"), a constant's name ("NP_NULL_ON_SOME_PATH"). A linter's report pasted in a fence was read as the
- * author's ask. (A qualified name is not one: "tf.keras.models.clone_model" stands in templates' prose blocks.)
+ * A line a tool wrote, not a sentence: columns split by a tab, a place in a file (FILE_LINE_RE), a constant's name
+ * ("NP_NULL_ON_SOME_PATH"). A linter's report pasted in a fence was read as the author's ask. (A qualified name is
+ * not one: "tf.keras.models.clone_model" stands in templates' prose blocks.)
  */
-const PASTE_LINE_RE = /\t|\.\w{1,6}:\[?(?:line )?\d+|\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+){2,}\b/;
+const pastedLine = (l: string) =>
+  l.includes("\t") || FILE_LINE_RE.test(l) || /\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+){2,}\b/.test(l);
 
 /**
  * A line of a tool's output: a level tag opens it ("[ERROR] …", "WARN …") or it says what failed before a colon

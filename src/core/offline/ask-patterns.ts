@@ -77,3 +77,9 @@ export const POINTER_RE =
 /** A sentence that gives only a cause ("Due to very large integer argument", "Presumably because …"): no ask. */
 export const CAUSE_RE =
   /^(?:(?:probably|presumably|likely|maybe|possibly|perhaps|most likely|i think it'?s)\s+)?(?:due to|because|caused by|as a result of)\b/i;
+
+/**
+ * A place in a file as a tool prints it: "main.py:12", "ValueQueue.java:[line 332]", a Python traceback's frame
+ * ('File "train.py", line 82'). A line or sentence holding one is a paste, not the author's prose.
+ */
+export const FILE_LINE_RE = /\.\w{1,6}:\[?(?:line )?\d+|\bFile "[^"\n]{1,300}", line \d+/;

@@ -7,6 +7,7 @@ import {
   ASKS_WORD_RE,
   CAUSE_RE,
   CJK_REQUEST_RE,
+  FILE_LINE_RE,
   GREETING_PREFIX_RE,
   IMPERATIVE_RE,
   KIND_NAMED_RE,
@@ -82,8 +83,8 @@ function isProse(sentence: string): boolean {
   // Counted by what a replace leaves out: no array of matches per sentence (this runs on every sentence read).
   const marks = bare.length - bare.replace(/[/\\_=<>{}()[\]#^$|;]+/g, "").length;
   if (marks > bare.length * 0.08 && marks > 3) return false;
-  // A file's line ("main.py:12"), an include, or a Python traceback's frame ('File "train.py", line 82, in <module>').
-  if (/\.\w{1,4}:\d+|#include\b|\bFile "[^"\n]{1,300}", line \d+/.test(sentence)) return false;
+  // A place in a file ("main.py:12", a Python traceback's frame) or an include.
+  if (FILE_LINE_RE.test(sentence) || /#include\b/.test(sentence)) return false;
   // Error output pasted as text ("ERROR TypeError: Cannot read property …").
   if (/^\W*(?:[A-Z]{3,}\s+)?[\w.]*(?:Error|Exception)\b\s*:/.test(sentence)) return false;
   if (
