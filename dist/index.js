@@ -37108,6 +37108,7 @@ var ASKS_WORD_RE = /\b(?:why|how|what|which|where|when|whether)\b/i;
 var PASTE_LEAD_IN_RE = /\b(?:errors?|exceptions?|output|message|messages|logs?|traceback|trace|following|shows?|says|prints?|returns?|throws?|gives?|got|get)\b[^\n]{0,40}:\s*$/i;
 var POINTER_RE = /^(?:(?:please |kindly )?(?:see|refer to|check|find) (?:the |my |our )?(?:attached|linked|enclosed|above|below|following|design|proposal) ?(?:doc(?:ument)?s?|files?|pdf|patch|design|proposal|link|page|screenshots?|logs?|details)?\b|(?:i|we)(?: have|'ve|’ve)? (?:posted|attached|uploaded|linked|shared|put|included|added) (?:the |a |an |my |our |some |all |full |more )|(?:the )?(?:full |complete )?(?:backtraces?|logs?|stack ?traces?|screenshots?|details) (?:are|is) (?:attached|posted|here|below|above|in)\b)/i;
 var CAUSE_RE = /^(?:(?:probably|presumably|likely|maybe|possibly|perhaps|most likely|i think it'?s)\s+)?(?:due to|because|caused by|as a result of)\b/i;
+var FILE_LINE_RE = /\.\w{1,6}:\[?(?:line )?\d+|\bFile "[^"\n]{1,300}", line \d+/;
 
 // src/core/offline/markdown-lines.ts
 var QUOTE_LINE_RE = /^\s*>/;
@@ -37171,10 +37172,10 @@ function isProseBlock(body) {
   const letters = text2.match(/[\p{L}\s]/gu)?.length ?? 0;
   if (letters < text2.length * 0.88) return false;
   return lines.every(
-    (l) => !CODE_LINE_RE.test(l) && !/^\s*(?:at |File "|Traceback|\$ |% |>>> |\w+(?:Error|Exception)\b)/.test(l) && !OUTPUT_WORDS_RE.test(l) && !PASTE_LINE_RE.test(l)
+    (l) => !CODE_LINE_RE.test(l) && !/^\s*(?:at |File "|Traceback|\$ |% |>>> |\w+(?:Error|Exception)\b)/.test(l) && !OUTPUT_WORDS_RE.test(l) && !pastedLine(l)
   );
 }
-var PASTE_LINE_RE = /\t|\.\w{1,6}:\[?(?:line )?\d+|\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+){2,}\b/;
+var pastedLine = (l) => l.includes("	") || FILE_LINE_RE.test(l) || /\b[A-Z][A-Z0-9]+(?:_[A-Z0-9]+){2,}\b/.test(l);
 var OUTPUT_WORDS_RE = /^\s*\[?(?:error|warn|warning|info|debug|fatal|trace|severe)\]?[\s:]|\b(?:error|warning|exception|fatal|failed|failure)\b[^:\n]{0,40}:/i;
 function maskBlock(block) {
   const nl = block.indexOf("\n");
@@ -37328,7 +37329,7 @@ function isProse(sentence) {
   if (link) bare = bare.replace(/\bhttps?:\/\/\S+/g, "");
   const marks = bare.length - bare.replace(/[/\\_=<>{}()[\]#^$|;]+/g, "").length;
   if (marks > bare.length * 0.08 && marks > 3) return false;
-  if (/\.\w{1,4}:\d+|#include\b|\bFile "[^"\n]{1,300}", line \d+/.test(sentence)) return false;
+  if (FILE_LINE_RE.test(sentence) || /#include\b/.test(sentence)) return false;
   if (/^\W*(?:[A-Z]{3,}\s+)?[\w.]*(?:Error|Exception)\b\s*:/.test(sentence)) return false;
   if (PROMPT_RE2.test(sentence) || KIND_NAMED_RE.test(sentence) || PLACEHOLDER_RE2.test(sentence) || TEMPLATE_VOICE_RE.test(sentence))
     return false;
@@ -38269,6 +38270,25 @@ var EVIDENCE_TYPES = [
 ];
 var PERSONA_KEYS = PERSONAS.map((p) => p.id);
 
+// src/core/offline/code-lines.ts
+var PRINTED_SETTING_RE = /^\s*[\w.$-]+ {2,}[=:] +\d/;
+var BARE_FRAME_RE = /^\s*[\w$.]+\.[\w$<>]+\((?:Native Method|Unknown Source|[\w$]+\.\w+:\d+)\)/;
+var PROSE_OPENING_RE = /^[A-Z][a-z]+(?: [a-z]+){3}\b/;
+var codeLine = (l) => CODE_LINE_RE2.test(l) && !LOG_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l) && !PRINTED_SETTING_RE.test(l) && !BARE_FRAME_RE.test(l);
+function looksLikeCode(lines) {
+  const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
+  if (content.length === 0) return false;
+  return content.filter(codeLine).length >= Math.max(1, Math.ceil(content.length / 3));
+}
+function codeStatement(line) {
+  return CODE_LINE_RE2.test(line) || /^\s*@\w/.test(line) || // A statement that raises ("throw new SocketException(…);", "{ throw new IllegalArgumentException(…); }") or
+  // ends as one ("…);"): source pasted without a fence, which output does not look like.
+  /^\s*\{?\s*(?:throw|raise)\s+(?:new\s+)?[\w.$]+\s*\(/.test(line) || /\)\s*;\s*\}?\s*$/.test(line);
+}
+function unfencedCodeLine(trimmed) {
+  return CODE_LINE_RE2.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed) && !PROSE_OPENING_RE.test(trimmed);
+}
+
 // src/core/offline/segments.ts
 var MAX_CHARS3 = 2e4;
 var MAX_SENTENCES = 60;
@@ -38438,20 +38458,6 @@ function quoteAt(line, index, length, unit) {
   while (start > 0 && /\S/.test(sentence[start - 1])) start--;
   return start === 0 ? sentence : `…${sentence.slice(start)}`;
 }
-var PRINTED_SETTING_RE = /^\s*[\w.$-]+ {2,}[=:] +\d/;
-var BARE_FRAME_RE = /^\s*[\w$.]+\.[\w$<>]+\((?:Native Method|Unknown Source|[\w$]+\.\w+:\d+)\)/;
-var PROSE_OPENING_RE = /^[A-Z][a-z]+(?: [a-z]+){3}\b/;
-var codeLine = (l) => CODE_LINE_RE2.test(l) && !LOG_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l) && !PRINTED_SETTING_RE.test(l) && !BARE_FRAME_RE.test(l);
-function looksLikeCode(lines) {
-  const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
-  if (content.length === 0) return false;
-  return content.filter(codeLine).length >= Math.max(1, Math.ceil(content.length / 3));
-}
-function codeStatement(line) {
-  return CODE_LINE_RE2.test(line) || /^\s*@\w/.test(line) || // A statement that raises ("throw new SocketException(…);", "{ throw new IllegalArgumentException(…); }") or
-  // ends as one ("…);"): source pasted without a fence, which output does not look like.
-  /^\s*\{?\s*(?:throw|raise)\s+(?:new\s+)?[\w.$]+\s*\(/.test(line) || /\)\s*;\s*\}?\s*$/.test(line);
-}
 function nextText(lines, i) {
   for (let k = i + 1; k < lines.length; k++)
     if (lines[k].trim() && !isFence(lines[k])) return lines[k].trim();
@@ -38620,8 +38626,7 @@ ${FENCE_MARK}${pointed.trim()}
       if (next2 && !isHeading(next2) && !EMPTY_ANSWER_RE.test(next2))
         put("expected_actual", `${withoutLinks} ${next2}`);
     }
-    if (CODE_LINE_RE2.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed) && !PROSE_OPENING_RE.test(trimmed))
-      unfenced.push(trimmed);
+    if (unfencedCodeLine(trimmed)) unfenced.push(trimmed);
   }
   const tasks = lists.filter((l) => !l.options && !l.outOfScope && !(l.ticked === 1 && l.unticked >= 1)).flatMap((l) => l.items);
   if (tasks.length >= 2) put("acceptance", tasks[0]);

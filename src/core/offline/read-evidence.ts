@@ -8,7 +8,6 @@ import {
   ACCEPT_LABEL_RE,
   ACTUAL_SHOWN_RE,
   BARE_VERSION_RE,
-  CODE_LINE_RE,
   DEMAND_GATE_RE,
   DEMAND_RE,
   ERROR_INTRO_RE,
@@ -21,7 +20,6 @@ import {
   IMAGE_RE,
   INLINE_FENCE_RE,
   LIST_ITEM_RE,
-  LOG_LINE_RE,
   OUTPUT_LINE_RE,
   PROSE_STEPS_RE,
   STEPS_HEAD_RE,
@@ -35,6 +33,7 @@ import {
   VERSION_RE,
   isTrace,
 } from "./evidence-patterns.js";
+import { codeLine, codeStatement, looksLikeCode, unfencedCodeLine } from "./code-lines.js";
 import { MD_LINK_RE, TEMPLATE_VOICE_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { POLICY_RE } from "./segments.js";
@@ -80,49 +79,6 @@ function quoteAt(line: string, index: number, length: number, unit: "line" | "se
   // From a word's start, not its middle.
   while (start > 0 && /\S/.test(sentence[start - 1]!)) start--;
   return start === 0 ? sentence : `…${sentence.slice(start)}`;
-}
-
-/**
- * A setting as a tool prints it, its name padded to a column and a number after it ("   MinHeapFreeRatio         = 40",
- * a JVM's heap dump): output, not an assignment in source (a reader took it, quoted as "Code:", for false). Code
- * aligned by hand ("a     = tf.ones(…)") still reads as code.
- */
-const PRINTED_SETTING_RE = /^\s*[\w.$-]+ {2,}[=:] +\d/;
-/**
- * A stack frame as a thread dump prints it, without "at " ("sun.misc.Unsafe.park(Native Method)",
- * "org.a.B.read(B.java:957)"): a call's shape, but output (a reader took it, quoted as "Code:", for false).
- */
-const BARE_FRAME_RE = /^\s*[\w$.]+\.[\w$<>]+\((?:Native Method|Unknown Source|[\w$]+\.\w+:\d+)\)/;
-/**
- * A line that opens as an English sentence, a Capitalised word and three lower-case ones ("At the same time we can
- * look at constructor …(…);"): prose that ends on a ";" or a call, not code pasted without a fence.
- */
-const PROSE_OPENING_RE = /^[A-Z][a-z]+(?: [a-z]+){3}\b/;
-
-/** A line of code: not a log's line, not a link alone, not a printed setting, not a stack frame. */
-const codeLine = (l: string) =>
-  CODE_LINE_RE.test(l) &&
-  !LOG_LINE_RE.test(l) &&
-  !/^\s*https?:\/\/\S+\s*$/.test(l) &&
-  !PRINTED_SETTING_RE.test(l) &&
-  !BARE_FRAME_RE.test(l);
-
-function looksLikeCode(lines: readonly string[]): boolean {
-  const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
-  if (content.length === 0) return false;
-  return content.filter(codeLine).length >= Math.max(1, Math.ceil(content.length / 3));
-}
-
-/** A statement or an annotation of source code: a line of code, even where it names an error. */
-function codeStatement(line: string): boolean {
-  return (
-    CODE_LINE_RE.test(line) ||
-    /^\s*@\w/.test(line) ||
-    // A statement that raises ("throw new SocketException(…);", "{ throw new IllegalArgumentException(…); }") or
-    // ends as one ("…);"): source pasted without a fence, which output does not look like.
-    /^\s*\{?\s*(?:throw|raise)\s+(?:new\s+)?[\w.$]+\s*\(/.test(line) ||
-    /\)\s*;\s*\}?\s*$/.test(line)
-  );
 }
 
 /** The next line with text after `i`, or undefined. */
@@ -399,13 +355,7 @@ export function readEvidence(
       if (next && !isHeading(next) && !EMPTY_ANSWER_RE.test(next))
         put("expected_actual", `${withoutLinks} ${next}`);
     }
-    if (
-      CODE_LINE_RE.test(trimmed) &&
-      !/[.!?]\s*$/.test(trimmed) &&
-      !LIST_ITEM_RE.test(trimmed) &&
-      !PROSE_OPENING_RE.test(trimmed)
-    )
-      unfenced.push(trimmed);
+    if (unfencedCodeLine(trimmed)) unfenced.push(trimmed);
   }
   // A form's choice (one item ticked, the others not: "- [x] Please close this issue … - [ ] New documentation"),
   // a question's options and a list put out of the task ("Moved out:") are no criteria: fresh maintainers' readings

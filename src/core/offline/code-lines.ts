@@ -1,0 +1,59 @@
+/**
+ * Whether a line of a description is source code: what the evidence finder quotes as "Code:" (a block's code line,
+ * code pasted without a fence) and what keeps a statement that names an error from reading as error output. Each
+ * exception to CODE_LINE_RE is output or prose a maintainer reading a comment took for false. Pure.
+ */
+import { CODE_LINE_RE, LIST_ITEM_RE, LOG_LINE_RE } from "./evidence-patterns.js";
+
+/**
+ * A setting as a tool prints it, its name padded to a column and a number after it ("   MinHeapFreeRatio         = 40",
+ * a JVM's heap dump): output, not an assignment in source (a reader took it, quoted as "Code:", for false). Code
+ * aligned by hand ("a     = tf.ones(…)") still reads as code.
+ */
+const PRINTED_SETTING_RE = /^\s*[\w.$-]+ {2,}[=:] +\d/;
+/**
+ * A stack frame as a thread dump prints it, without "at " ("sun.misc.Unsafe.park(Native Method)",
+ * "org.a.B.read(B.java:957)"): a call's shape, but output (a reader took it, quoted as "Code:", for false).
+ */
+const BARE_FRAME_RE = /^\s*[\w$.]+\.[\w$<>]+\((?:Native Method|Unknown Source|[\w$]+\.\w+:\d+)\)/;
+/**
+ * A line that opens as an English sentence, a Capitalised word and three lower-case ones ("At the same time we can
+ * look at constructor …(…);"): prose that ends on a ";" or a call, not code pasted without a fence.
+ */
+const PROSE_OPENING_RE = /^[A-Z][a-z]+(?: [a-z]+){3}\b/;
+
+/** A line of code in a block: not a log's line, not a link alone, not a printed setting, not a stack frame. */
+export const codeLine = (l: string): boolean =>
+  CODE_LINE_RE.test(l) &&
+  !LOG_LINE_RE.test(l) &&
+  !/^\s*https?:\/\/\S+\s*$/.test(l) &&
+  !PRINTED_SETTING_RE.test(l) &&
+  !BARE_FRAME_RE.test(l);
+
+export function looksLikeCode(lines: readonly string[]): boolean {
+  const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
+  if (content.length === 0) return false;
+  return content.filter(codeLine).length >= Math.max(1, Math.ceil(content.length / 3));
+}
+
+/** A statement or an annotation of source code: a line of code, even where it names an error. */
+export function codeStatement(line: string): boolean {
+  return (
+    CODE_LINE_RE.test(line) ||
+    /^\s*@\w/.test(line) ||
+    // A statement that raises ("throw new SocketException(…);", "{ throw new IllegalArgumentException(…); }") or
+    // ends as one ("…);"): source pasted without a fence, which output does not look like.
+    /^\s*\{?\s*(?:throw|raise)\s+(?:new\s+)?[\w.$]+\s*\(/.test(line) ||
+    /\)\s*;\s*\}?\s*$/.test(line)
+  );
+}
+
+/** A line outside any fence that reads as code: not a sentence that ends as one, not a list's item, not prose. */
+export function unfencedCodeLine(trimmed: string): boolean {
+  return (
+    CODE_LINE_RE.test(trimmed) &&
+    !/[.!?]\s*$/.test(trimmed) &&
+    !LIST_ITEM_RE.test(trimmed) &&
+    !PROSE_OPENING_RE.test(trimmed)
+  );
+}
