@@ -39084,6 +39084,7 @@ var ANGLE = {
   architect: "weighed for what it changes in the code"
 };
 var ADDS_RE = /^(?:in\s+)?“(?:please\s+)?(?:add|allow|support|implement|provide|enable|introduce|create|expose|include|extend|offer|log|print|show|display|pass|propagate|record|emit|surface|document|set|make|change|ignore|skip|disable|turn|switch|let|treat|accept|honou?r|respect)(?:s|es|ing)?\b/i;
+var readAsRequest = (r) => r.reading.kind === "feature";
 function whatItDoes(r, subject) {
   if (subject === "here") return "Its title is too short to say what it is about";
   if (r.reading.pullRequest) return `It is about ${subject.replace(/^in /, "")}`;
@@ -39091,7 +39092,7 @@ function whatItDoes(r, subject) {
   const kind = claimedKind(r);
   if (kind === "bug") return `It reports a bug ${subject}`;
   if (kind === "feature") return `It asks for an enhancement ${subject}`;
-  if (PROBLEM_RE2.test(subject) && r.reading.kind !== "feature" && !ADDS_RE.test(subject) && !UPKEEP_TITLE_RE.test(r.task))
+  if (PROBLEM_RE2.test(subject) && !readAsRequest(r) && !ADDS_RE.test(subject) && !UPKEEP_TITLE_RE.test(r.task))
     return `It reports a problem ${subject}`;
   return `It is about ${subject.replace(/^in /, "")}`;
 }
@@ -39217,7 +39218,7 @@ function askFrame(r, text2, isAsk) {
   const cue = askCue(text2);
   if (r.reading.pullRequest) return cue === "question" ? "It asks" : "The author writes";
   if (cue === "problem")
-    return kind === "bug" ? "It reports a bug" : r.reading.kind === "feature" ? "The author writes" : "It reports a problem";
+    return kind === "bug" ? "It reports a bug" : readAsRequest(r) ? "The author writes" : "It reports a problem";
   if (cue === "question") return "It asks";
   if (cue === "request") return kind === "feature" ? "It asks for an enhancement" : "The author writes";
   return "The author writes";

@@ -35,6 +35,13 @@ export const ANGLE: Readonly<Record<PersonaId, string>> = {
 const ADDS_RE =
   /^(?:in\s+)?“(?:please\s+)?(?:add|allow|support|implement|provide|enable|introduce|create|expose|include|extend|offer|log|print|show|display|pass|propagate|record|emit|surface|document|set|make|change|ignore|skip|disable|turn|switch|let|treat|accept|honou?r|respect)(?:s|es|ing)?\b/i;
 
+/**
+ * Whether the reader takes the text for a request (the kind model's "feature", at any confidence): its problem
+ * words then state the need ("Currently users cannot access the counters"), and the text is not said to report a
+ * problem (readers took that for false). The title's line and the ask's frame ask the same question.
+ */
+export const readAsRequest = (r: TaskReading): boolean => r.reading.kind === "feature";
+
 /** What the text does, said of its title: by the kind where it is sure, else by what the words do. */
 export function whatItDoes(r: TaskReading, subject: string): string {
   if (subject === "here") return "Its title is too short to say what it is about";
@@ -49,7 +56,7 @@ export function whatItDoes(r: TaskReading, subject: string): string {
   // Upkeep ("Backport the fix for the NPE …", "Remove the broken probe") names a problem it does not report.
   if (
     PROBLEM_RE.test(subject) &&
-    r.reading.kind !== "feature" &&
+    !readAsRequest(r) &&
     !ADDS_RE.test(subject) &&
     !UPKEEP_TITLE_RE.test(r.task)
   )

@@ -21,7 +21,7 @@ import reasoningTerms from "./words/reasoning-terms.json" with { type: "json" };
 import { PERSONAS, type PersonaId } from "../personas.js";
 import { QUOTE_SHOWN, saysNothing, type Evidence, type EvidenceType } from "./read-evidence.js";
 import { checkable, norm, q, standsIn } from "./reasoning-quotes.js";
-import { ANGLE, firstAccount, subjectOf, whatItDoes } from "./reasoning-subject.js";
+import { ANGLE, firstAccount, readAsRequest, subjectOf, whatItDoes } from "./reasoning-subject.js";
 import { askCue } from "./ask-sentences.js";
 import { claimedKind, type TaskReading } from "./read-task.js";
 import { DOTTED_NAME_RE } from "./structure-patterns.js";
@@ -135,12 +135,10 @@ function askFrame(r: TaskReading, text: string, isAsk: boolean): string {
   const cue = askCue(text);
   // A pull request's sentence says what it changes: as written, unless it asks.
   if (r.reading.pullRequest) return cue === "question" ? "It asks" : "The author writes";
-  // A sentence of a text the reader takes for a request ("Currently users cannot access the counters." before "This
-  // Jira is to enable it") states the need, not a defect: readers took "It reports a problem" there for false.
   if (cue === "problem")
     return kind === "bug"
       ? "It reports a bug"
-      : r.reading.kind === "feature"
+      : readAsRequest(r)
         ? "The author writes"
         : "It reports a problem";
   if (cue === "question") return "It asks";
