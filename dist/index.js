@@ -37556,6 +37556,9 @@ var DEMAND_RE = new RegExp(
   "iu"
 );
 var DEMAND_GATE_RE = /user|customer|client|integrator|developer|team|compan|organi|orgs|people|member|subscriber|partner|buyer|merchant|admin|maintainer|contributor|site|store|shop|install|download|vote|reaction|thumbs|👍|ticket|complaint|star|seat|request|session/iu;
+function demandIn(text2) {
+  return DEMAND_GATE_RE.test(text2) ? DEMAND_RE.exec(text2) : null;
+}
 var ACCEPT_LABEL_RE = /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|a\.?c\.?(?=\s*[:：])|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
 var TEMPLATE_ITEM_RE = /^(?:i(?:'m| am| have|'ve)?\b|please\b|there (?:is|are)\b|to the best\b|the (?:pr|feature|issue|patch)\b|this (?:is|issue|pr)\b|my\b)/i;
 var LIST_ITEM_RE = /^\s*(?:[-*+•]|\d{1,2}[.)]|\[[ xX]\])\s+\S/;
@@ -37665,7 +37668,7 @@ function askFeatures(title, cands) {
       MOTIVATION_RE.test(head) ? 1 : 0,
       /^\W*(?:edit(?:ed)?|update[ds]?|upd|p\.?s\.?|note|n\.b\.?)\b\s*[:\-–—(]/i.test(t) ? 1 : 0,
       // A count of who asks ("Twelve customers asked for it") is why the task matters, said beside the ask.
-      DEMAND_GATE_RE.test(head) && DEMAND_RE.test(head) ? 1 : 0
+      demandIn(head) ? 1 : 0
     ];
   });
 }
@@ -38033,7 +38036,7 @@ function structureOf(title, description, md) {
     code: b2.code,
     versions,
     // The same count of people the evidence quotes (evidence-patterns.ts), so what moves a persona is what it says.
-    demand: DEMAND_GATE_RE.test(b2.ownText) && DEMAND_RE.test(b2.ownText),
+    demand: demandIn(b2.ownText) !== null,
     acceptance: b2.acceptance,
     expected: EXPECTED_RE.test(b2.ownText),
     screenshot: b2.screenshot,
@@ -38589,7 +38592,7 @@ ${FENCE_MARK}${pointed.trim()}
     }
     if (!found2.has("demand")) {
       const demandText = withoutLinks.replace(/^\s*(?:\d{1,2}[.)]|[-*+•])\s+/, "");
-      const demand = DEMAND_GATE_RE.test(demandText) ? DEMAND_RE.exec(demandText) : null;
+      const demand = demandIn(demandText);
       if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
     }
     const trace = found2.has("trace") || !TRACE_GATE_RE.test(trimmed) || codeStatement(trimmed) ? null : TRACE_RE.exec(trimmed);

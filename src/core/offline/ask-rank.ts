@@ -9,7 +9,7 @@
  */
 import { askSignals, type AskCandidate } from "./ask-sentences.js";
 import { ASK_MODEL, type AskModel } from "./ask-model.data.js";
-import { DEMAND_GATE_RE, DEMAND_RE } from "./evidence-patterns.js";
+import { demandIn } from "./evidence-patterns.js";
 import { countWords } from "./markdown-lines.js";
 
 /** Scene-setting in the first person: what the author uses, has or was doing. */
@@ -136,7 +136,7 @@ export function askFeatures(title: string, cands: readonly AskCandidate[]): numb
       MOTIVATION_RE.test(head) ? 1 : 0,
       /^\W*(?:edit(?:ed)?|update[ds]?|upd|p\.?s\.?|note|n\.b\.?)\b\s*[:\-–—(]/i.test(t) ? 1 : 0,
       // A count of who asks ("Twelve customers asked for it") is why the task matters, said beside the ask.
-      DEMAND_GATE_RE.test(head) && DEMAND_RE.test(head) ? 1 : 0,
+      demandIn(head) ? 1 : 0,
     ];
   });
 }

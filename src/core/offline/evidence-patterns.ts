@@ -37,7 +37,7 @@ const LINKING = "(?:as|in|on|for|to|with|by|from|per|and|or|at|into|than|but|tha
  */
 const QUALIFIED =
   "(?:tests?|code|sides?|librar(?:y|ies)|sdks?|apis?|certificates?|ids?|names?|data|interfaces?|config\\w*|settings?|modes?|class(?:es)?|objects?|modules?|packages?|jars?|threads?|connections?|calls?|errors?|sockets?|ports?|process(?:es)?|nodes?|versions?|builds?|logs?|scripts?|files?|tables?|roles?|keys?|tokens?|credentials?|agents?|machines?|protocols?|implementations?|tools?|commands?|caches?|director(?:y|ies)|folders?|paths?|pages?|quotas?|limits?|permissions?|profiles?|fields?|types?|options?|jobs?|tasks?|containers?|images?)";
-export const DEMAND_RE = new RegExp(
+const DEMAND_RE = new RegExp(
   `(?:(?<![\\d.,/_-])\\b\\d[\\d,]{0,20}(?:\\.\\d{1,3}\\s*(?:k|m)(?![\\p{L}]))?\\s*(?:k|m)?\\+?|\\b${NUMBER_WORD}|\\b\\d+\\s*%|\\b\\d+\\s*percent)(?:\\s+(?!${LINKING}(?![\\p{L}]))[\\p{L}-]+){0,3}?\\s+(?:(?:(?:feature|support|user|customer|client)[\\s-]+)?requests(?=\\s+(?:for|from|asking)\\b)|(?:feature|support|user|customer|client)[\\s-]+requests(?![\\p{L}])${RATE_AFTER}|sessions(?![\\p{L}])${RATE_AFTER}|${WHO}(?!\\s+${QUALIFIED}(?![\\p{L}])))(?![\\p{L}])`,
   "iu",
 );
@@ -45,8 +45,15 @@ export const DEMAND_RE = new RegExp(
  * Words without which DEMAND_RE cannot match (the start of each of its nouns), tested first: most lines name no
  * one, and this costs a fraction of the whole pattern. Same flags, so the same letters match.
  */
-export const DEMAND_GATE_RE =
+const DEMAND_GATE_RE =
   /user|customer|client|integrator|developer|team|compan|organi|orgs|people|member|subscriber|partner|buyer|merchant|admin|maintainer|contributor|site|store|shop|install|download|vote|reaction|thumbs|👍|ticket|complaint|star|seat|request|session/iu;
+/**
+ * A count of people asking (DEMAND_RE, its gate tested first), or null: the one definition of demand that the
+ * evidence quotes, the structure's flag and the ask's ranker read.
+ */
+export function demandIn(text: string): RegExpExecArray | null {
+  return DEMAND_GATE_RE.test(text) ? DEMAND_RE.exec(text) : null;
+}
 export const ACCEPT_LABEL_RE =
   /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|a\.?c\.?(?=\s*[:：])|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
 /** Checklist items that are the template's own statements, not the author's plan ("I agree…", "There is…"). */

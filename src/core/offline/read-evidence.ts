@@ -8,8 +8,7 @@ import {
   ACCEPT_LABEL_RE,
   ACTUAL_SHOWN_RE,
   BARE_VERSION_RE,
-  DEMAND_GATE_RE,
-  DEMAND_RE,
+  demandIn,
   ERROR_INTRO_RE,
   ERROR_QUOTED_RE,
   EXAMPLE_RE,
@@ -297,7 +296,7 @@ export function readEvidence(
     // description's lines then cost a few cheap tests.
     if (!found.has("demand")) {
       const demandText = withoutLinks.replace(/^\s*(?:\d{1,2}[.)]|[-*+•])\s+/, "");
-      const demand = DEMAND_GATE_RE.test(demandText) ? DEMAND_RE.exec(demandText) : null;
+      const demand = demandIn(demandText);
       if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
     }
     const trace =

@@ -7,7 +7,7 @@
  * Every pattern here is linear: anchored alternations of literal words, no nested unbounded repeats.
  */
 import { URL_RE } from "./prose.js";
-import { DEMAND_GATE_RE, DEMAND_RE } from "./evidence-patterns.js";
+import { demandIn } from "./evidence-patterns.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import {
   ACCEPT_RE,
@@ -316,7 +316,7 @@ function structureOf(title: string, description: string, md: MarkdownText): Task
     code: b.code,
     versions,
     // The same count of people the evidence quotes (evidence-patterns.ts), so what moves a persona is what it says.
-    demand: DEMAND_GATE_RE.test(b.ownText) && DEMAND_RE.test(b.ownText),
+    demand: demandIn(b.ownText) !== null,
     acceptance: b.acceptance,
     expected: EXPECTED_RE.test(b.ownText),
     screenshot: b.screenshot,
