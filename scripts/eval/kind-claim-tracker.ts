@@ -30,16 +30,13 @@ const here = dirname(fileURLToPath(import.meta.url));
 // A third 240 (`--fresh`, after --skip 480), labelled 2026-11-28 after a first rule on upkeep words was tried (and
 // dropped); the rules made later that day (a bug's 30 words, PROJECT_WORK_RE) saw it, so it is no longer held out.
 // A fourth 240 (`--fourth`, after --skip 720), labelled after those rules, and read once (at 220cb3a).
-const LABELS = resolve(
-  here,
-  process.argv.includes("--holdout")
-    ? "hadoop-kinds-holdout.json"
-    : process.argv.includes("--fresh")
-      ? "hadoop-kinds-fresh.json"
-      : process.argv.includes("--fourth")
-        ? "hadoop-kinds-fourth.json"
-        : "hadoop-kinds.json",
-);
+const SETS: Record<string, string> = {
+  "--holdout": "hadoop-kinds-holdout.json",
+  "--fresh": "hadoop-kinds-fresh.json",
+  "--fourth": "hadoop-kinds-fourth.json",
+};
+const set = Object.keys(SETS).find((flag) => process.argv.includes(flag));
+const LABELS = resolve(here, set ? SETS[set]! : "hadoop-kinds.json");
 const arg = (name: string) => {
   const i = process.argv.indexOf(name);
   return i < 0 ? undefined : process.argv[i + 1];
