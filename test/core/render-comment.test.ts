@@ -238,20 +238,20 @@ describe("claims only where the finder behind them is reliable (issue 35)", () =
     expect(render(enhancement)).toContain("**Read as** an enhancement request (90% sure)");
   });
 
+  /** The comment for a report the reader took for `kind` at `confidence`, under the title `task`. */
+  const titled = (task: string, kind: "bug" | "feature", confidence: number) =>
+    render({ ...withReading({ kind, kindConfidence: confidence, evidence: [] }), task });
+
   it("names no kind for upkeep: moving, removing or renaming code is neither a bug report nor a feature request", () => {
     for (const task of [
       "Remove the legacy XML exporter",
       "[build] Move the release scripts to tools/",
       "Fix typos in the admin guide",
-    ]) {
-      const md = render({ ...withReading({ kind: "feature", kindConfidence: 0.95, evidence: [] }), task });
-      expect(md).not.toMatch(/Read as/);
-    }
-    const feature = render({
-      ...withReading({ kind: "feature", kindConfidence: 0.95, evidence: [] }),
-      task: "Add a PDF export",
-    });
-    expect(feature).toContain("**Read as** an enhancement request (95% sure)");
+    ])
+      expect(titled(task, "feature", 0.95)).not.toMatch(/Read as/);
+    expect(titled("Add a PDF export", "feature", 0.95)).toContain(
+      "**Read as** an enhancement request (95% sure)",
+    );
   });
 
   it("calls no work on the project's tests, build or CI an enhancement request; a failing test is still a bug report", () => {
@@ -262,20 +262,14 @@ describe("claims only where the finder behind them is reliable (issue 35)", () =
       "Add .diff to .gitignore",
       "Add a precommit check for the plugins repository",
       "Support HTML5 javadoc",
-    ]) {
-      const md = render({ ...withReading({ kind: "feature", kindConfidence: 0.95, evidence: [] }), task });
-      expect(md).not.toMatch(/Read as/);
-    }
-    const failing = render({
-      ...withReading({ kind: "bug", kindConfidence: 0.9, evidence: [] }),
-      task: "TestUploadRetries fails on Windows",
-    });
-    expect(failing).toContain("**Read as** a bug report (90% sure)");
-    const feature = render({
-      ...withReading({ kind: "feature", kindConfidence: 0.95, evidence: [] }),
-      task: "Add a testInstance.context property for plugins",
-    });
-    expect(feature).toContain("**Read as** an enhancement request (95% sure)");
+    ])
+      expect(titled(task, "feature", 0.95)).not.toMatch(/Read as/);
+    expect(titled("TestUploadRetries fails on Windows", "bug", 0.9)).toContain(
+      "**Read as** a bug report (90% sure)",
+    );
+    expect(titled("Add a testInstance.context property for plugins", "feature", 0.95)).toContain(
+      "**Read as** an enhancement request (95% sure)",
+    );
   });
 
   it("names a pull request's change by what it does: a fix, feature work", () => {
