@@ -37581,7 +37581,7 @@ var isTrace = (line) => TRACE_GATE_RE.test(line) && TRACE_RE.test(line);
 var ERROR_QUOTED_RE = /\b(?:get|gets|got|getting|see|saw|seeing|throws?|threw|raises?|raised|shows?|showed|showing|returns?|returned|receive[sd]?|encounter(?:ed)?|fails? with|failed with)\b[^\n"“]{0,30}\b(?:errors?|exceptions?)(?: messages?)?\b[^\n"“]{0,40}["“][^"”\n]{12,}["”]/i;
 var ERROR_INTRO_RE = /\b(?:following|this|the|an|these|same|get|gets|got|getting|throws?|threw|shows?|returns?|gives?|see|saw|encounter(?:ed)?|received?)\b[^\n.]{0,20}\b(?:errors?|exceptions?)(?: messages?)?[^\n.`]{0,40}?[:：]\s*$/i;
 var OUTPUT_LINE_RE = /^[`"“_*>]|\b(?:error|exception|fail\w*|invalid|cannot|can't|unable|not found|denied|refused|undefined|null)\b/i;
-var VERSION_RE2 = /\b(?<!\d\.)(?<![\w$]\.)(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
+var VERSION_RE2 = /\b(?<!\d\.)(?<![\w$]\.)(?:(?<![-/])v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
 var VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
 var BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
 var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)\n]{0,300}\)|\[e\.g\.[^\]\n]{0,300}\]/gi;
@@ -38277,7 +38277,11 @@ var PERSONA_KEYS = PERSONAS.map((p) => p.id);
 var PRINTED_SETTING_RE = /^\s*[\w.$-]+ {2,}[=:] +\d/;
 var BARE_FRAME_RE = /^\s*[\w$.]+\.[\w$<>]+\((?:Native Method|Unknown Source|[\w$]+\.\w+:\d+)\)/;
 var PROSE_OPENING_RE = /^[A-Z][a-z]+(?: [a-z]+){3}\b/;
-var codeLine = (l) => CODE_LINE_RE2.test(l) && !LOG_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l) && !PRINTED_SETTING_RE.test(l) && !BARE_FRAME_RE.test(l);
+var spaced = (l) => l.includes(" ") ? l.replace(/\u00a0/g, " ") : l;
+var codeLine = (line) => {
+  const l = spaced(line);
+  return CODE_LINE_RE2.test(l) && !LOG_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l) && !PRINTED_SETTING_RE.test(l) && !BARE_FRAME_RE.test(l);
+};
 function looksLikeCode(lines) {
   const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
   if (content.length === 0) return false;
@@ -38289,7 +38293,7 @@ function codeStatement(line) {
   /^\s*\{?\s*(?:throw|raise)\s+(?:new\s+)?[\w.$]+\s*\(/.test(line) || /\)\s*;\s*\}?\s*$/.test(line);
 }
 function unfencedCodeLine(trimmed) {
-  return CODE_LINE_RE2.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed) && !PROSE_OPENING_RE.test(trimmed);
+  return CODE_LINE_RE2.test(trimmed) && !LOG_LINE_RE.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed) && !PROSE_OPENING_RE.test(trimmed);
 }
 
 // src/core/offline/segments.ts
@@ -38474,6 +38478,8 @@ function saysNothing(type, quote) {
 }
 var TRACEBACK_RE = /Traceback \(most recent call last\)/;
 var EXCEPTION_LINE_RE = /^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b/;
+var THREAD_STATE_RE = /^\s*java\.lang\.Thread\.State:/;
+var NAMED_FAILURE_RE = /^(?!\s*at\s)(?=.*(?:\b[A-Z]\w*(?:Error|Exception)\b|Caused by|Exception in thread))/;
 function exceptionAfter(lines, at) {
   const first = lines[at].replace(/^\s*>\s?/, "").trim();
   if (!TRACEBACK_RE.test(first)) return first;
@@ -38501,7 +38507,8 @@ function readEvidence(title, description, md = readMarkdown(description)) {
   let blockVersion;
   const prose2 = renderMarkdown(md, (_block, body) => {
     const lines2 = body.split("\n");
-    const at = lines2.findIndex((l) => isTrace(l) && !codeStatement(l));
+    const threadDump = lines2.some((l) => THREAD_STATE_RE.test(l)) && !lines2.some((l) => NAMED_FAILURE_RE.test(l));
+    const at = threadDump ? -1 : lines2.findIndex((l) => isTrace(l) && !codeStatement(l));
     const exception = at >= 0 ? lines2.slice(at).findLast((l) => EXCEPTION_LINE_RE.test(l) && !/^\s/.test(l)) : void 0;
     if (exception) put("trace", exception.trim());
     else if (at >= 0) put("trace", exceptionAfter(lines2, at));

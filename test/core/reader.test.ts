@@ -715,6 +715,68 @@ describe("a tool's log lines", () => {
     const body = `Install fails:\n\n\`\`\`\n${log.join("\n")}\nconst app = require("app");\n\`\`\`\n`;
     expect(quoteOf("Install fails on Linux", body, "code") ?? "").not.toMatch(/npm ERR!/);
   });
+  it("are not code pasted without a fence either", () => {
+    const log = [
+      "npm ERR! Linux 4.15.0-29-generic",
+      'npm ERR! argv "/usr/bin/nodejs" "/usr/bin/npm" "install"',
+      "npm ERR! node v4.2.6",
+      "npm ERR! code ENOENT",
+    ];
+    const body = `I got the following error while installing:\n\n${log.join("\n")}\n\nWhat can I do?`;
+    expect(quoteOf("Install fails on Linux", body, "code")).toBeUndefined();
+  });
+});
+
+describe("a thread dump", () => {
+  const dump = [
+    '"pool-1-thread-7" #63 daemon prio=5 os_prio=0 tid=0x00007f5c04018800 nid=0x11f31 waiting for monitor entry',
+    "   java.lang.Thread.State: BLOCKED (on object monitor)",
+    "        at org.example.conf.Settings.getOverlay(Settings.java:1328)",
+    "        - waiting to lock <0x00007fa4fc113378> (a org.example.conf.Settings)",
+    "        at org.example.conf.Settings.get(Settings.java:1088)",
+  ];
+  it("is not error output: its frames show where threads wait", () => {
+    const body = `Threads queue on one lock; the stack:\n\n\`\`\`\n${dump.join("\n")}\n\`\`\`\n`;
+    expect(quoteOf("Lock contention in settings", body, "trace")).toBeUndefined();
+  });
+  it("with an exception named in it is still error output", () => {
+    const failing = [
+      ...dump.slice(0, 2),
+      "java.lang.IllegalStateException: settings closed",
+      ...dump.slice(2),
+    ];
+    const body = `It fails:\n\n\`\`\`\n${failing.join("\n")}\n\`\`\`\n`;
+    expect(quoteOf("Settings fail", body, "trace")).toMatch(/IllegalStateException/);
+  });
+});
+
+describe("a tool's printed settings padded with no-break spaces", () => {
+  it("are output, not code, as they are with plain spaces", () => {
+    const pad = (name: string, value: string) => `   ${name}\u00a0 \u00a0 \u00a0 = ${value}`;
+    const dump = [
+      "Heap Configuration:",
+      pad("MinHeapFreeRatio", "40"),
+      pad("MaxHeapFreeRatio", "70"),
+      pad("MaxHeapSize", "32178700288 (30688.0MB)"),
+    ];
+    const body = `With hedged reads off the heap is:\n\n\`\`\`bash\n${dump.join("\n")}\n\`\`\`\n`;
+    expect(quoteOf("Client runs out of memory", body, "code")).toBeUndefined();
+    // Code aligned the same way is still code.
+    const code = `\`\`\`\nlimit\u00a0 \u00a0= compute(size);\nrun(limit);\n\`\`\`\n`;
+    expect(quoteOf("Limit is wrong", `The limit is computed as:\n\n${code}`, "code")).toBeDefined();
+  });
+});
+
+describe("a version", () => {
+  it("is not a 'v1.1' ending a name or a path", () => {
+    const name = "Listing `s3a://foo.bar/x.csv` works, but my bucket `okokes-test-v1.1` does not.";
+    expect(quoteOf("Bucket names with dots fail", name, "versions")).toBeUndefined();
+    const path = 'The token comes from (AUTHORITY_HOST + tenantId + "/oauth2/v2.0/token") for the client.';
+    expect(quoteOf("Support workload identity", path, "versions")).toBeUndefined();
+    expect(quoteOf("Upload fails", "Since the client v2.3 uploads fail on large files.", "versions")).toMatch(
+      /v2\.3/,
+    );
+  });
 });
 
 describe("a sentence that ends on a call", () => {

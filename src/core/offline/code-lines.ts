@@ -22,13 +22,24 @@ const BARE_FRAME_RE = /^\s*[\w$.]+\.[\w$<>]+\((?:Native Method|Unknown Source|[\
  */
 const PROSE_OPENING_RE = /^[A-Z][a-z]+(?: [a-z]+){3}\b/;
 
+/**
+ * No-break spaces as plain ones: text pasted from a web page or a tracker pads its columns with them (a JVM's printed
+ * settings in a Jira report, "   MinHeapFreeRatio\u00a0 \u00a0 = 40", were read as an assignment and quoted as "Code:").
+ * Only what is tested changes; quotes are still taken from the text as written.
+ */
+const spaced = (l: string): string => (l.includes("\u00a0") ? l.replace(/\u00a0/g, " ") : l);
+
 /** A line of code in a block: not a log's line, not a link alone, not a printed setting, not a stack frame. */
-export const codeLine = (l: string): boolean =>
-  CODE_LINE_RE.test(l) &&
-  !LOG_LINE_RE.test(l) &&
-  !/^\s*https?:\/\/\S+\s*$/.test(l) &&
-  !PRINTED_SETTING_RE.test(l) &&
-  !BARE_FRAME_RE.test(l);
+export const codeLine = (line: string): boolean => {
+  const l = spaced(line);
+  return (
+    CODE_LINE_RE.test(l) &&
+    !LOG_LINE_RE.test(l) &&
+    !/^\s*https?:\/\/\S+\s*$/.test(l) &&
+    !PRINTED_SETTING_RE.test(l) &&
+    !BARE_FRAME_RE.test(l)
+  );
+};
 
 export function looksLikeCode(lines: readonly string[]): boolean {
   const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
@@ -48,10 +59,14 @@ export function codeStatement(line: string): boolean {
   );
 }
 
-/** A line outside any fence that reads as code: not a sentence that ends as one, not a list's item, not prose. */
+/**
+ * A line outside any fence that reads as code: not a sentence that ends as one, not a list's item, not prose, not a
+ * tool's log line ("npm ERR! Linux 4.15.0-29-generic", pasted without a fence, opens as an npm command would).
+ */
 export function unfencedCodeLine(trimmed: string): boolean {
   return (
     CODE_LINE_RE.test(trimmed) &&
+    !LOG_LINE_RE.test(trimmed) &&
     !/[.!?]\s*$/.test(trimmed) &&
     !LIST_ITEM_RE.test(trimmed) &&
     !PROSE_OPENING_RE.test(trimmed)

@@ -98,9 +98,13 @@ export const ERROR_INTRO_RE =
 /** The line under such an announcement reads as output (a colon, quotes, code marks or an error's words), not prose. */
 export const OUTPUT_LINE_RE =
   /^[`"“_*>]|\b(?:error|exception|fail\w*|invalid|cannot|can't|unable|not found|denied|refused|undefined|null)\b/i;
-/** A version; not a clock's time ("Screenshot 2022-09-08 at 9.22.07 AM.png"). */
+/**
+ * A version; not a clock's time ("Screenshot 2022-09-08 at 9.22.07 AM.png"), nor a "v1.1" that ends a name or a path
+ * ("okokes-test-v1.1", "/oauth2/v2.0/token": a bucket's name and an endpoint, which readers took as "Versions:" for
+ * false).
+ */
 export const VERSION_RE =
-  /\b(?<!\d\.)(?<![\w$]\.)(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
+  /\b(?<!\d\.)(?<![\w$]\.)(?:(?<![-/])v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
 /**
  * (VERSION_RE: a name after "word." is a file's extension or a package's part, "NativeIO.java:382" a stack frame's
  * line, not Java 382: fresh Hadoop readings took two such "Versions" for false.)

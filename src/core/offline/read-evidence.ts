@@ -108,6 +108,11 @@ export function saysNothing(type: EvidenceType, quote: string): boolean {
 const TRACEBACK_RE = /Traceback \(most recent call last\)/;
 /** The line a Python traceback ends on: the exception and its message ("ValueError: …"). */
 const EXCEPTION_LINE_RE = /^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b/;
+/** A thread dump's state line, under each thread's header. */
+const THREAD_STATE_RE = /^\s*java\.lang\.Thread\.State:/;
+/** A line that names a failure and is not a frame ("Caused by: …", "java.io.IOException: …", "Exception in thread"). */
+const NAMED_FAILURE_RE =
+  /^(?!\s*at\s)(?=.*(?:\b[A-Z]\w*(?:Error|Exception)\b|Caused by|Exception in thread))/;
 
 /**
  * The quote for a trace found at lines[at]: a Python traceback's own first line says nothing, so its exception
@@ -160,7 +165,12 @@ export function readEvidence(
     const lines = body.split("\n");
     // A statement of source code that names an exception (`CV_LOG_WARNING(NULL, "… C++ exception is raised");`,
     // `@Throws(IOException::class)`) is code, not output.
-    const at = lines.findIndex((l) => isTrace(l) && !codeStatement(l));
+    // A thread dump's stacks ("java.lang.Thread.State: BLOCKED", then its frames) show where threads stand, not an
+    // error: with no exception named outside a frame, its frames are not error output (a reader took one, quoted as
+    // "Error output", for false).
+    const threadDump =
+      lines.some((l) => THREAD_STATE_RE.test(l)) && !lines.some((l) => NAMED_FAILURE_RE.test(l));
+    const at = threadDump ? -1 : lines.findIndex((l) => isTrace(l) && !codeStatement(l));
     // A Python trace's own line is its exception ("AttributeError: …"), wherever the paste starts.
     const exception =
       at >= 0 ? lines.slice(at).findLast((l) => EXCEPTION_LINE_RE.test(l) && !/^\s/.test(l)) : undefined;
