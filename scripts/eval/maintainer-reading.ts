@@ -11,6 +11,7 @@
  *   … --seed S --n N                                                       another seeded sample of N (a fresh check)
  *   … --unseen                                                             only texts no reader has read or labelled
  *   … --source hadoop                                                      Hadoop's Jira reports instead (another tracker)
+ *   … --source nlbse-test                                                  NLBSE'24's test split (read once, never mended from)
  *
  * A verdict, per comment:
  *   contradicted  the comment states something the issue's own text contradicts (a hedged claim, "may be …",
@@ -30,6 +31,7 @@ import { renderReport } from "../../src/core/render-comment.js";
 import { scoreTask } from "../../src/core/score-task.js";
 import { keysIn, textKey } from "./ask-data.js";
 import { load as loadHadoop } from "./duplicates-protocol.js";
+import { loadNlbse } from "./nlbse.js";
 import { loadPublicTexts } from "./public-texts.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -54,10 +56,14 @@ const hash = (text: string, n = 16) => createHash("sha256").update(text).digest(
 
 // `--source hadoop`: Apache Hadoop's tracker (../shared/benchmarks/duplicates, Jira markup read as markdown), a
 // tracker no fit has read: a fresh check beyond GitHub's forms once the development texts are all read.
-const texts =
-  arg("--source") === "hadoop"
-    ? loadHadoop()?.reports.map((r) => ({ title: r.title, description: r.body }))
-    : loadPublicTexts();
+// `--source nlbse-test`: NLBSE'24's test split (GitHub issues of five projects), for a reading made once at the end
+// and never mended from (the split is the benchmark's final figure: nothing is tuned on it).
+const SOURCES: Record<string, () => { title: string; description: string }[] | undefined> = {
+  hadoop: () => loadHadoop()?.reports.map((r) => ({ title: r.title, description: r.body })),
+  "nlbse-test": () => loadNlbse("test")?.map((r) => ({ title: r.title, description: r.body })),
+  public: loadPublicTexts,
+};
+const texts = (SOURCES[arg("--source") ?? "public"] ?? SOURCES.public!)();
 if (!texts) {
   console.log("../shared is absent: nothing to read.");
   process.exit(0);
