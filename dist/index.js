@@ -37114,7 +37114,7 @@ var FILE_LINE_RE = /\.\w{1,6}:\[?(?:line )?\d+|\bFile "[^"\n]{1,300}", line \d+/
 var QUOTE_LINE_RE = /^\s*>/;
 var TABLE_LINE_RE = /^\s*\|/;
 var INDENTED_RE = /^(?: {4}|\t)/;
-var CHECKBOX_LINE_RE = /^\s*(?:[-*+]\s+)?\[[ xX]?\]/;
+var CHECKBOX_LINE_RE = /^\s*(?:[-*+]\s+)?\[(?:[ xX✓✔]?|OK|ok|Ok|yes|Yes)\](?!\()/u;
 var LIST_MARK_RE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
 var IMAGE_RE = /!\[[^\][\n]{0,300}\]\([^)\n[]{0,500}\)|<img\b[^<>]{0,500}>/gi;
 var LABEL_RE = /^\s*(?:\*\*[^*\n]{1,80}\*\*|__[^_\n]{1,80}__)\s*:?\s*/;
@@ -37186,11 +37186,47 @@ function maskBlock(block) {
   }
   return block.replace(/[^\n]/g, "\n");
 }
+var PASTED_CHARS = 2e4;
+var pastedOf = [
+  /* @__PURE__ */ new WeakMap(),
+  /* @__PURE__ */ new WeakMap()
+];
+var lineKey = (l) => {
+  const t = l.trim();
+  return t.length >= 10 && new RegExp("\\p{L}", "u").test(t) ? t : void 0;
+};
+function pastedLines(md, proseFences = true) {
+  const memo2 = pastedOf[proseFences ? 1 : 0];
+  let lines = memo2.get(md);
+  if (lines) return lines;
+  const fenced = /* @__PURE__ */ new Set();
+  let read = 0;
+  for (const b2 of md.blocks) {
+    if (read >= PASTED_CHARS) break;
+    const body = md.text.slice(b2.bodyStart, Math.min(b2.bodyEnd, b2.bodyStart + PASTED_CHARS - read));
+    read += body.length;
+    if (!proseFences && isProseBlock(body)) continue;
+    for (const l of body.split("\n")) {
+      const k = lineKey(l);
+      if (k) fenced.add(k);
+    }
+  }
+  const out = /* @__PURE__ */ new Set();
+  if (fenced.size)
+    for (const l of renderMarkdown(md, () => "").split("\n")) {
+      const k = lineKey(l);
+      if (k && fenced.has(k)) out.add(k);
+    }
+  lines = out;
+  memo2.set(md, lines);
+  return lines;
+}
 var SEARCH_QUERY_RE = /\b(?:is|in|repo|label|author|org|user|state|type):["\w][^\s]*(?:\s+\S+){0,12}?\s+(?:is|in|repo|label|author|org|user|state|type):["\w]/i;
 var AUTOMATED_HEADING_RE = /\(automated\)|\bauto-?(?:generated|filled)\b/i;
 var COMMAND_RE = /^\s*(?:\$|%|>>>|PS [A-Z]:\\[^>]{0,100}>|C:\\[^>]{0,100}>)\s/;
 function paragraphs(md) {
   const text2 = renderMarkdown(md, maskBlock, MAX_CHARS2);
+  const pasted = pastedLines(md);
   const out = [];
   let section = "none";
   let current = [];
@@ -37215,6 +37251,10 @@ function paragraphs(md) {
     }
     if (inCheckbox && /^\s/.test(line)) continue;
     inCheckbox = false;
+    if (pasted.size && pasted.has(trimmed)) {
+      flush();
+      continue;
+    }
     if (inOutput || COMMAND_RE.test(line)) {
       flush();
       inOutput = true;
@@ -38342,6 +38382,7 @@ function sentencesOf(paragraph) {
 }
 function readSegments(md) {
   const text2 = renderMarkdown(md, () => CODE_LINE, MAX_CHARS3);
+  const pasted = pastedLines(md, false);
   const out = [];
   let section = "";
   let paragraph = [];
@@ -38397,6 +38438,10 @@ function readSegments(md) {
     }
     previousBlank = false;
     if (inCheckbox && /^\s/.test(line)) continue;
+    if (pasted.size && pasted.has(line.trim())) {
+      flush();
+      continue;
+    }
     inCheckbox = false;
     if (TABLE_LINE_RE.test(line) || CHECKBOX_LINE_RE.test(line)) {
       flush();

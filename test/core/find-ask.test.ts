@@ -5,6 +5,7 @@ import { ASK_FEATURES } from "../../src/core/offline/ask-rank.js";
 import { askCandidates, askCue } from "../../src/core/offline/ask-sentences.js";
 import { ASK_MAX, findAsk } from "../../src/core/offline/find-ask.js";
 import { readMarkdown } from "../../src/core/offline/read-markdown.js";
+import { authorSentences } from "../../src/core/offline/segments.js";
 
 /** The ask is the description's own text (whitespace runs shown as one space), a final "…" aside. */
 function expectQuoted(ask: string | null, description: string): void {
@@ -382,5 +383,70 @@ describe("a Python traceback's frame", () => {
         .map((c) => c.text)
         .join(" "),
     ).not.toMatch(/File "/);
+  });
+});
+
+describe("output pasted twice, in a fence and again without one", () => {
+  const output = [
+    "Testing TestInvoke",
+    "Didn't find op for builtin opcode 'REVERSE_V2' version '1'. An older version of this builtin might be supported. Are you",
+    " using an old TFLite binary with a newer model?",
+    "",
+    "Failed to get registration from op code REVERSE_V2",
+  ];
+  const d = [
+    "**Provide the text output**",
+    "",
+    "```",
+    ...output,
+    "```",
+    "",
+    "**Standalone code to reproduce the issue**",
+    "when I invoke the model I get an error:",
+    "",
+    ...output,
+    "",
+    "can you tell me the reason? thanks",
+  ].join("\n");
+  it("is output both times: never the ask", () => {
+    expect(findAsk("Didn't find op for builtin opcode REVERSE_V2", d) ?? "").not.toMatch(
+      /find op|TestInvoke/,
+    );
+  });
+  it("in a fence of output and again without one, is never the author's sentence", () => {
+    const log = ["Traceback (most recent call last):", '  File "train.py", line 3, in <module>', ...output];
+    const twice = `\`\`\`\n${log.join("\n")}\n\`\`\`\n\nThe same again:\n\n${output.join("\n")}\n\nWhy does this happen?`;
+    expect(
+      authorSentences(twice)
+        .map((s) => s.text)
+        .join(" "),
+    ).not.toMatch(/find op|TestInvoke|registration/);
+  });
+  it("but prose a form put in a fence and the author wrote again outside it stays the author's", () => {
+    const prose =
+      "I was trying to make a custom layer that performs the same as Add, except with trainable coefficients.";
+    const form = `${prose}\n\n### Current Behaviour?\n\n\`\`\`shell\n${prose}\n\`\`\`\n`;
+    expect(authorSentences(form).map((s) => s.text)).toContain(prose);
+  });
+});
+
+describe("a checklist ticked by hand", () => {
+  it("is the form's checklist, never the author's words: '[OK]', '[Yes]', '[✓]' as '[x]'", () => {
+    for (const box of ["[OK]", "[Yes]", "[✓]", "[x]"]) {
+      const d = [
+        "### Pull Request Readiness Checklist",
+        "",
+        `- ${box} I agree to contribute to the project under Apache 2 License.`,
+        `- ${box} To the best of my knowledge, the proposed patch is not based on a code under GPL.`,
+        "",
+        "This adds white balance controls to the DirectShow capture backend.",
+      ].join("\n");
+      const sentences = authorSentences(d).map((s) => s.text);
+      expect(sentences).toEqual(["This adds white balance controls to the DirectShow capture backend."]);
+    }
+    // A link's text in brackets is not a box.
+    expect(
+      authorSentences("[OK](https://example.com/ok) is what the dialog shows after every save."),
+    ).toHaveLength(1);
   });
 });

@@ -106,6 +106,52 @@ function maskBlock(block: string): string {
   return block.replace(/[^\n]/g, "\n");
 }
 
+/** How much of the fences' text is read for pasted lines. */
+const PASTED_CHARS = 20_000;
+const pastedOf = [
+  new WeakMap<MarkdownText, ReadonlySet<string>>(),
+  new WeakMap<MarkdownText, ReadonlySet<string>>(),
+];
+const lineKey = (l: string): string | undefined => {
+  const t = l.trim();
+  return t.length >= 10 && /\p{L}/u.test(t) ? t : undefined;
+};
+/**
+ * The lines that stand both in a fenced code block and outside every fence (trimmed; ten characters or more, with a
+ * letter): the same output pasted twice, in a fence and again without one ("Didn't find op for builtin opcode …"),
+ * not the author's sentence; readers took such a line, quoted as the ask and as "the author writes", for false. The
+ * ask's reader drops both copies (a fence of prose is read as prose there, so the fenced copy would stand in).
+ * `proseFences` false leaves out the fences of prose (isProseBlock): a form that renders the author's answer in a
+ * block ("### Current Behaviour?" in a shell fence) beside the same words written above it, where the author's
+ * sentences, which skip every fence, keep the copy outside. Read once per text and choice.
+ */
+export function pastedLines(md: MarkdownText, proseFences = true): ReadonlySet<string> {
+  const memo = pastedOf[proseFences ? 1 : 0]!;
+  let lines = memo.get(md);
+  if (lines) return lines;
+  const fenced = new Set<string>();
+  let read = 0;
+  for (const b of md.blocks) {
+    if (read >= PASTED_CHARS) break;
+    const body = md.text.slice(b.bodyStart, Math.min(b.bodyEnd, b.bodyStart + PASTED_CHARS - read));
+    read += body.length;
+    if (!proseFences && isProseBlock(body)) continue;
+    for (const l of body.split("\n")) {
+      const k = lineKey(l);
+      if (k) fenced.add(k);
+    }
+  }
+  const out = new Set<string>();
+  if (fenced.size)
+    for (const l of renderMarkdown(md, () => "").split("\n")) {
+      const k = lineKey(l);
+      if (k && fenced.has(k)) out.add(k);
+    }
+  lines = out;
+  memo.set(md, lines);
+  return lines;
+}
+
 /** Two search qualifiers or more ("is:issue", "in:title", "repo:…"): a query string, not prose. */
 export const SEARCH_QUERY_RE =
   /\b(?:is|in|repo|label|author|org|user|state|type):["\w][^\s]*(?:\s+\S+){0,12}?\s+(?:is|in|repo|label|author|org|user|state|type):["\w]/i;
@@ -119,6 +165,7 @@ const COMMAND_RE = /^\s*(?:\$|%|>>>|PS [A-Z]:\\[^>]{0,100}>|C:\\[^>]{0,100}>)\s/
 /** Paragraphs of the author's prose, each with the section it stands in. */
 export function paragraphs(md: MarkdownText): { text: string; section: Section; step: boolean }[] {
   const text = renderMarkdown(md, maskBlock, MAX_CHARS);
+  const pasted = pastedLines(md);
   const out: { text: string; section: Section; step: boolean }[] = [];
   let section: Section = "none";
   let current: string[] = [];
@@ -144,6 +191,11 @@ export function paragraphs(md: MarkdownText): { text: string; section: Section; 
     // A checklist item's continuation lines are the item's.
     if (inCheckbox && /^\s/.test(line)) continue;
     inCheckbox = false;
+    // A fence's line pasted again without one is output, not a sentence (pastedLines).
+    if (pasted.size && pasted.has(trimmed)) {
+      flush();
+      continue;
+    }
     if (inOutput || COMMAND_RE.test(line)) {
       flush();
       inOutput = true;

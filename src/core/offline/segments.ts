@@ -8,7 +8,7 @@
  *
  * Linear: one pass over at most MAX_CHARS characters, patterns anchored and bounded.
  */
-import { AUTOMATED_HEADING_RE } from "./ask-paragraphs.js";
+import { AUTOMATED_HEADING_RE, pastedLines } from "./ask-paragraphs.js";
 import { FIRST_PERSON_RE, isAside, POLICY_RE, TEMPLATE_VOICE_RE, TRACKER_NOTICE_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { TEMPLATE_BOILERPLATE } from "./signals.js";
@@ -137,6 +137,7 @@ export interface Segments {
 export function readSegments(md: MarkdownText): Segments {
   // Each code block stands as one line of its own: it ends a paragraph and answers the heading above it.
   const text = renderMarkdown(md, () => CODE_LINE, MAX_CHARS);
+  const pasted = pastedLines(md, false);
   const out: AuthorSentence[] = [];
   let section = "";
   let paragraph: string[] = [];
@@ -201,6 +202,11 @@ export function readSegments(md: MarkdownText): Segments {
     // A checklist item's indented continuation lines are the item's ("- [ ] There is a test …" and, under it,
     // "  Patch to opencv_extra has the same branch name."), as the ask's reader reads them.
     if (inCheckbox && /^\s/.test(line)) continue;
+    // A fence's line pasted again without one is output, not a sentence (pastedLines).
+    if (pasted.size && pasted.has(line.trim())) {
+      flush();
+      continue;
+    }
     inCheckbox = false;
     if (TABLE_LINE_RE.test(line) || CHECKBOX_LINE_RE.test(line)) {
       flush();
