@@ -15,6 +15,7 @@ import { createConnection, createServer, type Server, type Socket } from "node:n
 import { join, resolve } from "node:path";
 import { isTaskScorerError, UsageError } from "../core/errors.js";
 import type { Db } from "../storage/tables.js";
+import { commandName } from "./admin-argv.js";
 
 /** The longest request line read (a command line is far shorter). */
 const MAX_REQUEST_BYTES = 64 * 1024;
@@ -138,7 +139,7 @@ function serve(
     }
     const lines: string[] = [];
     // The command's name only: its arguments and output (a new key) stay between the server and the CLI.
-    options.log.info({ command: argv.slice(0, 2).join(" ") }, "admin command on the local channel");
+    options.log.info({ command: commandName(argv) }, "admin command on the local channel");
     options
       .execute(argv, options.db, (line) => lines.push(line), options.clock)
       .then(

@@ -1,5 +1,4 @@
 /** The admin CLI's commands (src/admin-cli.ts is its entry point): accounts, plans, keys, usage. */
-import { parseArgs } from "node:util";
 import { AccountStore } from "../accounts/account-store.js";
 import { isScope, SCOPES, type Scope } from "../accounts/api-keys.js";
 import { parseStorageEnv } from "../config/storage-env.schema.js";
@@ -8,6 +7,7 @@ import { isPlanId, PLANS } from "../core/plans.js";
 import { openDatabase } from "../storage/database.js";
 import type { Db } from "../storage/tables.js";
 import { askRunningServer } from "./admin-channel.js";
+import { parseAdminArgv } from "./admin-argv.js";
 import { usageReport } from "../accounts/usage-report.js";
 import { queueBacklog } from "./backlog-commands.js";
 
@@ -29,18 +29,7 @@ export const MAX_EXPIRES_DAYS = 36_500;
 
 function parseAdmin(argv: string[]) {
   try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        name: { type: "string" },
-        plan: { type: "string" },
-        github: { type: "string" },
-        scopes: { type: "string" },
-        "expires-days": { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    return parseAdminArgv(argv);
   } catch (err) {
     // An unknown option or a missing value: node:util's message, without its stack.
     throw new UsageError(`${(err as Error).message}\n${USAGE}`);

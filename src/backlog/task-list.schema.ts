@@ -12,6 +12,8 @@ export const TASK_KINDS = KINDS;
 export const TASK_SORTS = ["-score", "score", "number", "-number", "updated", "-updated"] as const;
 export const DEFAULT_TASK_SORT = "-score";
 export const MAX_TASKS_PER_PAGE = 500;
+/** What an out-of-range or malformed `limit` is told. */
+const LIMIT_RANGE = `expected a whole number from 1 to ${MAX_TASKS_PER_PAGE}`;
 export const DEFAULT_TASKS_PER_PAGE = 100;
 /** A CSV download holds every matching row, up to this many. */
 export const MAX_CSV_ROWS = 10_000;
@@ -34,10 +36,10 @@ export const TaskListQuerySchema = z
       .enum(TASK_SORTS, { error: `expected one of ${TASK_SORTS.join(", ")}` })
       .default(DEFAULT_TASK_SORT),
     limit: z.coerce
-      .number({ error: "expected a whole number" })
-      .int("expected a whole number")
-      .min(1)
-      .max(MAX_TASKS_PER_PAGE)
+      .number({ error: LIMIT_RANGE })
+      .int(LIMIT_RANGE)
+      .min(1, LIMIT_RANGE)
+      .max(MAX_TASKS_PER_PAGE, LIMIT_RANGE)
       .optional()
       .meta({
         description: `Rows per page (default ${DEFAULT_TASKS_PER_PAGE}); CSV ignores it and holds every matching row.`,

@@ -16,6 +16,20 @@ const optionalNumber = z
   })
   .optional();
 
+/** A count per minute: a whole number, 1 or more (0 or less would refuse every request, a fraction rounds to it). */
+const perMinute = z
+  .string()
+  .trim()
+  .transform((s, ctx) => {
+    const n = Number(s);
+    if (s === "" || !Number.isInteger(n) || n < 1) {
+      ctx.addIssue({ code: "custom", message: `expected a whole number of requests, 1 or more, got "${s}"` });
+      return z.NEVER;
+    }
+    return n;
+  })
+  .optional();
+
 const port = z.coerce.number().int().min(0).max(65535);
 
 /**
@@ -29,13 +43,13 @@ export const ServerEnvSchema = z
     HOST: z.string().min(1).default("0.0.0.0"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     /** Requests per minute per client address on /score-task; unset means no quota (the open default). */
-    RATE_LIMIT_PER_MINUTE: optionalNumber,
+    RATE_LIMIT_PER_MINUTE: perMinute,
     /**
      * Board and tasks-API requests per minute per client (signed-in user, else address); unset means the routes'
      * TASKS_PER_MINUTE (1,200). Behind a proxy without TRUST_PROXY every visitor shares one address: raise it, or set
      * TRUST_PROXY.
      */
-    BACKLOG_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().optional(),
+    BACKLOG_REQUESTS_PER_MINUTE: perMinute,
     /** Seconds a request may take to arrive in full (slow clients are cut off). */
     REQUEST_TIMEOUT_SECONDS: z.coerce.number().positive().default(30),
     /** Behind a proxy: which proxies to believe for X-Forwarded-For (rate limits and logs then see the client). */

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { commandName } from "../../src/admin/admin-argv.js";
 import { describe, expect, it } from "@jest/globals";
 import { runAdmin } from "../../src/admin/admin-commands.js";
 import { isWellFormedKey } from "../../src/accounts/api-keys.js";
@@ -136,5 +137,21 @@ describe("the admin CLI while the server runs on the embedded database", () => {
       tasksUsed: 11,
     });
     expect(server.output()).not.toContain("tsk_");
+    // The log names each command, never its arguments: "usage acct_…" once logged the account's id.
+    expect(server.output()).toContain('"command":"usage"');
+    expect(server.output()).toContain('"command":"keys revoke"');
+    expect(server.output()).not.toMatch(/"command":"[^"]*acct_/);
   }, 180_000);
+});
+
+describe("what the admin channel's log says of a command", () => {
+  it("is its name alone, or 'unknown': no account, repository or mistyped word", () => {
+    expect(commandName(["usage", "acct_k798o6aEjPO0"])).toBe("usage");
+    expect(commandName(["backlog", "acme/widgets"])).toBe("backlog");
+    expect(commandName(["keys", "create", "acct_1", "--scopes", "score"])).toBe("keys create");
+    expect(commandName(["tsk_live_pasted_here", "acct_1"])).toBe("unknown");
+    expect(commandName(["keys", "tsk_live_pasted_here"])).toBe("unknown");
+    expect(commandName(["--bogus"])).toBe("unknown");
+    expect(commandName([])).toBe("help");
+  });
 });

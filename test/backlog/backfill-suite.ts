@@ -182,6 +182,9 @@ export function backfillSuite(engine: "pglite" | "postgres"): void {
         });
         expect(r.json().error.message).toContain(word);
       }
+      // An out-of-range page size says the range, not only "a whole number" (501 is one).
+      for (const q of ["?limit=501", "?limit=0", "?limit=-1", "?limit=2.5"])
+        expect((await tasks(q)).json().error.message).toMatch(/limit.*whole number from 1 to 500/);
       // A repository the server has never seen is treated like a private one: no sign-in, no answer.
       const unknown = await tasks("", "someone/secret-plans");
       expect(unknown.statusCode).toBe(401);

@@ -253,3 +253,20 @@ describe("BACKLOG_REQUESTS_PER_MINUTE", () => {
     );
   });
 });
+
+describe("RATE_LIMIT_PER_MINUTE", () => {
+  // A negative or fractional quota once started the server and then refused every request with 429 forever.
+  it.each(["-1", "0", "0.5", "ten"])(
+    "refuses %s at start, naming the variable and what it wants",
+    (value) => {
+      expect(() => loadServiceConfig({ SCORER: "offline", RATE_LIMIT_PER_MINUTE: value })).toThrow(
+        /RATE_LIMIT_PER_MINUTE.*whole number of requests, 1 or more/,
+      );
+    },
+  );
+  it("takes a whole number", () => {
+    expect(
+      loadServiceConfig({ SCORER: "offline", RATE_LIMIT_PER_MINUTE: "30" }).server.rateLimitPerMinute,
+    ).toBe(30);
+  });
+});
