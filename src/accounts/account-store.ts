@@ -300,14 +300,28 @@ export class AccountStore {
     return row && { ...row, report: JSON.parse(row.report) as unknown };
   }
 
-  async reports(accountId: string, limit = 50) {
-    return this.db
+  /**
+   * An account's reports, newest first, `limit` of them after the report `after` (the last of the page before: a
+   * keyset on (created_at, id), so a page is the same whatever is added meanwhile). Undefined where `after` is not
+   * one of the account's reports.
+   */
+  async reports(accountId: string, limit = 50, after?: string) {
+    let q = this.db
       .selectFrom("reports")
       .select(["id", "visibility", "created_at"])
-      .where("account_id", "=", accountId)
-      .orderBy("created_at", "desc")
-      .limit(limit)
-      .execute();
+      .where("account_id", "=", accountId);
+    if (after !== undefined) {
+      const mark = await this.db
+        .selectFrom("reports")
+        .select("id")
+        .where("id", "=", after)
+        .where("account_id", "=", accountId)
+        .executeTakeFirst();
+      if (!mark) return undefined;
+      // Compared in the database, at its own precision (a JavaScript Date keeps milliseconds only).
+      q = q.where(sql<boolean>`(created_at, id) < (SELECT created_at, id FROM reports WHERE id = ${after})`);
+    }
+    return q.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
   }
 }
 

@@ -322,13 +322,22 @@ export class KeyAccess {
     }
   }
 
-  async listReports(authorization: string | undefined) {
+  /**
+   * A page of the account's reports (Pro's API access), newest first: `limit` of them after the report `after`, and
+   * whether more follow.
+   */
+  async listReports(authorization: string | undefined, page: { limit: number; after?: string }) {
     const p = await this.authenticate(authorization, "reports:read");
     if (!p.plan.apiAccess)
       throw new AccessError(
         "forbidden",
         `Listing reports through the API is part of the Pro plan; this account is on ${p.plan.name}.`,
       );
-    return this.store.reports(p.account.id);
+    const rows = await this.store.reports(p.account.id, page.limit + 1, page.after);
+    if (!rows)
+      throw new InvalidRequestError(
+        "cursor in the query: not a page of this account's reports; start again without it.",
+      );
+    return { reports: rows.slice(0, page.limit), more: rows.length > page.limit };
   }
 }

@@ -228,5 +228,48 @@ describe("usage and reports", () => {
     const list = await s.app.inject({ url: "/reports", headers: bearer(pro.key) });
     expect(list.statusCode).toBe(200);
     expect(list.json().reports).toHaveLength(1);
+    expect(list.json().nextCursor).toBeNull();
+  });
+
+  it("pages through every report, newest first, none lost or repeated (the list stopped at 50)", async () => {
+    const pro = await accountWithKey("pro");
+    const made: string[] = [];
+    for (let i = 0; i < 7; i++)
+      made.push(
+        ((await post(bearer(pro.key), `Add export ${i}`)).headers.location as string).split("/").pop()!,
+      );
+    const seen: string[] = [];
+    const times: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const r = await s.app.inject({
+        url: `/reports?limit=3${cursor ? `&cursor=${cursor}` : ""}`,
+        headers: bearer(pro.key),
+      });
+      expect(r.statusCode).toBe(200);
+      seen.push(...r.json().reports.map((x: { id: string }) => x.id));
+      times.push(...r.json().reports.map((x: { createdAt: string }) => x.createdAt));
+      cursor = r.json().nextCursor;
+      pages++;
+    } while (cursor && pages < 10);
+    expect(pages).toBe(3);
+    expect(seen).toHaveLength(7);
+    expect(new Set(seen)).toEqual(new Set(made));
+    // Newest first.
+    expect([...times].sort().reverse()).toEqual(times);
+    // The default page holds them all; a bad limit or a cursor of another account's list is a 400 that says why.
+    expect((await s.app.inject({ url: "/reports", headers: bearer(pro.key) })).json().reports).toHaveLength(
+      7,
+    );
+    for (const q of ["limit=0", "limit=201", "limit=x"]) {
+      const bad = await s.app.inject({ url: `/reports?${q}`, headers: bearer(pro.key) });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().error.message).toMatch(/limit.*whole number from 1 to 200/);
+    }
+    const other = await accountWithKey("pro");
+    const foreign = await s.app.inject({ url: `/reports?cursor=${made[0]}`, headers: bearer(other.key) });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().error.message).toMatch(/cursor.*start again without it/);
   });
 });

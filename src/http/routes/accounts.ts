@@ -25,6 +25,11 @@ const StoredReportSchema = z.object({
 
 const errors = { 401: ErrorBodySchema, 403: ErrorBodySchema, 404: ErrorBodySchema };
 
+/** GET /reports pages: newest first, this many by default and at most. */
+const DEFAULT_REPORTS_PER_PAGE = 50;
+const MAX_REPORTS_PER_PAGE = 200;
+const REPORTS_LIMIT = `expected a whole number from 1 to ${MAX_REPORTS_PER_PAGE}`;
+
 type StoredReport = z.infer<typeof ScoreReportSchema>;
 const withAsk = (report: StoredReport): StoredReport =>
   report.reading.ask === undefined ? { ...report, reading: { ...report.reading, ask: null } } : report;
@@ -79,20 +84,42 @@ export function registerAccountRoutes(app: FastifyInstance, access: KeyAccess): 
     {
       schema: {
         summary: "This account's reports (Pro: API access)",
+        description: `Newest first, ${DEFAULT_REPORTS_PER_PAGE} a page by default. \`nextCursor\` is null on the last page; otherwise pass it as \`cursor\` for the next one.`,
+        querystring: z
+          .object({
+            limit: z.coerce
+              .number({ error: REPORTS_LIMIT })
+              .int(REPORTS_LIMIT)
+              .min(1, REPORTS_LIMIT)
+              .max(MAX_REPORTS_PER_PAGE, REPORTS_LIMIT)
+              .default(DEFAULT_REPORTS_PER_PAGE),
+            cursor: z
+              .string()
+              .regex(/^[\w-]{1,64}$/, "a cursor as a page's nextCursor gave it")
+              .optional(),
+          })
+          .strict(),
         response: {
           200: z.object({
             reports: z.array(z.object({ id: z.string(), visibility: z.string(), createdAt: z.string() })),
+            nextCursor: z.string().nullable(),
           }),
+          400: ErrorBodySchema,
           ...errors,
         },
       },
     },
-    async (request) => ({
-      reports: (await access.listReports(request.headers.authorization)).map((r) => ({
+    async (request) => {
+      const page = await access.listReports(request.headers.authorization, {
+        limit: request.query.limit,
+        ...(request.query.cursor ? { after: request.query.cursor } : {}),
+      });
+      const reports = page.reports.map((r) => ({
         id: r.id,
         visibility: r.visibility,
         createdAt: new Date(r.created_at).toISOString(),
-      })),
-    }),
+      }));
+      return { reports, nextCursor: page.more ? reports.at(-1)!.id : null };
+    },
   );
 }
