@@ -264,12 +264,18 @@ export class JobQueue {
         resolve("timeout");
       }, this.jobTimeoutMs);
     });
+    let abandoned = false;
     try {
       const work = job.run(controller.signal);
-      // Past the limit the work is abandoned; its late failure must not become an unhandled rejection.
-      work.catch(() => {});
+      // Past the limit the work is abandoned; its late failure must not become an unhandled rejection, but it is
+      // logged: it says why the job ran out of time (GitHub unreachable: "connect ECONNREFUSED …" after retries).
+      work.catch((error: unknown) => {
+        if (abandoned && !(error instanceof JobTimeoutError))
+          this.options.logger?.warn({ err: error, subject: job.subject }, "an abandoned job failed afterwards");
+      });
       const outcome = await Promise.race([work.then(() => "done" as const), limit]);
       if (outcome === "timeout") {
+        abandoned = true;
         this.stats.timedOut++;
         this.noteFailure(job.subject, `the job did not finish within ${this.jobTimeoutMs / 1000} s`);
         this.options.logger?.warn(

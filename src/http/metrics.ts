@@ -4,7 +4,7 @@ import type { Scorer, ScorerStats } from "../core/scorer.js";
 /** What the metrics read from parts owned elsewhere: the webhook queue and the scorer's running totals. */
 export interface MetricSources {
   /** Jobs queued or running, and how many finished or failed since start (the App's JobQueue). */
-  queue?: { readonly size: number; readonly stats: { completed: number; failed: number } } | undefined;
+  queue?: { readonly size: number; readonly stats: { completed: number; failed: number; timedOut: number } } | undefined;
   /** The scorer's totals since start (model calls, tokens, cache hits), when it counts them. */
   scorer?: Pick<Scorer, "scorerStats"> | undefined;
 }
@@ -83,13 +83,14 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Servi
   };
   new Counter({
     name: "task_scorer_webhook_jobs_total",
-    help: "Webhook jobs finished, by result (done or failed)",
+    help: "Webhook jobs finished, by result (done, failed, or timed_out: abandoned at the job's time limit)",
     labelNames: ["result"] as const,
     registers: [registry],
     collect() {
       this.reset();
       this.inc({ result: "done" }, sources.queue?.stats.completed ?? 0);
       this.inc({ result: "failed" }, sources.queue?.stats.failed ?? 0);
+      this.inc({ result: "timed_out" }, sources.queue?.stats.timedOut ?? 0);
     },
   });
   mirrored(

@@ -243,7 +243,7 @@ describe("usage and reports", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const r = await s.app.inject({
+      const r: Awaited<ReturnType<typeof s.app.inject>> = await s.app.inject({
         url: `/reports?limit=3${cursor ? `&cursor=${cursor}` : ""}`,
         headers: bearer(pro.key),
       });

@@ -62,6 +62,39 @@ describe("JobQueue: one tenant cannot block or starve the others", () => {
     expect(warnings).toEqual([expect.objectContaining({ subject: "slow/repo#1", limitMs: 50 })]);
   });
 
+  it("logs why an abandoned job failed when its failure comes after the limit (GitHub unreachable, retried)", async () => {
+    const warnings: { msg: string; err?: unknown }[] = [];
+    const queue = new JobQueue({
+      concurrency: 1,
+      maxPending: 10,
+      jobTimeoutMs: 30,
+      logger: {
+        warn: (o, msg) => warnings.push({ msg: msg ?? "", ...(o as object) }),
+        error: () => {},
+        debug: () => {},
+      },
+    });
+    let failLate!: () => void;
+    const late = new Promise<void>((resolve) => (failLate = resolve));
+    queue.enqueue({
+      subject: "dead/repo#1",
+      installation: "dead",
+      run: async () => {
+        await late;
+        throw new Error("connect ECONNREFUSED 127.0.0.1:9");
+      },
+    });
+    await queue.drain();
+    expect(queue.stats.timedOut).toBe(1);
+    failLate();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(warnings.map((w) => w.msg)).toEqual([
+      "job reached its time limit and was abandoned",
+      "an abandoned job failed afterwards",
+    ]);
+    expect(String(warnings[1]!.err)).toMatch(/ECONNREFUSED/);
+  });
+
   it("a newer job for a subject that replaces a pending one carries the older one's reasons", async () => {
     const queue = new JobQueue({ concurrency: 1, maxPending: 10 });
     let release!: () => void;

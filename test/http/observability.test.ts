@@ -106,6 +106,8 @@ describe("/metrics (Prometheus)", () => {
         ),
       ).toBe(1);
       expect(sample(text, 'task_scorer_webhook_jobs_total{result="failed"}')).toBe(0);
+      // A job abandoned at its time limit is counted too (it was neither done nor failed).
+      expect(sample(text, 'task_scorer_webhook_jobs_total{result="timed_out"}')).toBe(0);
       expect(sample(text, "task_scorer_webhook_queue_depth")).toBe(0);
     } finally {
       await service.close();
