@@ -72554,6 +72554,8 @@ function graphqlBaseUrl(restBase) {
 function httpStatus(error63) {
   if (typeof error63 !== "object" || error63 === null || !("status" in error63)) return void 0;
   const n = Number(error63.status);
+  if (n === 500 && error63.name === "HttpError" && error63.response === void 0)
+    return void 0;
   return Number.isFinite(n) ? n : void 0;
 }
 function isPermissionStatus(status) {

@@ -22,10 +22,20 @@ export function graphqlBaseUrl(restBase: string | undefined): string | undefined
   return restBase?.replace(/\/api\/v3\/?$/, "/api");
 }
 
-/** The HTTP status an Octokit error carries, if any. */
+/**
+ * The HTTP status an Octokit error carries, if any; undefined where GitHub was not reached. Octokit reports a failed
+ * connection (refused, DNS, TLS) as an `HttpError` of status 500 with no `response`: that is no answer from GitHub,
+ * and a message saying "GitHub answered 500" sent people looking for an outage that was their network.
+ */
 export function httpStatus(error: unknown): number | undefined {
   if (typeof error !== "object" || error === null || !("status" in error)) return undefined;
   const n = Number((error as { status: unknown }).status);
+  if (
+    n === 500 &&
+    (error as { name?: unknown; response?: unknown }).name === "HttpError" &&
+    (error as { response?: unknown }).response === undefined
+  )
+    return undefined;
   return Number.isFinite(n) ? n : undefined;
 }
 
