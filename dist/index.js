@@ -37599,7 +37599,7 @@ var DEMAND_GATE_RE = /user|customer|client|integrator|developer|team|compan|orga
 function demandIn(text2) {
   return DEMAND_GATE_RE.test(text2) ? DEMAND_RE.exec(text2) : null;
 }
-var ACCEPT_LABEL_RE = /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|a\.?c\.?(?=\s*[:：])|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
+var ACCEPT_LABEL_RE = /^[^\p{L}\n]*(?:acceptance(?: criteria| tests?)?|a\.?c\.?(?=\s*[:：])|done when|definition of done|success looks like|(?:impact (?:&|and) )?success (?:criteria|metrics?)|success means|requirements?|needs?(?=\s*[:：])|must[- ]haves?(?: \([^)]{0,30}\))?|expected outcome|how can this(?: issue)? be resolved\??|we(?:'ll| will) know (?:it(?:'s| is) done|this is done) when|it(?:'s| is) done when|criterios de aceptación|critères d'acceptation|akzeptanzkriterien|验收(?:标准|方式|条件)?|受け入れ条件|критерии приёмки)(?![\p{L}\p{N}_])[^\n:：]{0,20}[:：?？]?\s*(.*)$/iu;
 var TEMPLATE_ITEM_RE = /^(?:i(?:'m| am| have|'ve)?\b|please\b|there (?:is|are)\b|to the best\b|the (?:pr|feature|issue|patch)\b|this (?:is|issue|pr)\b|my\b)/i;
 var LIST_ITEM_RE = /^\s*(?:[-*+•]|\d{1,2}[.)]|\[[ xX]\])\s+\S/;
 var TASK_ITEM_RE = /^\s*[-*+]\s+\[[ xX]\]\s+(\S.*)$/;
@@ -38318,9 +38318,10 @@ var PRINTED_SETTING_RE = /^\s*[\w.$-]+ {2,}[=:] +\d/;
 var BARE_FRAME_RE = /^\s*[\w$.]+\.[\w$<>]+\((?:Native Method|Unknown Source|[\w$]+\.\w+:\d+)\)/;
 var PROSE_OPENING_RE = /^[A-Z][a-z]+(?: [a-z]+){3}\b/;
 var spaced = (l) => l.includes(" ") ? l.replace(/\u00a0/g, " ") : l;
+var NAME_VERSION_RE = /^\s*[\w.+-]{1,40}:?\s+v?\d+(?:\.\d+)+[\w.+-]*\s*$/;
 var codeLine = (line) => {
   const l = spaced(line);
-  return CODE_LINE_RE2.test(l) && !LOG_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l) && !PRINTED_SETTING_RE.test(l) && !BARE_FRAME_RE.test(l);
+  return CODE_LINE_RE2.test(l) && !LOG_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l) && !PRINTED_SETTING_RE.test(l) && !BARE_FRAME_RE.test(l) && !NAME_VERSION_RE.test(l);
 };
 function looksLikeCode(lines) {
   const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
@@ -38333,8 +38334,19 @@ function codeStatement(line) {
   /^\s*\{?\s*(?:throw|raise)\s+(?:new\s+)?[\w.$]+\s*\(/.test(line) || /\)\s*;\s*\}?\s*$/.test(line);
 }
 function unfencedCodeLine(trimmed) {
-  return CODE_LINE_RE2.test(trimmed) && !LOG_LINE_RE.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed) && !PROSE_OPENING_RE.test(trimmed);
+  return CODE_LINE_RE2.test(trimmed) && !LOG_LINE_RE.test(trimmed) && !NAME_VERSION_RE.test(trimmed) && !/[.!?]\s*$/.test(trimmed) && !LIST_ITEM_RE.test(trimmed) && !PROSE_OPENING_RE.test(trimmed);
 }
+var PY_FRAME_RE = /^\s*File "[^"\n]{1,500}", line \d+/;
+function withoutEchoedSource(lines) {
+  const out = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0 && PY_FRAME_RE.test(lines[i - 1])) continue;
+    if (/^\s*\^+\s*$/.test(lines[i])) continue;
+    out.push(lines[i]);
+  }
+  return out;
+}
+var echoesSource = (previous) => previous !== void 0 && PY_FRAME_RE.test(previous);
 
 // src/core/offline/segments.ts
 var MAX_CHARS3 = 2e4;
@@ -38557,7 +38569,8 @@ function readEvidence(title, description, md = readMarkdown(description)) {
     const exception = at >= 0 ? lines2.slice(at).findLast((l) => EXCEPTION_LINE_RE.test(l) && !/^\s/.test(l)) : void 0;
     if (exception) put("trace", exception.trim());
     else if (at >= 0) put("trace", exceptionAfter(lines2, at));
-    if (looksLikeCode(lines2.filter((l) => !isTrace(l)))) put("code", firstWithText(lines2.filter(codeLine)));
+    const own2 = withoutEchoedSource(lines2);
+    if (looksLikeCode(own2.filter((l) => !isTrace(l)))) put("code", firstWithText(own2.filter(codeLine)));
     let version2 = null;
     for (const l of lines2) if (version2 = VERSION_RE2.exec(l.replace(EXAMPLE_RE, " "))) break;
     if (version2 && !blockVersion && /\d\.\d/.test(version2[0]) && /\b(?:version|use|using|installed|with)\b/i.test(body))
@@ -38681,7 +38694,7 @@ ${FENCE_MARK}${pointed.trim()}
       if (next2 && !isHeading(next2) && !EMPTY_ANSWER_RE.test(next2))
         put("expected_actual", `${withoutLinks} ${next2}`);
     }
-    if (unfencedCodeLine(trimmed)) unfenced.push(trimmed);
+    if (unfencedCodeLine(trimmed) && !echoesSource(lines[i - 1])) unfenced.push(trimmed);
   }
   const tasks = lists.filter((l) => !l.options && !l.outOfScope && !(l.ticked === 1 && l.unticked >= 1)).flatMap((l) => l.items);
   if (tasks.length >= 2) put("acceptance", tasks[0]);

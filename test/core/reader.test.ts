@@ -790,3 +790,42 @@ describe("a sentence that ends on a call", () => {
     expect(quoteOf("Principal keeps a trailing dot", body, "code")).toBeUndefined();
   });
 });
+
+describe("a Python traceback's echoed source", () => {
+  const trace = [
+    "Traceback (most recent call last):",
+    '  File "/ci/test/functional/test_framework.py", line 133, in main',
+    "    self.run_test()",
+    '  File "/ci/test/functional/rpc_getblockfrompeer.py", line 112, in run_test',
+    "    requirement_set = resolver.resolve(",
+    '  File "/ci/test/functional/util.py", line 130, in assert_raises',
+    "    assert try_rpc(code, message, fun), 'No exception raised'",
+    "AssertionError: Expected substring not found in error message",
+  ];
+  it("is output, not code, in a fence or pasted without one", () => {
+    const fenced = `The test fails on CI:\n\n\`\`\`\n${trace.join("\n")}\n\`\`\`\n`;
+    expect(quoteOf("Test fails", fenced, "code")).toBeUndefined();
+    expect(quoteOf("Test fails", `The test fails on CI:\n${trace.join("\n")}\n`, "code")).toBeUndefined();
+    expect(quoteOf("Test fails", fenced, "trace")).toMatch(/AssertionError/);
+  });
+  it("never reads as acceptance criteria: 'requirement_set' is a name, not 'Requirements:'", () => {
+    expect(quoteOf("Test fails", `It fails:\n${trace.join("\n")}\n`, "acceptance")).toBeUndefined();
+    expect(quoteOf("Add export", "Requirements: one row per task and a header row.", "acceptance")).toMatch(
+      /one row per task/,
+    );
+  });
+});
+
+describe("a name and a version on a line of their own", () => {
+  it("are the environment, not code ('python 3.11.4' opens as a command would)", () => {
+    const body = [
+      "### System Information",
+      "",
+      "windows 10",
+      "python 3.11.4",
+      "node v18.17.0",
+      "npm 9.6.7",
+    ].join("\n");
+    expect(quoteOf("Video plays too fast", body, "code")).toBeUndefined();
+  });
+});

@@ -29,6 +29,12 @@ const PROSE_OPENING_RE = /^[A-Z][a-z]+(?: [a-z]+){3}\b/;
  */
 const spaced = (l: string): string => (l.includes("\u00a0") ? l.replace(/\u00a0/g, " ") : l);
 
+/**
+ * A name and a version alone ("python 3.11.4", "node v18.17.0", "npm 9.6.7"): an environment's line, though a command
+ * opens with the same word (a reader took "python 3.11.4", quoted as "Code:", for false).
+ */
+const NAME_VERSION_RE = /^\s*[\w.+-]{1,40}:?\s+v?\d+(?:\.\d+)+[\w.+-]*\s*$/;
+
 /** A line of code in a block: not a log's line, not a link alone, not a printed setting, not a stack frame. */
 export const codeLine = (line: string): boolean => {
   const l = spaced(line);
@@ -37,7 +43,8 @@ export const codeLine = (line: string): boolean => {
     !LOG_LINE_RE.test(l) &&
     !/^\s*https?:\/\/\S+\s*$/.test(l) &&
     !PRINTED_SETTING_RE.test(l) &&
-    !BARE_FRAME_RE.test(l)
+    !BARE_FRAME_RE.test(l) &&
+    !NAME_VERSION_RE.test(l)
   );
 };
 
@@ -67,8 +74,31 @@ export function unfencedCodeLine(trimmed: string): boolean {
   return (
     CODE_LINE_RE.test(trimmed) &&
     !LOG_LINE_RE.test(trimmed) &&
+    !NAME_VERSION_RE.test(trimmed) &&
     !/[.!?]\s*$/.test(trimmed) &&
     !LIST_ITEM_RE.test(trimmed) &&
     !PROSE_OPENING_RE.test(trimmed)
   );
 }
+
+/** A Python traceback's frame ("  File \"train.py\", line 3, in <module>"): the line under it echoes the source. */
+const PY_FRAME_RE = /^\s*File "[^"\n]{1,500}", line \d+/;
+
+/**
+ * A paste's lines without the source a Python traceback echoes under each frame ("self.run_test()", "requirement_set =
+ * resolver.resolve(") nor its carets: output, though each reads as code (readers took one, quoted as "Code:", for
+ * false).
+ */
+export function withoutEchoedSource(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0 && PY_FRAME_RE.test(lines[i - 1]!)) continue;
+    if (/^\s*\^+\s*$/.test(lines[i]!)) continue;
+    out.push(lines[i]!);
+  }
+  return out;
+}
+
+/** Whether the line before this one is a Python traceback's frame, so that this one echoes source. */
+export const echoesSource = (previous: string | undefined): boolean =>
+  previous !== undefined && PY_FRAME_RE.test(previous);

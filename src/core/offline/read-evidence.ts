@@ -32,7 +32,14 @@ import {
   VERSION_RE,
   isTrace,
 } from "./evidence-patterns.js";
-import { codeLine, codeStatement, looksLikeCode, unfencedCodeLine } from "./code-lines.js";
+import {
+  codeLine,
+  codeStatement,
+  echoesSource,
+  looksLikeCode,
+  unfencedCodeLine,
+  withoutEchoedSource,
+} from "./code-lines.js";
 import { MD_LINK_RE, TEMPLATE_VOICE_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { POLICY_RE } from "./segments.js";
@@ -176,7 +183,8 @@ export function readEvidence(
       at >= 0 ? lines.slice(at).findLast((l) => EXCEPTION_LINE_RE.test(l) && !/^\s/.test(l)) : undefined;
     if (exception) put("trace", exception.trim());
     else if (at >= 0) put("trace", exceptionAfter(lines, at));
-    if (looksLikeCode(lines.filter((l) => !isTrace(l)))) put("code", firstWithText(lines.filter(codeLine)));
+    const own = withoutEchoedSource(lines);
+    if (looksLikeCode(own.filter((l) => !isTrace(l)))) put("code", firstWithText(own.filter(codeLine)));
     let version: RegExpExecArray | null = null;
     for (const l of lines) if ((version = VERSION_RE.exec(l.replace(EXAMPLE_RE, " ")))) break;
     // A version in a block is kept for the end: a version the author states in prose ("TensorFlow version
@@ -364,7 +372,7 @@ export function readEvidence(
       if (next && !isHeading(next) && !EMPTY_ANSWER_RE.test(next))
         put("expected_actual", `${withoutLinks} ${next}`);
     }
-    if (unfencedCodeLine(trimmed)) unfenced.push(trimmed);
+    if (unfencedCodeLine(trimmed) && !echoesSource(lines[i - 1])) unfenced.push(trimmed);
   }
   // A form's choice (one item ticked, the others not: "- [x] Please close this issue … - [ ] New documentation"),
   // a question's options and a list put out of the task ("Moved out:") are no criteria: fresh maintainers' readings
