@@ -35808,7 +35808,8 @@ var concepts_default = [
       "ux",
       "intuitive",
       "confusing",
-      "easier",
+      "easier to use",
+      "easier for users",
       "faster for users",
       "one click"
     ],
@@ -36243,7 +36244,6 @@ var concepts_default = [
     label: "localisation",
     terms: [
       "translation",
-      "translate",
       "localization",
       "localisation",
       "i18n",

@@ -762,3 +762,36 @@ describe("a need stated in a request", () => {
     expect(reasons(title, text).join(" ")).not.toMatch(/reports a problem/);
   });
 });
+
+describe("'translates to', the idiom", () => {
+  it("names no localisation: a loss that 'translates to 650% error' is no revenue or announcement angle", () => {
+    const all = reasons(
+      "FFT gives wrong results on several GPUs",
+      "With two GPUs the output MAE loss is around 6.5, which translates to 650% error. On one GPU it is 0.01.",
+    ).join(" ");
+    expect(all).not.toMatch(/“translates”/);
+    // A translation the author asks for still does.
+    expect(
+      reasons(
+        "Add a French translation of the settings page",
+        "Half of our users read French; the settings page is English only and needs a French translation.",
+      ).join(" "),
+    ).toMatch(/translation|French/);
+  });
+});
+
+describe("'easier', alone", () => {
+  it("names no usability: 'easier to track its status' or 'easier to test' is not about people using it", () => {
+    const all = reasons(
+      "Support Taproot in the hardware wallet signer",
+      "I'm opening this feature request so that it's easier to track its status, as the signer refuses Taproot inputs today.",
+    ).join(" ");
+    expect(all).not.toMatch(/“easier”/);
+    expect(
+      reasons(
+        "Make the export dialog easier to use",
+        "People keep missing the export button; the dialog should be easier to use with one click to download.",
+      ).join(" "),
+    ).toMatch(/easier to use|one click/);
+  });
+});
