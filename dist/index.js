@@ -38354,6 +38354,8 @@ var MAX_SENTENCES = 60;
 var PARAGRAPH_CHARS = 4e3;
 var SENTENCE_CHARS = 600;
 var CODE_LINE = "";
+var PASTED_LOG_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d|\[?(?:INFO|WARNING|WARN|DEBUG|ERROR|FATAL|TRACE)(?::|\]|\s+\[)|[\w-]+ (?:ERR!|WARN)\s)/;
+var CODE_COMMENT_RE = /^\s*(?:\/\/|\/\*)/;
 var MARKUP_RE = /<\/?[a-z][^>]{0,80}>|\|/i;
 var LINK_RE = /\[[^\][\n]{0,300}\]\([^)\n[]{0,500}\)|\bhttps?:\/\/\S+|\bwww\.\S+/gi;
 var PROMPT_RE3 = /^\W*(?:a clear and concise|a (?:short|brief|detailed|clear) description|describe (?:the|your|what|how|a|any|alternatives)\b|please (?:describe|provide|include|add (?:any|a|an|the) |explain|list|link|fill|search|check|note|make sure|read|attach|give|tell|share|complete|follow|do not|don'?t|confirm|ensure|mark|tick|review)\b|add any other|if applicable|(?:provide|include|list|paste|attach) (?:a|an|any|the|your|all|relevant)\b(?=.{0,120}\b(?:descri\w*|context|details?|information|info|screenshots?|steps|examples?|links?|versions?|logs?|output|code|snippets?|reproduc\w*|issue|problem|bug|behaviou?r|alternatives?|motivation|use ?cases?|summary)\b)|steps to reproduce the behaviou?r|is your (?:feature request|problem|request)|one paragraph|fill (?:me|in|this|out)|replace this|delete this|_?no response_?\s*$|n\/a\s*$|none\.?\s*$|tbd\s*$|i (?:have |'ve )?(?:searched|checked|read|agree|confirm|made sure|verified)\b|(?:go to|click on|scroll down to) '\.{3}|(?:provide|include|paste|attach|share)\b[^.\n]{0,80}\b(?:help us|reproduce|example|logs?|details|information)\b)/i;
@@ -38450,7 +38452,7 @@ function readSegments(md) {
     }
     previousBlank = false;
     if (inCheckbox && /^\s/.test(line)) continue;
-    if (pasted.size && pasted.has(line.trim())) {
+    if (pasted.size && pasted.has(line.trim()) || PASTED_LOG_RE.test(line) || CODE_COMMENT_RE.test(line)) {
       flush();
       continue;
     }

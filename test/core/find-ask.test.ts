@@ -450,3 +450,21 @@ describe("a checklist ticked by hand", () => {
     ).toHaveLength(1);
   });
 });
+
+describe("a log's line or a code comment pasted without a fence", () => {
+  it("is not the author's sentence; the author's own 'Warning …' sentence still is", () => {
+    const d = [
+      "The model trains, then prints:",
+      "WARNING:tensorflow:From /venv/lib/python3.10/site-packages/tensorflow/python/ops/ctc_ops.py:1514: alias_inplace_add is deprecated and will be removed.",
+      "2022-11-17T22:07:45Z *** Flushing block file to disk failed. This is likely the result of an I/O error.",
+      "// Releases model resources if no longer used. model.close()",
+      "",
+      "Warning in case the state is modified during the first render would help people find this.",
+    ].join("\n");
+    const sentences = authorSentences(d).map((s) => s.text);
+    expect(sentences.join(" ")).not.toMatch(/alias_inplace_add|I\/O error|Releases model resources/);
+    expect(sentences).toContain(
+      "Warning in case the state is modified during the first render would help people find this.",
+    );
+  });
+});

@@ -44,6 +44,15 @@ export const SENTENCE_SHOWN = 160;
 
 /** Where a code block stood: a control character, which no description holds as a line of its own. */
 const CODE_LINE = "\u0001";
+/**
+ * A log's line pasted without a fence: a level in capitals with a colon or a bracket ("WARNING:tensorflow:…",
+ * "ERROR: …", "[INFO] …"), a timestamp, or a tool's tag ("npm ERR!"). Capitals only: "Warning in case this.state is
+ * modified …" is the author's sentence.
+ */
+const PASTED_LOG_RE =
+  /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d|\[?(?:INFO|WARNING|WARN|DEBUG|ERROR|FATAL|TRACE)(?::|\]|\s+\[)|[\w-]+ (?:ERR!|WARN)\s)/;
+/** A line of source code's comment, pasted without a fence. */
+const CODE_COMMENT_RE = /^\s*(?:\/\/|\/\*)/;
 /** Sentences that hold markup are not quoted: a quote is words. */
 const MARKUP_RE = /<\/?[a-z][^>]{0,80}>|\|/i;
 /** Links and addresses are not words: they are left out of a quote, which shows "…" where they stood. */
@@ -202,8 +211,11 @@ export function readSegments(md: MarkdownText): Segments {
     // A checklist item's indented continuation lines are the item's ("- [ ] There is a test …" and, under it,
     // "  Patch to opencv_extra has the same branch name."), as the ask's reader reads them.
     if (inCheckbox && /^\s/.test(line)) continue;
-    // A fence's line pasted again without one is output, not a sentence (pastedLines).
-    if (pasted.size && pasted.has(line.trim())) {
+    // A fence's line pasted again without one is output, not a sentence (pastedLines); so is a log's line pasted
+    // without a fence ("WARNING:tensorflow:From …/ctc_ops.py:1514: … is deprecated") and a code comment ("//
+    // Releases model resources if no longer used. model.close()"): readers took each, quoted as what the author
+    // writes, for false.
+    if ((pasted.size && pasted.has(line.trim())) || PASTED_LOG_RE.test(line) || CODE_COMMENT_RE.test(line)) {
       flush();
       continue;
     }
