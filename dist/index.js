@@ -37395,11 +37395,11 @@ function askSignals(sentence, step = false) {
   let head = sentence.length > CUE_CHARS ? sentence.slice(0, CUE_CHARS) : sentence;
   const clause = SUBORDINATE_RE.exec(head);
   if (clause) head = head.slice(clause[0].length);
-  const request2 = REQUEST_RE2.test(head) || CJK_REQUEST_RE.test(head);
+  const cause = CAUSE_RE.test(sentence);
+  const request2 = !(cause && !clause) && (REQUEST_RE2.test(head) || CJK_REQUEST_RE.test(head));
   const problem = PROBLEM_RE.test(head);
   const imperative = IMPERATIVE_RE2.test(head);
   const leadIn = LEAD_IN_RE.test(sentence);
-  const cause = CAUSE_RE.test(sentence);
   const pointer = POINTER_RE.test(sentence);
   const signals = { request: request2, problem, imperative, leadIn, cause, pointer };
   let cue;

@@ -468,3 +468,16 @@ describe("a log's line or a code comment pasted without a fence", () => {
     );
   });
 });
+
+describe("a sentence that is a cause throughout", () => {
+  it("is not the ask though it names a need ('Because I need to use the GPU …')", () => {
+    const d = [
+      "Recent releases of the toolkit dropped the native GPU build on this system.",
+      "If built in the VM",
+      "Is there a shortcut to read data from the host folder in the VM?",
+      "Because I need to use the toolkit GPU to compute a lot of data.",
+    ].join("\n\n");
+    expect(findAsk("Toolkit GPU", d) ?? "").not.toMatch(/^Because/);
+    expect(askCue("Because of this, we need a flag that turns caching off.")).toBe("request");
+  });
+});

@@ -153,11 +153,14 @@ export function askSignals(sentence: string, step = false): AskSignals {
   let head = sentence.length > CUE_CHARS ? sentence.slice(0, CUE_CHARS) : sentence;
   const clause = SUBORDINATE_RE.exec(head);
   if (clause) head = head.slice(clause[0].length);
-  const request = REQUEST_RE.test(head) || CJK_REQUEST_RE.test(head);
+  const cause = CAUSE_RE.test(sentence);
+  // A sentence that is a cause throughout ("Because I need to use the GPU to compute a lot of data."): the need it
+  // names is the reason for the ask, not the ask (a reader took one, shown as the ask, for false). With a main clause
+  // after the cause ("Because of this, we need …"), the clause is read.
+  const request = !(cause && !clause) && (REQUEST_RE.test(head) || CJK_REQUEST_RE.test(head));
   const problem = PROBLEM_RE.test(head);
   const imperative = IMPERATIVE_RE.test(head);
   const leadIn = LEAD_IN_RE.test(sentence);
-  const cause = CAUSE_RE.test(sentence);
   const pointer = POINTER_RE.test(sentence);
   const signals = { request, problem, imperative, leadIn, cause, pointer };
   let cue: AskCue | null;
