@@ -37235,8 +37235,9 @@ function paragraphs(md) {
   let inList = false;
   let inOutput = false;
   let inCheckbox = false;
+  let stepsSection = false;
   const flush = () => {
-    if (current.length) out.push({ text: current.join("\n"), section, step });
+    if (current.length) out.push({ text: current.join("\n"), section, step: step || stepsSection });
     current = [];
     step = false;
   };
@@ -37273,8 +37274,10 @@ function paragraphs(md) {
       flush();
       const plainLabel = !/^\s{0,3}(?:#|\*|_|<)/.test(line);
       const next2 = /[\p{L}]/u.test(trimmed.replace(/<\/?\w+[^>]{0,200}>/g, "")) ? sectionOf(trimmed) : section;
-      if (!(plainLabel && (section === "other" || section === "automated") && opensNothing(next2)))
+      if (!(plainLabel && (section === "other" || section === "automated") && opensNothing(next2))) {
         section = next2;
+        stepsSection = STEPS_HEAD_RE.test(trimmed);
+      }
       inList = false;
       continue;
     }

@@ -481,3 +481,22 @@ describe("a sentence that is a cause throughout", () => {
     expect(askCue("Because of this, we need a flag that turns caching off.")).toBe("request");
   });
 });
+
+describe("a line under a heading for steps", () => {
+  it("is a step, numbered or not: not the ask though it opens with a verb", () => {
+    const d = [
+      "### Website or app",
+      "",
+      "https://example.com/blog/manifest-transition",
+      "",
+      "### Repro steps",
+      "",
+      "Use the latest DevTools build with Electron (18.2.0 / Chromium 100)",
+      "",
+      "```",
+      "Warning: Manifest version 2 is deprecated, and support will be removed in 2023.",
+      "```",
+    ].join("\n");
+    expect(findAsk("[DevTools] Manifest version 2 is deprecated", d)).toBeNull();
+  });
+});

@@ -15,6 +15,7 @@ import {
   TABLE_LINE_RE,
 } from "./markdown-lines.js";
 import { renderMarkdown, type MarkdownText } from "./read-markdown.js";
+import { STEPS_HEAD_RE } from "./structure-patterns.js";
 
 /** Only the start of a long description is read: the ask is stated early. */
 const MAX_CHARS = 12_000;
@@ -174,8 +175,12 @@ export function paragraphs(md: MarkdownText): { text: string; section: Section; 
   let inList = false;
   let inOutput = false;
   let inCheckbox = false;
+  // Under a heading for steps ("### Repro steps"), each line is a step, numbered or not ("Use the latest DevTools
+  // with Electron 18"): an imperative there says what to do to see the problem, not what is asked (a reader took one,
+  // shown as the ask, for false).
+  let stepsSection = false;
   const flush = () => {
-    if (current.length) out.push({ text: current.join("\n"), section, step });
+    if (current.length) out.push({ text: current.join("\n"), section, step: step || stepsSection });
     current = [];
     step = false;
   };
@@ -220,8 +225,10 @@ export function paragraphs(md: MarkdownText): { text: string; section: Section; 
       const next: Section = /[\p{L}]/u.test(trimmed.replace(/<\/?\w+[^>]{0,200}>/g, ""))
         ? sectionOf(trimmed)
         : section;
-      if (!(plainLabel && (section === "other" || section === "automated") && opensNothing(next)))
+      if (!(plainLabel && (section === "other" || section === "automated") && opensNothing(next))) {
         section = next;
+        stepsSection = STEPS_HEAD_RE.test(trimmed);
+      }
       inList = false;
       continue;
     }
