@@ -829,3 +829,36 @@ describe("a name and a version on a line of their own", () => {
     expect(quoteOf("Video plays too fast", body, "code")).toBeUndefined();
   });
 });
+
+describe("acceptance labels and pip's output", () => {
+  it("'Requirement already satisfied: …' is output; 'Requirements:' and 'Requirements for the export:' are labels", () => {
+    const pip = [
+      "I installed it:",
+      "Requirement already satisfied: numpy in ./venv/lib/python3.10/site-packages (1.24.3)",
+      "Requirement already satisfied: six in ./venv/lib/python3.10/site-packages (1.16.0)",
+    ].join("\n");
+    expect(quoteOf("Import fails", pip, "acceptance")).toBeUndefined();
+    expect(quoteOf("Add export", "Requirements for the export: one row per task.", "acceptance")).toMatch(
+      /one row/,
+    );
+  });
+});
+
+describe("a quote of a line with a link", () => {
+  it("keeps the link's text, so the quote is the author's words", () => {
+    const body =
+      "Since v0.10 the node has no means to send [`GetBlocks`](https://example.org/reference#getblocks) messages to its peers.";
+    const quote = quoteOf("Drop GetBlocks handling", body, "versions")!;
+    expect(quote).toMatch(/send `GetBlocks` messages/);
+  });
+});
+
+describe("demand", () => {
+  it("is not a ratio: '5 members per population' is an algorithm's setting, not people asking", () => {
+    const body = "The optimiser keeps 5 members per population and stops after 40 generations.";
+    expect(quoteOf("Optimiser converges slowly", body, "demand")).toBeUndefined();
+    expect(quoteOf("Add export", "Twelve members of our team asked for a CSV export.", "demand")).toMatch(
+      /Twelve/,
+    );
+  });
+});

@@ -239,8 +239,10 @@ export function readEvidence(
     const image = IMAGE_RE.exec(trimmed);
     if (image) put("screenshot", image[0]);
     // Each replacement only where its mark is on the line: most lines have no link and no example.
+    // A link keeps its text ("send [`GetBlocks`](…) messages"): a quote without it says something else (a reader
+    // found "has no means to send messages" where the author wrote "send GetBlocks messages").
     let withoutLinks = trimmed;
-    if (withoutLinks.includes("](")) withoutLinks = withoutLinks.replace(MD_LINK_RE, " ");
+    if (withoutLinks.includes("](")) withoutLinks = withoutLinks.replace(MD_LINK_RE, "$1");
     if (withoutLinks.includes("http")) withoutLinks = withoutLinks.replace(/https?:\/\/\S+/g, " ");
     if (withoutLinks.includes("(") || withoutLinks.includes("["))
       withoutLinks = withoutLinks.replace(EXAMPLE_RE, " ");
