@@ -432,7 +432,7 @@ describe("output pasted twice, in a fence and again without one", () => {
 
 describe("a checklist ticked by hand", () => {
   it("is the form's checklist, never the author's words: '[OK]', '[Yes]', '[✓]' as '[x]'", () => {
-    for (const box of ["[OK]", "[Yes]", "[✓]", "[x]"]) {
+    for (const box of ["[OK]", "[Yes]", "[✓]", "[x]", "[ x ]"]) {
       const d = [
         "### Pull Request Readiness Checklist",
         "",

@@ -11,10 +11,10 @@ export const TABLE_LINE_RE = /^\s*\|/;
 export const INDENTED_RE = /^(?: {4}|\t)/;
 /**
  * A checklist item, with or without a list mark before its box ("- [ ] …", "[x] …"), the box ticked as authors tick it
- * by hand ("- [OK] I agree to contribute …", "[✓]": a form's checklist, read as the author's words about code when
- * only "x" counted). Not a link's text ("[OK](…)").
+ * by hand ("- [OK] I agree to contribute …", "[✓]", "[ x ]": a form's checklist, read as the author's words about code
+ * when only "x" counted). Not a link's text ("[OK](…)").
  */
-export const CHECKBOX_LINE_RE = /^\s*(?:[-*+]\s+)?\[(?:[ xX✓✔]?|OK|ok|Ok|yes|Yes)\](?!\()/u;
+export const CHECKBOX_LINE_RE = /^\s*(?:[-*+]\s+)?\[ ?(?:[ xX✓✔]?|OK|ok|Ok|yes|Yes) ?\](?!\()/u;
 /** A list item's mark: a bullet, or a number and "." or ")". */
 export const LIST_MARK_RE = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
 /** An embedded picture: markdown, or an <img> tag. */
