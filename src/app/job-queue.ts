@@ -271,7 +271,10 @@ export class JobQueue {
       // logged: it says why the job ran out of time (GitHub unreachable: "connect ECONNREFUSED …" after retries).
       work.catch((error: unknown) => {
         if (abandoned && !(error instanceof JobTimeoutError))
-          this.options.logger?.warn({ err: error, subject: job.subject }, "an abandoned job failed afterwards");
+          this.options.logger?.warn(
+            { err: error, subject: job.subject },
+            "an abandoned job failed afterwards",
+          );
       });
       const outcome = await Promise.race([work.then(() => "done" as const), limit]);
       if (outcome === "timeout") {

@@ -4,7 +4,9 @@ import type { Scorer, ScorerStats } from "../core/scorer.js";
 /** What the metrics read from parts owned elsewhere: the webhook queue and the scorer's running totals. */
 export interface MetricSources {
   /** Jobs queued or running, and how many finished or failed since start (the App's JobQueue). */
-  queue?: { readonly size: number; readonly stats: { completed: number; failed: number; timedOut: number } } | undefined;
+  queue?:
+    | { readonly size: number; readonly stats: { completed: number; failed: number; timedOut: number } }
+    | undefined;
   /** The scorer's totals since start (model calls, tokens, cache hits), when it counts them. */
   scorer?: Pick<Scorer, "scorerStats"> | undefined;
 }
