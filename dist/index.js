@@ -37107,7 +37107,7 @@ var LEAD_IN_RE = /:\s*$|\b(?:like this|as follows|the following|below|this way)\
 var ASKS_WORD_RE = /\b(?:why|how|what|which|where|when|whether)\b/i;
 var PASTE_LEAD_IN_RE = /\b(?:errors?|exceptions?|output|message|messages|logs?|traceback|trace|following|shows?|says|prints?|returns?|throws?|gives?|got|get)\b[^\n]{0,40}:\s*$/i;
 var POINTER_RE = /^(?:(?:please |kindly )?(?:see|refer to|check|find) (?:the |my |our )?(?:attached|linked|enclosed|above|below|following|design|proposal) ?(?:doc(?:ument)?s?|files?|pdf|patch|design|proposal|link|page|screenshots?|logs?|details)?\b|(?:i|we)(?: have|'ve|’ve)? (?:posted|attached|uploaded|linked|shared|put|included|added) (?:the |a |an |my |our |some |all |full |more )|(?:the )?(?:full |complete )?(?:backtraces?|logs?|stack ?traces?|screenshots?|details) (?:are|is) (?:attached|posted|here|below|above|in)\b)/i;
-var CAUSE_RE = /^(?:(?:probably|presumably|likely|maybe|possibly|perhaps|most likely|i think it'?s)\s+)?(?:due to|because|caused by|as a result of)\b/i;
+var CAUSE_RE = /^(?:(?:probably|presumably|likely|maybe|possibly|perhaps|most likely|i think it'?s)\s+)?(?:due to|because|caused by|as a result of|the reason (?:is|was|being|for this is)|this is because)\b/i;
 var FILE_LINE_RE = /\.\w{1,6}:\[?(?:line )?\d+|\bFile "[^"\n]{1,300}", line \d+/;
 
 // src/core/offline/markdown-lines.ts
@@ -38666,7 +38666,12 @@ ${FENCE_MARK}${pointed.trim()}
       if (demand) put("demand", quoteAt(demandText, demand.index, demand[0].length, "sentence"));
     }
     const trace = found2.has("trace") || !TRACE_GATE_RE.test(trimmed) || codeStatement(trimmed) ? null : TRACE_RE.exec(trimmed);
-    if (trace)
+    const announces = trace !== null && /[:：]\s*$/.test(trimmed) && trace.index + trace[0].length >= trimmed.trimEnd().length && countWords(trimmed.slice(0, trace.index)) >= 3;
+    if (trace && announces) {
+      const next2 = nextText(lines, i);
+      if (next2 && !isHeading(next2) && !EMPTY_ANSWER_RE.test(next2) && TRACE_GATE_RE.test(next2))
+        put("trace", next2);
+    } else if (trace)
       put(
         "trace",
         TRACEBACK_RE.test(trimmed) ? exceptionAfter(lines, i) : quoteAt(trimmed, trace.index, trace[0].length, "line")

@@ -500,3 +500,16 @@ describe("a line under a heading for steps", () => {
     expect(findAsk("[DevTools] Manifest version 2 is deprecated", d)).toBeNull();
   });
 });
+
+describe("'The reason is …'", () => {
+  it("gives a cause, not the ask: the question after it is", () => {
+    const d = [
+      "The reason is that when I compiled the library in the terminal, the output was all white and hard to read.",
+      "Can I add a highlight effect like other terminals have?",
+    ].join(" ");
+    expect(findAsk("Add terminal highlighting support", d)).toBe(
+      "Can I add a highlight effect like other terminals have?",
+    );
+    expect(askCue("The reason is that the export fails on empty reports.")).toBeNull();
+  });
+});

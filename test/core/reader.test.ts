@@ -862,3 +862,16 @@ describe("demand", () => {
     );
   });
 });
+
+describe("a sentence that announces an error by its name", () => {
+  it("is not the error output: the line under it is", () => {
+    const body = [
+      "First start succeeds; then stop and restart the node: the second start leads to an InitError:",
+      "`Error: Unable to expand wallet descriptor from cache`",
+      "Now the wallet cannot be loaded by either version.",
+    ].join("\n");
+    expect(quoteOf("Wallet fails to load", body, "trace")).toBe(
+      "`Error: Unable to expand wallet descriptor from cache`",
+    );
+  });
+});

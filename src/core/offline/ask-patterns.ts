@@ -74,9 +74,12 @@ export const PASTE_LEAD_IN_RE =
  */
 export const POINTER_RE =
   /^(?:(?:please |kindly )?(?:see|refer to|check|find) (?:the |my |our )?(?:attached|linked|enclosed|above|below|following|design|proposal) ?(?:doc(?:ument)?s?|files?|pdf|patch|design|proposal|link|page|screenshots?|logs?|details)?\b|(?:i|we)(?: have|'ve|’ve)? (?:posted|attached|uploaded|linked|shared|put|included|added) (?:the |a |an |my |our |some |all |full |more )|(?:the )?(?:full |complete )?(?:backtraces?|logs?|stack ?traces?|screenshots?|details) (?:are|is) (?:attached|posted|here|below|above|in)\b)/i;
-/** A sentence that gives only a cause ("Due to very large integer argument", "Presumably because …"): no ask. */
+/**
+ * A sentence that gives only a cause ("Due to very large integer argument", "Presumably because …", "The reason is
+ * that when I used the terminal …"): no ask.
+ */
 export const CAUSE_RE =
-  /^(?:(?:probably|presumably|likely|maybe|possibly|perhaps|most likely|i think it'?s)\s+)?(?:due to|because|caused by|as a result of)\b/i;
+  /^(?:(?:probably|presumably|likely|maybe|possibly|perhaps|most likely|i think it'?s)\s+)?(?:due to|because|caused by|as a result of|the reason (?:is|was|being|for this is)|this is because)\b/i;
 
 /**
  * A place in a file as a tool prints it: "main.py:12", "ValueQueue.java:[line 332]", a Python traceback's frame

@@ -40,6 +40,7 @@ import {
   unfencedCodeLine,
   withoutEchoedSource,
 } from "./code-lines.js";
+import { countWords } from "./markdown-lines.js";
 import { MD_LINK_RE, TEMPLATE_VOICE_RE } from "./prose.js";
 import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { POLICY_RE } from "./segments.js";
@@ -323,7 +324,18 @@ export function readEvidence(
       found.has("trace") || !TRACE_GATE_RE.test(trimmed) || codeStatement(trimmed)
         ? null
         : TRACE_RE.exec(trimmed);
-    if (trace)
+    // A sentence that ends on the error's name ("The second start leads to an InitError:") announces the error: the
+    // output is the line under it, not the sentence (a reader took the sentence, quoted as "Error output", for false).
+    const announces =
+      trace !== null &&
+      /[:：]\s*$/.test(trimmed) &&
+      trace.index + trace[0].length >= trimmed.trimEnd().length &&
+      countWords(trimmed.slice(0, trace.index)) >= 3;
+    if (trace && announces) {
+      const next = nextText(lines, i);
+      if (next && !isHeading(next) && !EMPTY_ANSWER_RE.test(next) && TRACE_GATE_RE.test(next))
+        put("trace", next);
+    } else if (trace)
       put(
         "trace",
         TRACEBACK_RE.test(trimmed)
