@@ -33961,14 +33961,15 @@ var PERSONA_RECORDS = {
           "licensing",
           "revenue",
           "sales",
-          "subscription",
           "subscribers",
           "price",
           "prices",
           "money"
         ],
         // Not "clients": in a tracker it is a program's client ("HTTP clients get a 503") far more often than a
-        // paying one (a fresh reading's contradiction).
+        // paying one (a fresh reading's contradiction). Not "subscription": as often an event's, a stream's or an
+        // MQTT topic's ("a CLI command which subscribes to …", "Subscription management comes with a cost") as a
+        // customer's; "subscribers" are people.
         say: "For paying users, the author writes of “{word}”"
       },
       raise: [
@@ -35595,8 +35596,9 @@ var concepts_default = [
       "billing",
       "invoice",
       "invoicing",
-      "subscription",
-      "subscribe",
+      "paid subscription",
+      "subscription fee",
+      "subscription billing",
       "recurring billing",
       "credit card",
       "card payment",
@@ -37069,6 +37071,7 @@ var BULK_RE = /\b(?:(?:generat\w*|creat\w*|produc\w*|publish\w*) (?:\d[\d,]*|hun
 var VERSION_RE = /\b(?:v?\d+\.\d+(?:\.\d+)*|v\d+|(?:[A-Z][\w-]*|[Vv]ersion|[Rr]elease) \d{1,4})\b/;
 var PLACEHOLDER_TITLE_RE = /\b(?:(?:insert|enter|add) [^.?!]{0,40}\bhere\b|(?:title|name|summary) (?:here|goes here)|your (?:title|feature|issue) here|proposal name|short description|a clear and concise|\[?title\]?$)/i;
 var ACCIDENT_RE = /\b(?:by (?:accident|mistake)|please (?:delete|ignore|close) (?:this|it|me)|delete this|ignore this|(?:^|\b(?:just|only) )a test(?: issue| post)?\b(?! (?:for|of|case|suite|that|which|to))|test issue|testing issue|this is a test|wrong repo\w*|opened (?:by )?accident\w*)/i;
+var MEASURED_RE = /\b\d+(?:[.,]\d+)?\s*(?:%|x\b|×|ms\b|s\b|sec(?:ond)?s?\b|min(?:ute)?s?\b|h(?:ours?)?\b|[kmgt]i?b\b|times\b|fps\b)/i;
 var HYPE_RE = /\b(?:game[- ]?changer|revolutionar\w*|10x|100x|huge (?:impact|win|value)|high[- ]impact|revenue[- ]critical|mission[- ]critical|must-have|a must have|killer feature|massive(?:ly)?|skyrocket\w*|best[- ]in[- ]class|world[- ]class|disrupt\w*|next[- ]level|unlock\w* (?:huge|massive|enormous)|everyone (?:wants|needs)|all users (?:want|need))\b/gi;
 var LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n[]{0,500}\)/g;
 var EMAIL_RE = /\S+@\S+\.\w+/g;
@@ -37624,7 +37627,7 @@ var isTrace = (line) => TRACE_GATE_RE.test(line) && TRACE_RE.test(line);
 var ERROR_QUOTED_RE = /\b(?:get|gets|got|getting|see|saw|seeing|throws?|threw|raises?|raised|shows?|showed|showing|returns?|returned|receive[sd]?|encounter(?:ed)?|fails? with|failed with)\b[^\n"“]{0,30}\b(?:errors?|exceptions?)(?: messages?)?\b[^\n"“]{0,40}["“][^"”\n]{12,}["”]/i;
 var ERROR_INTRO_RE = /\b(?:following|this|the|an|these|same|get|gets|got|getting|throws?|threw|shows?|returns?|gives?|see|saw|encounter(?:ed)?|received?)\b[^\n.]{0,20}\b(?:errors?|exceptions?)(?: messages?)?[^\n.`]{0,40}?[:：]\s*$/i;
 var OUTPUT_LINE_RE = /^[`"“_*>]|\b(?:error|exception|fail\w*|invalid|cannot|can't|unable|not found|denied|refused|undefined|null)\b/i;
-var VERSION_RE2 = /\b(?<!\d\.)(?<![\w$]\.)(?:(?<![-/])v\d+(?:\.\d+)+|\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
+var VERSION_RE2 = /\b(?<!\d\.)(?<![\w$]\.)(?:(?<![-/])v\d+(?:\.\d+)+|(?<![-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?<=[-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?![\w.+-]*\/)|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
 var VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
 var BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
 var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)\n]{0,300}\)|\[e\.g\.[^\]\n]{0,300}\]/gi;
@@ -38028,6 +38031,7 @@ function structureOf(title, description, md) {
   const b2 = readBody(md);
   const versions = VERSION_RE.test(b2.ownText) || /\b\d+\.\d+\.\d+\b/.test(description);
   const hype = b2.ownText.match(HYPE_RE)?.length ?? 0;
+  const measured = hype > 0 && MEASURED_RE.test(b2.ownText);
   const opening = b2.ownText.slice(0, 300);
   const shortcut = t.kind !== "bug" && !t.debt ? firstMatch(DEBT_ADD_RE, opening) : null;
   const descDebt = shortcut && !removesShortcut(opening, shortcut) && !describesState(opening, shortcut) ? shortcut : null;
@@ -38085,6 +38089,7 @@ function structureOf(title, description, md) {
     screenshot: b2.screenshot,
     links: b2.links,
     hype,
+    measured,
     outOfScope: b2.outOfScope
   };
 }
@@ -38989,6 +38994,7 @@ function sayable(name, up, r) {
     const saysItIs = said === "question" ? !up : up;
     return kind !== null && (saysItIs ? kind === said : kind !== said);
   }
+  if (name === "hype") return !r.structure.measured;
   if (name === "severity.severe")
     return !up || kind === "bug" && isSevere(r.reading.severity) && !!r.structure.severityCue;
   return true;
@@ -39550,7 +39556,7 @@ function personaVerdict(r, persona, c, lean, model, grounded) {
     sentences2.push(
       "It asks for generated or bulk content, which is cheap to produce and costly to keep correct."
     );
-  if (s.hype > 0 && persona === "revenue")
+  if (s.hype > 0 && !s.measured && persona === "revenue")
     sentences2.push("Claims of value without numbers behind them earn nothing.");
   if (s.outOfScope && persona === "product")
     sentences2.push("What its out-of-scope list names is not counted as part of the task.");

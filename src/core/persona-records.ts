@@ -237,14 +237,15 @@ export const PERSONA_RECORDS: Readonly<Record<PersonaId, PersonaRecord>> = {
           "licensing",
           "revenue",
           "sales",
-          "subscription",
           "subscribers",
           "price",
           "prices",
           "money",
         ],
         // Not "clients": in a tracker it is a program's client ("HTTP clients get a 503") far more often than a
-        // paying one (a fresh reading's contradiction).
+        // paying one (a fresh reading's contradiction). Not "subscription": as often an event's, a stream's or an
+        // MQTT topic's ("a CLI command which subscribes to …", "Subscription management comes with a cost") as a
+        // customer's; "subscribers" are people.
         say: "For paying users, the author writes of “{word}”",
       },
       raise: [

@@ -795,3 +795,19 @@ describe("'easier', alone", () => {
     ).toMatch(/easier to use|one click/);
   });
 });
+
+describe("a subscription to events", () => {
+  it("is no revenue or payments angle: an MQTT or a stream's subscription is not a customer's", () => {
+    const all = reasons(
+      "Keep an MQTT subscription open in the extension",
+      "I am developing an extension with a CLI command which subscribes to a topic on the server. The subscription should stay open while the extension runs, and every event should reach the view.",
+    ).join(" ");
+    expect(all).not.toMatch(/“subscri\w*”/i);
+    expect(
+      reasons(
+        "Add a yearly subscription plan",
+        "Paying customers asked for a yearly subscription plan with a discount; billing is monthly only today.",
+      ).join(" "),
+    ).toMatch(/subscription plan|Paying customers|billing/);
+  });
+});

@@ -875,3 +875,32 @@ describe("a sentence that announces an error by its name", () => {
     );
   });
 });
+
+describe("a version in a path", () => {
+  it("is a folder's name, not the version the author runs", () => {
+    const body =
+      "The CLI panics when the port is busy:\n\nthread 'main' panicked at 'error binding to 127.0.0.1:8000', /home/u/.cargo/registry/src/index-1ecc/hyper-0.14.26/src/server/server.rs:79:38";
+    expect(quoteOf("CLI panics on a busy port", body, "versions")).toBeUndefined();
+    expect(quoteOf("CLI panics", "It panics since 0.14.26 of the server crate.", "versions")).toMatch(
+      /0\.14\.26/,
+    );
+  });
+});
+
+describe("'claims of value without evidence'", () => {
+  it("is not said where the author measured what the big words size", async () => {
+    const { scoreOffline } = await import("../../src/core/offline/offline-scorer.js");
+    const said = (description: string) =>
+      scoreOffline({ task: "Massive slowdown of the functional tests on one machine", description })
+        .map((v) => v.reasoning)
+        .join(" ");
+    expect(
+      said(
+        "The tests complete in about 250 seconds on one machine and 3000 seconds on the other; calls are 10x slower.",
+      ),
+    ).not.toMatch(/claims of value/i);
+    expect(
+      said("This is a game-changer that every user wants, a must-have for the whole community."),
+    ).toMatch(/claims of value/i);
+  });
+});

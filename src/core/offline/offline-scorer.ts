@@ -166,7 +166,7 @@ function personaVerdict(
     sentences.push(
       "It asks for generated or bulk content, which is cheap to produce and costly to keep correct.",
     );
-  if (s.hype > 0 && persona === "revenue")
+  if (s.hype > 0 && !s.measured && persona === "revenue")
     sentences.push("Claims of value without numbers behind them earn nothing.");
   if (s.outOfScope && persona === "product")
     sentences.push("What its out-of-scope list names is not counted as part of the task.");

@@ -19,6 +19,7 @@ import {
   EXPECTED_RE,
   HEADING_RE,
   HYPE_RE,
+  MEASURED_RE,
   IMPERATIVE_RE,
   LINK_TEXT_RE,
   LIST_RE,
@@ -247,6 +248,7 @@ function structureOf(title: string, description: string, md: MarkdownText): Task
   const b = readBody(md);
   const versions = VERSION_RE.test(b.ownText) || /\b\d+\.\d+\.\d+\b/.test(description);
   const hype = b.ownText.match(HYPE_RE)?.length ?? 0;
+  const measured = hype > 0 && MEASURED_RE.test(b.ownText);
   // A shortcut stated in the first lines of the description ("paste the helper into each package
   // instead of importing it") adds debt as surely as one in the title.
   const opening = b.ownText.slice(0, 300);
@@ -322,6 +324,7 @@ function structureOf(title: string, description: string, md: MarkdownText): Task
     screenshot: b.screenshot,
     links: b.links,
     hype,
+    measured,
     outOfScope: b.outOfScope,
   };
 }

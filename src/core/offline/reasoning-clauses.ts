@@ -44,6 +44,8 @@ function sayable(name: string, up: boolean, r: TaskReading): boolean {
     const saysItIs = said === "question" ? !up : up;
     return kind !== null && (saysItIs ? kind === said : kind !== said);
   }
+  // Claims of value are "without evidence" only where the text gives no measured number.
+  if (name === "hype") return !r.structure.measured;
   if (name === "severity.severe")
     return !up || (kind === "bug" && isSevere(r.reading.severity) && !!r.structure.severityCue);
   return true;

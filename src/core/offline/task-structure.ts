@@ -68,6 +68,12 @@ export interface TaskStructure {
   links: number;
   /** Claims of value without evidence ("game-changer", "revenue-critical"). */
   hype: number;
+  /**
+   * The author's own text gives a measured number (a time, a size, a share, a factor: "3000 seconds", "10x slower",
+   * "32%"): a hype word there sizes a problem, so "claims of value without evidence" is not said (a reader found it
+   * beside timings and gists).
+   */
+  measured: boolean;
   /** The description has an "out of scope" list: what it names there is not part of the task. */
   outOfScope: boolean;
 }
