@@ -37627,7 +37627,7 @@ var isTrace = (line) => TRACE_GATE_RE.test(line) && TRACE_RE.test(line);
 var ERROR_QUOTED_RE = /\b(?:get|gets|got|getting|see|saw|seeing|throws?|threw|raises?|raised|shows?|showed|showing|returns?|returned|receive[sd]?|encounter(?:ed)?|fails? with|failed with)\b[^\n"“]{0,30}\b(?:errors?|exceptions?)(?: messages?)?\b[^\n"“]{0,40}["“][^"”\n]{12,}["”]/i;
 var ERROR_INTRO_RE = /\b(?:following|this|the|an|these|same|get|gets|got|getting|throws?|threw|shows?|returns?|gives?|see|saw|encounter(?:ed)?|received?)\b[^\n.]{0,20}\b(?:errors?|exceptions?)(?: messages?)?[^\n.`]{0,40}?[:：]\s*$/i;
 var OUTPUT_LINE_RE = /^[`"“_*>]|\b(?:error|exception|fail\w*|invalid|cannot|can't|unable|not found|denied|refused|undefined|null)\b/i;
-var VERSION_RE2 = /\b(?<!\d\.)(?<![\w$]\.)(?:(?<![-/])v\d+(?:\.\d+)+|(?<![-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?<=[-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?![\w.+-]*\/)|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
+var VERSION_RE2 = /\b(?<!\d\.)(?<![\w$]\.)(?:(?<![-/])v\d+(?:\.\d+)+|(?<![-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?!\.[xX*])|(?<=[-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?![\w.+-]*\/)|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
 var VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
 var BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
 var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)\n]{0,300}\)|\[e\.g\.[^\]\n]{0,300}\]/gi;
@@ -38327,9 +38327,10 @@ var BARE_FRAME_RE = /^\s*[\w$.]+\.[\w$<>]+\((?:Native Method|Unknown Source|[\w$
 var PROSE_OPENING_RE = /^[A-Z][a-z]+(?: [a-z]+){3}\b/;
 var spaced = (l) => l.includes(" ") ? l.replace(/\u00a0/g, " ") : l;
 var NAME_VERSION_RE = /^\s*[\w.+-]{1,40}:?\s+v?\d+(?:\.\d+)+[\w.+-]*\s*$/;
+var BARE_SETTING_RE = /^\s*[\w.-]+=[^\s=()'"]*\s*$/;
 var codeLine = (line) => {
   const l = spaced(line);
-  return CODE_LINE_RE2.test(l) && !LOG_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l) && !PRINTED_SETTING_RE.test(l) && !BARE_FRAME_RE.test(l) && !NAME_VERSION_RE.test(l);
+  return CODE_LINE_RE2.test(l) && !LOG_LINE_RE.test(l) && !/^\s*https?:\/\/\S+\s*$/.test(l) && !PRINTED_SETTING_RE.test(l) && !BARE_FRAME_RE.test(l) && !NAME_VERSION_RE.test(l) && !BARE_SETTING_RE.test(l);
 };
 function looksLikeCode(lines) {
   const content = lines.filter((l) => l.trim() && !LOG_LINE_RE.test(l));
@@ -38366,7 +38367,7 @@ var PASTED_LOG_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d|\[?(?:INFO|WARNING|WARN|D
 var CODE_COMMENT_RE = /^\s*(?:\/\/|\/\*)/;
 var MARKUP_RE = /<\/?[a-z][^>]{0,80}>|\|/i;
 var LINK_RE = /\[[^\][\n]{0,300}\]\([^)\n[]{0,500}\)|\bhttps?:\/\/\S+|\bwww\.\S+/gi;
-var PROMPT_RE3 = /^\W*(?:a clear and concise|a (?:short|brief|detailed|clear) description|describe (?:the|your|what|how|a|any|alternatives)\b|please (?:describe|provide|include|add (?:any|a|an|the) |explain|list|link|fill|search|check|note|make sure|read|attach|give|tell|share|complete|follow|do not|don'?t|confirm|ensure|mark|tick|review)\b|add any other|if applicable|(?:provide|include|list|paste|attach) (?:a|an|any|the|your|all|relevant)\b(?=.{0,120}\b(?:descri\w*|context|details?|information|info|screenshots?|steps|examples?|links?|versions?|logs?|output|code|snippets?|reproduc\w*|issue|problem|bug|behaviou?r|alternatives?|motivation|use ?cases?|summary)\b)|steps to reproduce the behaviou?r|is your (?:feature request|problem|request)|one paragraph|fill (?:me|in|this|out)|replace this|delete this|_?no response_?\s*$|n\/a\s*$|none\.?\s*$|tbd\s*$|i (?:have |'ve )?(?:searched|checked|read|agree|confirm|made sure|verified)\b|(?:go to|click on|scroll down to) '\.{3}|(?:provide|include|paste|attach|share)\b[^.\n]{0,80}\b(?:help us|reproduce|example|logs?|details|information)\b)/i;
+var PROMPT_RE3 = /^\W*(?:a clear and concise|a (?:short|brief|detailed|clear) description|describe (?:the|your|what|how|a|any|alternatives)\b|please (?:describe|provide|include|add (?:any|a|an|the) |explain|list|link|fill|search|check|note|make sure|read|attach|give|tell|share|complete|follow|do not|don'?t|confirm|ensure|mark|tick|review)\b|add any other|if applicable|(?:provide|include|list|paste|attach) (?:a|an|any|the|your|all|relevant)\b(?=.{0,120}\b(?:descri\w*|context|details?|information|info|screenshots?|steps|examples?|links?|versions?|logs?|output|code|snippets?|reproduc\w*|issue|problem|bug|behaviou?r|alternatives?|motivation|use ?cases?|summary)\b)|steps to reproduce the behaviou?r|is your (?:feature request|problem|request)|do you want to (?:request|report|file|submit)\b|one paragraph|fill (?:me|in|this|out)|replace this|delete this|_?no response_?\s*$|n\/a\s*$|none\.?\s*$|tbd\s*$|i (?:have |'ve )?(?:searched|checked|read|agree|confirm|made sure|verified)\b|(?:go to|click on|scroll down to) '\.{3}|(?:provide|include|paste|attach|share)\b[^.\n]{0,80}\b(?:help us|reproduce|example|logs?|details|information)\b)/i;
 var FIELD_RE = /\((?:e\.g\.|ex\.|for example)|^[^.!?]{0,60}:\s*$/i;
 var PROSE_TOKEN_RE = /^[("“'‘]?[\p{L}][\p{L}'’-]*[)"”'’]?[.,;:!?]?$/u;
 function prosy(sentence) {

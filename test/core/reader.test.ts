@@ -3,6 +3,7 @@ import { DEFAULT_APPROVAL_POLICY, evaluateApproval } from "../../src/core/approv
 import { readEvidence, type EvidenceType } from "../../src/core/offline/read-evidence.js";
 import { readReading } from "../../src/core/offline/read-reading.js";
 import { readStructure } from "../../src/core/offline/read-structure.js";
+import { authorSentences } from "../../src/core/offline/segments.js";
 import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
 import { ReadingSchema } from "../../src/core/reading.schema.js";
 
@@ -902,5 +903,34 @@ describe("'claims of value without evidence'", () => {
     expect(
       said("This is a game-changer that every user wants, a must-have for the whole community."),
     ).toMatch(/claims of value/i);
+  });
+});
+
+describe("settings and addresses", () => {
+  it("a setting alone on its line is configuration, not code ('force_builders=Custom')", () => {
+    const body = "Fixes the timeouts.\n\n```\nforce_builders=Custom\nbuild_image:Custom=ubuntu:22.04\n```\n";
+    expect(quoteOf("Fix pipeline timeouts", body, "code")).toBeUndefined();
+    const code = "It fails here:\n\n```\nlimit = compute(size)\nrun(limit)\n```\n";
+    expect(quoteOf("Limit is wrong", code, "code")).toBe("limit = compute(size)");
+  });
+  it("an address's part is no version ('192.168.1.x'); a series still is ('React 15.x')", () => {
+    expect(
+      quoteOf("Peers drop", "Both hosts have 192.168.1.x addresses on the same switch.", "versions"),
+    ).toBeUndefined();
+    expect(quoteOf("Warning", "This was fine in React 15.x and warns in 16.", "versions")).toMatch(
+      /React 15/,
+    );
+  });
+});
+
+describe("a form's question to the reporter", () => {
+  it("is never the author's words: 'Do you want to request a feature or report a bug?'", () => {
+    const d =
+      "**Do you want to request a *feature* or report a *bug*?**\n\nFeature.\n\nThe export should include the header row.";
+    expect(
+      authorSentences(d)
+        .map((s) => s.text)
+        .join(" "),
+    ).not.toMatch(/Do you want to request/);
   });
 });

@@ -35,6 +35,13 @@ const spaced = (l: string): string => (l.includes("\u00a0") ? l.replace(/\u00a0/
  */
 const NAME_VERSION_RE = /^\s*[\w.+-]{1,40}:?\s+v?\d+(?:\.\d+)+[\w.+-]*\s*$/;
 
+/**
+ * A setting alone on its line, a name and a value without spaces ("force_builders=linux,win64", a pull request
+ * template's CI directive; "CMAKE_BUILD_TYPE=Release"): configuration, not code to start from (readers took
+ * "force_builders=Custom", quoted as "Code:", for false).
+ */
+const BARE_SETTING_RE = /^\s*[\w.-]+=[^\s=()'"]*\s*$/;
+
 /** A line of code in a block: not a log's line, not a link alone, not a printed setting, not a stack frame. */
 export const codeLine = (line: string): boolean => {
   const l = spaced(line);
@@ -44,7 +51,8 @@ export const codeLine = (line: string): boolean => {
     !/^\s*https?:\/\/\S+\s*$/.test(l) &&
     !PRINTED_SETTING_RE.test(l) &&
     !BARE_FRAME_RE.test(l) &&
-    !NAME_VERSION_RE.test(l)
+    !NAME_VERSION_RE.test(l) &&
+    !BARE_SETTING_RE.test(l)
   );
 };
 

@@ -107,10 +107,10 @@ export const OUTPUT_LINE_RE =
  * A version; not a clock's time ("Screenshot 2022-09-08 at 9.22.07 AM.png"), nor a "v1.1" that ends a name or a path
  * ("okokes-test-v1.1", "/oauth2/v2.0/token": a bucket's name and an endpoint, which readers took as "Versions:" for
  * false), nor a folder's name in a path (".cargo/registry/src/…/hyper-0.14.26/src/server.rs": a dependency's, in a
- * panic's location; "/Satoshi:22.0.0/", a user agent, is still a version).
+ * panic's location; "/Satoshi:22.0.0/", a user agent, is still a version), nor an address's part ("192.168.1.x").
  */
 export const VERSION_RE =
-  /\b(?<!\d\.)(?<![\w$]\.)(?:(?<![-/])v\d+(?:\.\d+)+|(?<![-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?|(?<=[-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?![\w.+-]*\/)|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
+  /\b(?<!\d\.)(?<![\w$]\.)(?:(?<![-/])v\d+(?:\.\d+)+|(?<![-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?!\.[xX*])|(?<=[-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?![\w.+-]*\/)|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
 /**
  * (VERSION_RE: a name after "word." is a file's extension or a package's part, "NativeIO.java:382" a stack frame's
  * line, not Java 382: fresh Hadoop readings took two such "Versions" for false.)
