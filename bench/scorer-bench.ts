@@ -1,6 +1,6 @@
 import { scoreOffline } from "../src/core/offline/offline-scorer.js";
 import { loadCorpus } from "../test/helpers/corpus.js";
-import { HOSTILE_UNITS } from "../test/helpers/hostile-text.js";
+import { HOSTILE_CLOSED, HOSTILE_UNITS, hostileText } from "../test/helpers/hostile-text.js";
 
 function timeUs(fn: () => void, iterations: number): number {
   const start = process.hrtime.bigint();
@@ -63,11 +63,8 @@ export function runScorerBench(options: {
   // Hostile text: one short unit repeated to the size limit, each the shape that once made a pattern
   // backtrack over the whole text ("0.0.0.0…" took 55 s at 64 KiB, "![![…" 8 s, "```…" 11 s).
   const hostileUs = (bytes: number) =>
-    HOSTILE_UNITS.map((u) => {
-      const input = {
-        task: "t".repeat(256),
-        description: u.repeat(Math.ceil(bytes / u.length)).slice(0, bytes),
-      };
+    [...HOSTILE_UNITS.map((unit) => ({ unit, end: "" })), ...HOSTILE_CLOSED].map(({ unit, end }) => {
+      const input = { task: "t".repeat(256), description: hostileText(unit, bytes, end) };
       return Math.min(
         timeUs(() => scoreOffline(input), 1),
         timeUs(() => scoreOffline(input), 1),

@@ -37071,7 +37071,7 @@ var BULK_RE = /\b(?:(?:generat\w*|creat\w*|produc\w*|publish\w*) (?:\d[\d,]*|hun
 var VERSION_RE = /\b(?:v?\d+\.\d+(?:\.\d+)*|v\d+|(?:[A-Z][\w-]*|[Vv]ersion|[Rr]elease) \d{1,4})\b/;
 var PLACEHOLDER_TITLE_RE = /\b(?:(?:insert|enter|add) [^.?!]{0,40}\bhere\b|(?:title|name|summary) (?:here|goes here)|your (?:title|feature|issue) here|proposal name|short description|a clear and concise|\[?title\]?$)/i;
 var ACCIDENT_RE = /\b(?:by (?:accident|mistake)|please (?:delete|ignore|close) (?:this|it|me)|delete this|ignore this|(?:^|\b(?:just|only) )a test(?: issue| post)?\b(?! (?:for|of|case|suite|that|which|to))|test issue|testing issue|this is a test|wrong repo\w*|opened (?:by )?accident\w*)/i;
-var MEASURED_RE = /\b\d+(?:[.,]\d+)?\s*(?:%|x\b|×|ms\b|s\b|sec(?:ond)?s?\b|min(?:ute)?s?\b|h(?:ours?)?\b|[kmgt]i?b\b|times\b|fps\b)/i;
+var MEASURED_RE = /\b\d+(?:[.,]\d+)?\s*(?:%|x\b|×|ms\b|sec(?:ond)?s?\b|min(?:ute)?s?\b|h(?:ours?)?\b|[kmgt]i?b\b|times\b|fps\b)|\b\d+(?:[.,]\d+)?\s+s\b|\b\d+[.,]\d+s\b/i;
 var HYPE_RE = /\b(?:game[- ]?changer|revolutionar\w*|10x|100x|huge (?:impact|win|value)|high[- ]impact|revenue[- ]critical|mission[- ]critical|must-have|a must have|killer feature|massive(?:ly)?|skyrocket\w*|best[- ]in[- ]class|world[- ]class|disrupt\w*|next[- ]level|unlock\w* (?:huge|massive|enormous)|everyone (?:wants|needs)|all users (?:want|need))\b/gi;
 var LINK_TEXT_RE = /\[([^\]\n]{0,300})\]\([^)\n[]{0,500}\)/g;
 var EMAIL_RE = /\S+@\S+\.\w+/g;
@@ -37294,13 +37294,17 @@ function paragraphs(md) {
     if (label2 && (label2[0].includes(":") || !opensNothing(sectionOf(label2[0])))) {
       flush();
       section = sectionOf(label2[0]);
+      stepsSection = STEPS_HEAD_RE.test(label2[0]);
       content = content.slice(label2[0].length);
     } else {
       const plain2 = PLAIN_LABEL_RE.exec(content);
       const name = plain2?.[1].trim() ?? "";
       if (plain2 && countWords(name) <= 3 && !opensNothing(sectionOf(name))) {
         flush();
-        if (STRONG_LABEL_RE.test(name) || sectionOf(name) !== "ask") section = sectionOf(name);
+        if (STRONG_LABEL_RE.test(name) || sectionOf(name) !== "ask") {
+          section = sectionOf(name);
+          stepsSection = STEPS_HEAD_RE.test(name);
+        }
         content = content.slice(plain2[0].length);
       }
     }
@@ -37393,7 +37397,7 @@ function isProse(sentence) {
   return true;
 }
 var FRAGMENT_END_RE = /\b(?:of|to|the|a|an|and|or|nor|when|if|that|which|with|for|from|in|on|at|by|as|than|but|because|while|where|whether|into|like|such|via|per|is|are|was|were|be|its|their|our|my|your)\s*$/i;
-var SUBORDINATE_RE = /^(?:because|since|as|while|although|though|given that|now that)\b[^,;.!?]{3,200},\s*/i;
+var SUBORDINATE_RE = /^(?:because|since|as|while|although|though|given that|now that|due to|as a result of|caused by|the reason (?:is|was|being)|this is because)\b[^,;.!?]{3,200},\s*/i;
 function askCue(sentence, step = false) {
   return askSignals(sentence, step).cue;
 }
@@ -37627,7 +37631,7 @@ var isTrace = (line) => TRACE_GATE_RE.test(line) && TRACE_RE.test(line);
 var ERROR_QUOTED_RE = /\b(?:get|gets|got|getting|see|saw|seeing|throws?|threw|raises?|raised|shows?|showed|showing|returns?|returned|receive[sd]?|encounter(?:ed)?|fails? with|failed with)\b[^\n"“]{0,30}\b(?:errors?|exceptions?)(?: messages?)?\b[^\n"“]{0,40}["“][^"”\n]{12,}["”]/i;
 var ERROR_INTRO_RE = /\b(?:following|this|the|an|these|same|get|gets|got|getting|throws?|threw|shows?|returns?|gives?|see|saw|encounter(?:ed)?|received?)\b[^\n.]{0,20}\b(?:errors?|exceptions?)(?: messages?)?[^\n.`]{0,40}?[:：]\s*$/i;
 var OUTPUT_LINE_RE = /^[`"“_*>]|\b(?:error|exception|fail\w*|invalid|cannot|can't|unable|not found|denied|refused|undefined|null)\b/i;
-var VERSION_RE2 = /\b(?<!\d\.)(?<![\w$]\.)(?:(?<![-/])v\d+(?:\.\d+)+|(?<![-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?!\.[xX*])|(?<=[-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?![\w.+-]*\/)|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
+var VERSION_RE2 = /\b(?<!\d\.)(?<![\w$]\.)(?:(?<![-/])v\d+(?:\.\d+)+|(?<![-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?!\.[xX*])|(?<=[-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?![\w.+-]{0,100}\/)|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
 var VERSION_FIELD_RE = /\bversion\b[^\n]{0,40}$/i;
 var BARE_VERSION_RE = /^[^\p{L}\d\n]*(?:[\p{L}-]+\s*)?v?\d+(?:\.\d+)+/u;
 var EXAMPLE_RE = /\((?:e\.g\.|ex\.|for example)[^)\n]{0,300}\)|\[e\.g\.[^\]\n]{0,300}\]/gi;
@@ -38031,7 +38035,7 @@ function structureOf(title, description, md) {
   const b2 = readBody(md);
   const versions = VERSION_RE.test(b2.ownText) || /\b\d+\.\d+\.\d+\b/.test(description);
   const hype = b2.ownText.match(HYPE_RE)?.length ?? 0;
-  const measured = hype > 0 && MEASURED_RE.test(b2.ownText);
+  const measured = hype > 0 && MEASURED_RE.test(b2.ownText.replace(HYPE_RE, " "));
   const opening = b2.ownText.slice(0, 300);
   const shortcut = t.kind !== "bug" && !t.debt ? firstMatch(DEBT_ADD_RE, opening) : null;
   const descDebt = shortcut && !removesShortcut(opening, shortcut) && !describesState(opening, shortcut) ? shortcut : null;
@@ -38461,11 +38465,11 @@ function readSegments(md) {
     }
     previousBlank = false;
     if (inCheckbox && /^\s/.test(line)) continue;
+    inCheckbox = false;
     if (pasted.size && pasted.has(line.trim()) || PASTED_LOG_RE.test(line) || CODE_COMMENT_RE.test(line)) {
       flush();
       continue;
     }
-    inCheckbox = false;
     if (TABLE_LINE_RE.test(line) || CHECKBOX_LINE_RE.test(line)) {
       flush();
       inCheckbox = CHECKBOX_LINE_RE.test(line);
@@ -72584,7 +72588,7 @@ function graphqlBaseUrl(restBase) {
 function httpStatus(error63) {
   if (typeof error63 !== "object" || error63 === null || !("status" in error63)) return void 0;
   const n = Number(error63.status);
-  if (n === 500 && error63.name === "HttpError" && error63.response === void 0)
+  if (n === 500 && ["HttpError", "AbortError"].includes(String(error63.name)) && error63.response === void 0)
     return void 0;
   return Number.isFinite(n) ? n : void 0;
 }

@@ -25,14 +25,15 @@ export function graphqlBaseUrl(restBase: string | undefined): string | undefined
 /**
  * The HTTP status an Octokit error carries, if any; undefined where GitHub was not reached. Octokit reports a failed
  * connection (refused, DNS, TLS) as an `HttpError` of status 500 with no `response`: that is no answer from GitHub,
- * and a message saying "GitHub answered 500" sent people looking for an outage that was their network.
+ * and a message saying "GitHub answered 500" sent people looking for an outage that was their network. A request
+ * aborted before an answer (Octokit's AbortError, also 500) is the same.
  */
 export function httpStatus(error: unknown): number | undefined {
   if (typeof error !== "object" || error === null || !("status" in error)) return undefined;
   const n = Number((error as { status: unknown }).status);
   if (
     n === 500 &&
-    (error as { name?: unknown; response?: unknown }).name === "HttpError" &&
+    ["HttpError", "AbortError"].includes(String((error as { name?: unknown }).name)) &&
     (error as { response?: unknown }).response === undefined
   )
     return undefined;

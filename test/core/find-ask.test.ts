@@ -513,3 +513,28 @@ describe("'The reason is …'", () => {
     expect(askCue("The reason is that the export fails on empty reports.")).toBeNull();
   });
 });
+
+describe("a cause with a main clause after its comma", () => {
+  it("is read by its main clause: the request after the cause stands", () => {
+    expect(askCue("Due to the new privacy law, we need to add a consent banner to the signup page.")).toBe(
+      "request",
+    );
+    expect(askCue("The reason is that I export the data every night, so please add a CSV option.")).toBe(
+      "request",
+    );
+    expect(askCue("Because I need to use the GPU to compute a lot of data.")).toBeNull();
+  });
+});
+
+describe("a label after a steps heading", () => {
+  it("opens its own section: its imperative is a request again, not a step", () => {
+    const d = [
+      "### Steps to reproduce",
+      "",
+      "1. Open the report page",
+      "",
+      "**Proposed solution:** Add a flag to export the report as CSV.",
+    ].join("\n");
+    expect(findAsk("Export the report", d)).toBe("Add a flag to export the report as CSV.");
+  });
+});

@@ -4,7 +4,7 @@ import { scoreOffline } from "../../src/core/offline/offline-scorer.js";
 import type { PersonaId } from "../../src/core/personas.js";
 import { corpusAbsent, loadCorpus } from "../helpers/corpus.js";
 import { describeUnless } from "../helpers/skip.js";
-import { HOSTILE_UNITS } from "../helpers/hostile-text.js";
+import { HOSTILE_CLOSED, HOSTILE_UNITS } from "../helpers/hostile-text.js";
 import { testBuildDir } from "../helpers/server-build.js";
 
 type Scores = Record<PersonaId, number>;
@@ -79,9 +79,9 @@ describe("offline scorer robustness", () => {
   it("scores every hostile 64 KiB description, and none of them runs away", async () => {
     const script = `
       import { scoreOffline } from "./src/core/offline/offline-scorer.js";
-      import { HOSTILE_UNITS } from "./test/helpers/hostile-text.js";
-      for (const unit of HOSTILE_UNITS) {
-        const description = unit.repeat(Math.ceil(65536 / unit.length)).slice(0, 65536);
+      import { HOSTILE_CLOSED, HOSTILE_UNITS, hostileText } from "./test/helpers/hostile-text.js";
+      for (const { unit, end } of [...HOSTILE_UNITS.map((unit) => ({ unit, end: "" })), ...HOSTILE_CLOSED]) {
+        const description = hostileText(unit, 65536, end);
         const verdicts = scoreOffline({ task: "t".repeat(256), description });
         console.log(JSON.stringify({ unit, scores: verdicts.map((v) => v.score) }));
       }
@@ -99,7 +99,7 @@ describe("offline scorer robustness", () => {
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { unit: string; scores: number[] });
-    expect(scored.map((r) => r.unit)).toEqual([...HOSTILE_UNITS]);
+    expect(scored.map((r) => r.unit)).toEqual([...HOSTILE_UNITS, ...HOSTILE_CLOSED.map((c) => c.unit)]);
     for (const r of scored) expect(r.scores).toHaveLength(5);
     expect(code).toBe(0);
   });

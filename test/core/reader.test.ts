@@ -903,6 +903,10 @@ describe("'claims of value without evidence'", () => {
     expect(
       said("This is a game-changer that every user wants, a must-have for the whole community."),
     ).toMatch(/claims of value/i);
+    // A factor in the hype words is no measure of itself; a decade is no measure.
+    expect(said("This is a 10x improvement and a game-changer for everyone since the 1990s.")).toMatch(
+      /claims of value/i,
+    );
   });
 });
 

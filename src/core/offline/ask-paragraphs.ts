@@ -244,6 +244,7 @@ export function paragraphs(md: MarkdownText): { text: string; section: Section; 
     if (label && (label[0].includes(":") || !opensNothing(sectionOf(label[0])))) {
       flush();
       section = sectionOf(label[0]);
+      stepsSection = STEPS_HEAD_RE.test(label[0]);
       content = content.slice(label[0].length);
     } else {
       // "Issue: …", "Expected behaviour: …": the label is left out; only a strong one opens a section.
@@ -251,7 +252,10 @@ export function paragraphs(md: MarkdownText): { text: string; section: Section; 
       const name = plain?.[1]!.trim() ?? "";
       if (plain && countWords(name) <= 3 && !opensNothing(sectionOf(name))) {
         flush();
-        if (STRONG_LABEL_RE.test(name) || sectionOf(name) !== "ask") section = sectionOf(name);
+        if (STRONG_LABEL_RE.test(name) || sectionOf(name) !== "ask") {
+          section = sectionOf(name);
+          stepsSection = STEPS_HEAD_RE.test(name);
+        }
         content = content.slice(plain[0].length);
       }
     }

@@ -120,9 +120,13 @@ function isProse(sentence: string): boolean {
 const FRAGMENT_END_RE =
   /\b(?:of|to|the|a|an|and|or|nor|when|if|that|which|with|for|from|in|on|at|by|as|than|but|because|while|where|whether|into|like|such|via|per|is|are|was|were|be|its|their|our|my|your)\s*$/i;
 
-/** A sentence opened by a clause of reason, time or condition, up to its comma. */
+/**
+ * A sentence opened by a clause of reason, time or condition, up to its comma; the main clause after it is what the
+ * sentence says ("Due to the new law, we need a consent banner", "The reason is that I export nightly, so please add
+ * a CSV option").
+ */
 export const SUBORDINATE_RE =
-  /^(?:because|since|as|while|although|though|given that|now that)\b[^,;.!?]{3,200},\s*/i;
+  /^(?:because|since|as|while|although|though|given that|now that|due to|as a result of|caused by|the reason (?:is|was|being)|this is because)\b[^,;.!?]{3,200},\s*/i;
 
 /** What a sentence does, by its cue: asks for something, reports a problem, asks a question; or null. */
 export type AskCue = "request" | "problem" | "question";

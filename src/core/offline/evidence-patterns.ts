@@ -110,7 +110,7 @@ export const OUTPUT_LINE_RE =
  * panic's location; "/Satoshi:22.0.0/", a user agent, is still a version), nor an address's part ("192.168.1.x").
  */
 export const VERSION_RE =
-  /\b(?<!\d\.)(?<![\w$]\.)(?:(?<![-/])v\d+(?:\.\d+)+|(?<![-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?!\.[xX*])|(?<=[-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?![\w.+-]*\/)|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
+  /\b(?<!\d\.)(?<![\w$]\.)(?:(?<![-/])v\d+(?:\.\d+)+|(?<![-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?!\.[xX*])|(?<=[-/])\d+\.\d+\.\d+(?:[-+][\w.]+)?(?![\w.+-]{0,100}\/)|(?:versions?|release)\s*:?\s*v?\d+(?:\.\d+)*|(?:Node(?:\.js)?|Python|Java|JDK|Go|Rust|rustc|Ruby|PHP|Perl|Chrome|Chromium|Firefox|Safari|Edge|iOS|iPadOS|Android|Windows|Win|macOS|Ubuntu|Debian|Fedora|CentOS|Alpine|React|Vue|Angular|Next\.js|Nextjs|Django|Rails|Spring|PostgreSQL|Postgres|MySQL|MariaDB|Redis|Kubernetes|Docker|VS ?Code|Xcode|Electron|TypeScript|npm|pnpm|yarn|gcc|clang|OpenCV|TensorFlow|tf|CUDA|Bitcoin Core)(?:[ :]v?|v)\d+(?:\.\d+)*\+?)(?!\w|\.\d)(?!\s*[ap]\.?m\b)/i;
 /**
  * (VERSION_RE: a name after "word." is a file's extension or a package's part, "NativeIO.java:382" a stack frame's
  * line, not Java 382: fresh Hadoop readings took two such "Versions" for false.)

@@ -211,6 +211,7 @@ export function readSegments(md: MarkdownText): Segments {
     // A checklist item's indented continuation lines are the item's ("- [ ] There is a test …" and, under it,
     // "  Patch to opencv_extra has the same branch name."), as the ask's reader reads them.
     if (inCheckbox && /^\s/.test(line)) continue;
+    inCheckbox = false;
     // A fence's line pasted again without one is output, not a sentence (pastedLines); so is a log's line pasted
     // without a fence ("WARNING:tensorflow:From …/ctc_ops.py:1514: … is deprecated") and a code comment ("//
     // Releases model resources if no longer used. model.close()"): readers took each, quoted as what the author
@@ -219,7 +220,6 @@ export function readSegments(md: MarkdownText): Segments {
       flush();
       continue;
     }
-    inCheckbox = false;
     if (TABLE_LINE_RE.test(line) || CHECKBOX_LINE_RE.test(line)) {
       flush();
       inCheckbox = CHECKBOX_LINE_RE.test(line);

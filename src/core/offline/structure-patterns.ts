@@ -76,9 +76,12 @@ export const ACCIDENT_RE =
   /\b(?:by (?:accident|mistake)|please (?:delete|ignore|close) (?:this|it|me)|delete this|ignore this|(?:^|\b(?:just|only) )a test(?: issue| post)?\b(?! (?:for|of|case|suite|that|which|to))|test issue|testing issue|this is a test|wrong repo\w*|opened (?:by )?accident\w*)/i;
 // "must have" only as the adjective ("a must-have", "a must have"): "scale must have the same number of elements"
 // is an error message's rule, not a claim of value.
-/** A measured number: a time, a size, a share or a factor ("3000 seconds", "2.4 s", "10x", "32%", "512 MB"). */
+/**
+ * A measured number: a time, a size, a share or a factor ("3000 seconds", "2.4 s", "10x", "32%", "512 MB"); not a decade
+ * ("the 1990s"). Read with the hype words taken out, so that "a 10x improvement" is no measure of itself.
+ */
 export const MEASURED_RE =
-  /\b\d+(?:[.,]\d+)?\s*(?:%|x\b|×|ms\b|s\b|sec(?:ond)?s?\b|min(?:ute)?s?\b|h(?:ours?)?\b|[kmgt]i?b\b|times\b|fps\b)/i;
+  /\b\d+(?:[.,]\d+)?\s*(?:%|x\b|×|ms\b|sec(?:ond)?s?\b|min(?:ute)?s?\b|h(?:ours?)?\b|[kmgt]i?b\b|times\b|fps\b)|\b\d+(?:[.,]\d+)?\s+s\b|\b\d+[.,]\d+s\b/i;
 export const HYPE_RE =
   /\b(?:game[- ]?changer|revolutionar\w*|10x|100x|huge (?:impact|win|value)|high[- ]impact|revenue[- ]critical|mission[- ]critical|must-have|a must have|killer feature|massive(?:ly)?|skyrocket\w*|best[- ]in[- ]class|world[- ]class|disrupt\w*|next[- ]level|unlock\w* (?:huge|massive|enormous)|everyone (?:wants|needs)|all users (?:want|need))\b/gi;
 
