@@ -38549,6 +38549,17 @@ function saysNothing(type, quote) {
   return LABEL_ONLY_RE.test(quote.trim()) || type === "code" && (IMPORT_LINE_RE.test(quote) || MARKUP_OPENING_RE.test(quote));
 }
 var TRACEBACK_RE = /Traceback \(most recent call last\)/;
+var TEMPLATE_OFFER_RE = /^\W*you (?:can|may|could) (?:also )?(?:obtain|get|find|collect|print|check|see)\b[^\n]{0,150}[:：]\s*$/i;
+function lineBefore(md, at) {
+  let end = at;
+  for (let tries = 0; tries < 5 && end > 0; tries++) {
+    const start = md.text.lastIndexOf("\n", end - 2) + 1;
+    const line = md.text.slice(start, end).trim();
+    if (line) return line;
+    end = start;
+  }
+  return "";
+}
 var EXCEPTION_LINE_RE = /^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b/;
 var THREAD_STATE_RE = /^\s*java\.lang\.Thread\.State:/;
 var NAMED_FAILURE_RE = /^(?!\s*at\s)(?=.*(?:\b[A-Z]\w*(?:Error|Exception)\b|Caused by|Exception in thread))/;
@@ -38577,15 +38588,18 @@ function readEvidence(title, description, md = readMarkdown(description)) {
   };
   const firstWithText = (lines2) => lines2.find((l) => /[\p{L}\p{N}]/u.test(l)) ?? "";
   let blockVersion;
+  let blockIndex = 0;
   const prose2 = renderMarkdown(md, (_block, body) => {
     const lines2 = body.split("\n");
+    const offered = TEMPLATE_OFFER_RE.test(lineBefore(md, md.blocks[blockIndex++]?.start ?? 0));
     const threadDump = lines2.some((l) => THREAD_STATE_RE.test(l)) && !lines2.some((l) => NAMED_FAILURE_RE.test(l));
     const at = threadDump ? -1 : lines2.findIndex((l) => isTrace(l) && !codeStatement(l));
     const exception = at >= 0 ? lines2.slice(at).findLast((l) => EXCEPTION_LINE_RE.test(l) && !/^\s/.test(l)) : void 0;
     if (exception) put("trace", exception.trim());
     else if (at >= 0) put("trace", exceptionAfter(lines2, at));
     const own2 = withoutEchoedSource(lines2);
-    if (looksLikeCode(own2.filter((l) => !isTrace(l)))) put("code", firstWithText(own2.filter(codeLine)));
+    if (!offered && looksLikeCode(own2.filter((l) => !isTrace(l))))
+      put("code", firstWithText(own2.filter(codeLine)));
     let version2 = null;
     for (const l of lines2) if (version2 = VERSION_RE2.exec(l.replace(EXAMPLE_RE, " "))) break;
     if (version2 && !blockVersion && /\d\.\d/.test(version2[0]) && /\b(?:version|use|using|installed|with)\b/i.test(body))

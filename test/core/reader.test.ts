@@ -938,3 +938,21 @@ describe("a form's question to the reporter", () => {
     ).not.toMatch(/Do you want to request/);
   });
 });
+
+describe("a command a template offers the reporter", () => {
+  it("is the template's example, not the author's code", () => {
+    const form = [
+      "**System information**",
+      "- TensorFlow version: 2.12",
+      "",
+      "You can obtain the TensorFlow version with:",
+      "",
+      "```bash",
+      'python -c "import tensorflow as tf; print(tf.version.GIT_VERSION, tf.version.VERSION)"',
+      "```",
+    ].join("\n");
+    expect(quoteOf("Shuffle is slow", form, "code")).toBeUndefined();
+    const own = "I run it with:\n\n```bash\npython train.py --epochs 3\nimport_data(path)\n```\n";
+    expect(quoteOf("Training fails", own, "code")).toBeDefined();
+  });
+});

@@ -115,6 +115,22 @@ export function saysNothing(type: EvidenceType, quote: string): boolean {
 
 const TRACEBACK_RE = /Traceback \(most recent call last\)/;
 /** The line a Python traceback ends on: the exception and its message ("ValueError: …"). */
+/** A template's offer of a command to the reporter, ending on a colon ("You can obtain the TensorFlow version with:"). */
+const TEMPLATE_OFFER_RE =
+  /^\W*you (?:can|may|could) (?:also )?(?:obtain|get|find|collect|print|check|see)\b[^\n]{0,150}[:：]\s*$/i;
+
+/** The last line with text before `at` (a block's start): what introduces the block. */
+function lineBefore(md: MarkdownText, at: number): string {
+  let end = at;
+  for (let tries = 0; tries < 5 && end > 0; tries++) {
+    const start = md.text.lastIndexOf("\n", end - 2) + 1;
+    const line = md.text.slice(start, end).trim();
+    if (line) return line;
+    end = start;
+  }
+  return "";
+}
+
 const EXCEPTION_LINE_RE = /^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b/;
 /** A thread dump's state line, under each thread's header. */
 const THREAD_STATE_RE = /^\s*java\.lang\.Thread\.State:/;
@@ -169,8 +185,12 @@ export function readEvidence(
 
   // Code blocks: a stack trace or error output, code, or neither (a log, a link, prose in a fence).
   let blockVersion: string | undefined;
+  let blockIndex = 0;
   const prose = renderMarkdown(md, (_block, body) => {
     const lines = body.split("\n");
+    // The block a template offers the reporter ("You can obtain the TensorFlow version with:" and its command): the
+    // template's example, not the author's code (readers took it, quoted as "Code:", for false).
+    const offered = TEMPLATE_OFFER_RE.test(lineBefore(md, md.blocks[blockIndex++]?.start ?? 0));
     // A statement of source code that names an exception (`CV_LOG_WARNING(NULL, "… C++ exception is raised");`,
     // `@Throws(IOException::class)`) is code, not output.
     // A thread dump's stacks ("java.lang.Thread.State: BLOCKED", then its frames) show where threads stand, not an
@@ -185,7 +205,8 @@ export function readEvidence(
     if (exception) put("trace", exception.trim());
     else if (at >= 0) put("trace", exceptionAfter(lines, at));
     const own = withoutEchoedSource(lines);
-    if (looksLikeCode(own.filter((l) => !isTrace(l)))) put("code", firstWithText(own.filter(codeLine)));
+    if (!offered && looksLikeCode(own.filter((l) => !isTrace(l))))
+      put("code", firstWithText(own.filter(codeLine)));
     let version: RegExpExecArray | null = null;
     for (const l of lines) if ((version = VERSION_RE.exec(l.replace(EXAMPLE_RE, " ")))) break;
     // A version in a block is kept for the end: a version the author states in prose ("TensorFlow version
