@@ -109,10 +109,8 @@ function maskBlock(block: string): string {
 
 /** How much of the fences' text is read for pasted lines. */
 const PASTED_CHARS = 20_000;
-const pastedOf = [
-  new WeakMap<MarkdownText, ReadonlySet<string>>(),
-  new WeakMap<MarkdownText, ReadonlySet<string>>(),
-];
+/** Both readings of a text's pasted lines, made in one pass: every fence's, and only the fences of output. */
+const pastedOf = new WeakMap<MarkdownText, { all: ReadonlySet<string>; output: ReadonlySet<string> }>();
 const lineKey = (l: string): string | undefined => {
   const t = l.trim();
   return t.length >= 10 && /\p{L}/u.test(t) ? t : undefined;
@@ -124,33 +122,38 @@ const lineKey = (l: string): string | undefined => {
  * ask's reader drops both copies (a fence of prose is read as prose there, so the fenced copy would stand in).
  * `proseFences` false leaves out the fences of prose (isProseBlock): a form that renders the author's answer in a
  * block ("### Current Behaviour?" in a shell fence) beside the same words written above it, where the author's
- * sentences, which skip every fence, keep the copy outside. Read once per text and choice.
+ * sentences, which skip every fence, keep the copy outside. Both choices are read in one pass, once per text.
  */
 export function pastedLines(md: MarkdownText, proseFences = true): ReadonlySet<string> {
-  const memo = pastedOf[proseFences ? 1 : 0]!;
-  let lines = memo.get(md);
-  if (lines) return lines;
-  const fenced = new Set<string>();
-  let read = 0;
-  for (const b of md.blocks) {
-    if (read >= PASTED_CHARS) break;
-    const body = md.text.slice(b.bodyStart, Math.min(b.bodyEnd, b.bodyStart + PASTED_CHARS - read));
-    read += body.length;
-    if (!proseFences && isProseBlock(body)) continue;
-    for (const l of body.split("\n")) {
-      const k = lineKey(l);
-      if (k) fenced.add(k);
+  let read = pastedOf.get(md);
+  if (!read) {
+    // Each fenced line, and whether a fence of output (not prose) holds it.
+    const fenced = new Map<string, boolean>();
+    let chars = 0;
+    for (const b of md.blocks) {
+      if (chars >= PASTED_CHARS) break;
+      const body = md.text.slice(b.bodyStart, Math.min(b.bodyEnd, b.bodyStart + PASTED_CHARS - chars));
+      chars += body.length;
+      const output = !isProseBlock(body);
+      for (const l of body.split("\n")) {
+        const k = lineKey(l);
+        if (k) fenced.set(k, (fenced.get(k) ?? false) || output);
+      }
     }
+    const all = new Set<string>();
+    const outputOnly = new Set<string>();
+    if (fenced.size)
+      for (const l of renderMarkdown(md, () => "").split("\n")) {
+        const k = lineKey(l);
+        const output = k === undefined ? undefined : fenced.get(k);
+        if (output === undefined) continue;
+        all.add(k!);
+        if (output) outputOnly.add(k!);
+      }
+    read = { all, output: outputOnly };
+    pastedOf.set(md, read);
   }
-  const out = new Set<string>();
-  if (fenced.size)
-    for (const l of renderMarkdown(md, () => "").split("\n")) {
-      const k = lineKey(l);
-      if (k && fenced.has(k)) out.add(k);
-    }
-  lines = out;
-  memo.set(md, lines);
-  return lines;
+  return proseFences ? read.all : read.output;
 }
 
 /** Two search qualifiers or more ("is:issue", "in:title", "repo:…"): a query string, not prose. */
