@@ -35392,6 +35392,16 @@ function readMarkdown(description) {
 function renderMarkdown(md, replace, upTo) {
   return withBlocks(md.text, md.blocks, replace, upTo);
 }
+function lineBefore(md, at) {
+  let end = at;
+  for (let tries = 0; tries < 5 && end > 0; tries++) {
+    const start = md.text.lastIndexOf("\n", end - 2) + 1;
+    const line = md.text.slice(start, end).trim();
+    if (line) return line;
+    end = start;
+  }
+  return "";
+}
 
 // src/core/offline/words/languages.json
 var languages_default = {
@@ -37190,39 +37200,40 @@ function maskBlock(block) {
   return block.replace(/[^\n]/g, "\n");
 }
 var PASTED_CHARS = 2e4;
-var pastedOf = [
-  /* @__PURE__ */ new WeakMap(),
-  /* @__PURE__ */ new WeakMap()
-];
+var pastedOf = /* @__PURE__ */ new WeakMap();
 var lineKey = (l) => {
   const t = l.trim();
   return t.length >= 10 && new RegExp("\\p{L}", "u").test(t) ? t : void 0;
 };
 function pastedLines(md, proseFences = true) {
-  const memo2 = pastedOf[proseFences ? 1 : 0];
-  let lines = memo2.get(md);
-  if (lines) return lines;
-  const fenced = /* @__PURE__ */ new Set();
-  let read = 0;
-  for (const b2 of md.blocks) {
-    if (read >= PASTED_CHARS) break;
-    const body = md.text.slice(b2.bodyStart, Math.min(b2.bodyEnd, b2.bodyStart + PASTED_CHARS - read));
-    read += body.length;
-    if (!proseFences && isProseBlock(body)) continue;
-    for (const l of body.split("\n")) {
-      const k = lineKey(l);
-      if (k) fenced.add(k);
+  let read = pastedOf.get(md);
+  if (!read) {
+    const fenced = /* @__PURE__ */ new Map();
+    let chars = 0;
+    for (const b2 of md.blocks) {
+      if (chars >= PASTED_CHARS) break;
+      const body = md.text.slice(b2.bodyStart, Math.min(b2.bodyEnd, b2.bodyStart + PASTED_CHARS - chars));
+      chars += body.length;
+      const output2 = !isProseBlock(body);
+      for (const l of body.split("\n")) {
+        const k = lineKey(l);
+        if (k) fenced.set(k, (fenced.get(k) ?? false) || output2);
+      }
     }
+    const all = /* @__PURE__ */ new Set();
+    const outputOnly = /* @__PURE__ */ new Set();
+    if (fenced.size)
+      for (const l of renderMarkdown(md, () => "").split("\n")) {
+        const k = lineKey(l);
+        const output2 = k === void 0 ? void 0 : fenced.get(k);
+        if (output2 === void 0) continue;
+        all.add(k);
+        if (output2) outputOnly.add(k);
+      }
+    read = { all, output: outputOnly };
+    pastedOf.set(md, read);
   }
-  const out = /* @__PURE__ */ new Set();
-  if (fenced.size)
-    for (const l of renderMarkdown(md, () => "").split("\n")) {
-      const k = lineKey(l);
-      if (k && fenced.has(k)) out.add(k);
-    }
-  lines = out;
-  memo2.set(md, lines);
-  return lines;
+  return proseFences ? read.all : read.output;
 }
 var SEARCH_QUERY_RE = /\b(?:is|in|repo|label|author|org|user|state|type):["\w][^\s]*(?:\s+\S+){0,12}?\s+(?:is|in|repo|label|author|org|user|state|type):["\w]/i;
 var AUTOMATED_HEADING_RE = /\(automated\)|\bauto-?(?:generated|filled)\b/i;
@@ -37644,6 +37655,10 @@ var IMAGE_RE2 = /!\[([^\][]{0,120})\]\([^)\s[]{1,500}\)|<img\b[^<>]{0,500}?\bsrc
 var INLINE_FENCE_RE = /```([^`\n]+)```/g;
 var CODE_LINE_RE2 = /^\s*(?:#include\s*[<"]|#(?:ifdef|ifndef|define|if|endif|pragma)\b|import\s+[\w{*]|from\s+\S+\s+import\b|(?:def|class|function|fn|func|public|private|static|const|let|var|using|package|return)\b\s*[\w({[]|\$\s+\S|(?:npm|npx|pip3?|python3?|node|git|cd|cmake|make|cargo|go|docker|kubectl|yarn|pnpm|bitcoin-cli|curl)\s+\S|<\/?(?!details|summary|br|sub|sup|img|p\b|b\b|i\b)[a-zA-Z][\w-]*[\s>/]|[\w.$[\]]+(?:\s*,\s*[\w.$]+)*\s*(?:=|\+=|-=)\s*[^=\s]|[\w.$]+\([^)]*\)\s*;?\s*$|[\w.$]+\(.*[,{(]\s*$|\w+\s*\([^)]*\)\s*\{|[{}]\s*$|.*;\s*$)/;
 var LOG_LINE_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s]|[\w-]+ (?:ERR!|WARN\b|notice\b|sill\b|verb\b)(?!\s*[=(]))/i;
+var PASTED_LOG_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d|\[?(?:INFO|WARNING|WARN|DEBUG|ERROR|FATAL|TRACE)(?::|\]|\s+\[)|[\w-]+ (?:ERR!|WARN)\s)/;
+var TEMPLATE_OFFER_RE = /^\W*you (?:can|may|could) (?:also )?(?:obtain|get|find|collect|print|check|see)\b[^\n]{0,150}[:：]\s*$/i;
+var THREAD_STATE_RE = /^\s*java\.lang\.Thread\.State:/;
+var NAMED_FAILURE_RE = /^(?!\s*at\s)(?=.*(?:\b[A-Z]\w*(?:Error|Exception)\b|Caused by|Exception in thread))/;
 
 // src/core/offline/ask-rank.ts
 var SCENE_RE = /^(?:so\s+|and\s+|but\s+)?(?:i|we)(?:'m|’m|'ve|’ve| am| are| was| were| have| had| recently| currently| just)?\s+(?:using|use|used|running|run|ran|trying|tried|installed|install|working|built|building|have|had|got|noticed|found|came|started|been|wanted|upgraded|updated|deployed|created|wrote|made|set)\b/i;
@@ -38367,7 +38382,6 @@ var MAX_SENTENCES = 60;
 var PARAGRAPH_CHARS = 4e3;
 var SENTENCE_CHARS = 600;
 var CODE_LINE = "";
-var PASTED_LOG_RE = /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d|\[?(?:INFO|WARNING|WARN|DEBUG|ERROR|FATAL|TRACE)(?::|\]|\s+\[)|[\w-]+ (?:ERR!|WARN)\s)/;
 var CODE_COMMENT_RE = /^\s*(?:\/\/|\/\*)/;
 var MARKUP_RE = /<\/?[a-z][^>]{0,80}>|\|/i;
 var LINK_RE = /\[[^\][\n]{0,300}\]\([^)\n[]{0,500}\)|\bhttps?:\/\/\S+|\bwww\.\S+/gi;
@@ -38549,20 +38563,7 @@ function saysNothing(type, quote) {
   return LABEL_ONLY_RE.test(quote.trim()) || type === "code" && (IMPORT_LINE_RE.test(quote) || MARKUP_OPENING_RE.test(quote));
 }
 var TRACEBACK_RE = /Traceback \(most recent call last\)/;
-var TEMPLATE_OFFER_RE = /^\W*you (?:can|may|could) (?:also )?(?:obtain|get|find|collect|print|check|see)\b[^\n]{0,150}[:：]\s*$/i;
-function lineBefore(md, at) {
-  let end = at;
-  for (let tries = 0; tries < 5 && end > 0; tries++) {
-    const start = md.text.lastIndexOf("\n", end - 2) + 1;
-    const line = md.text.slice(start, end).trim();
-    if (line) return line;
-    end = start;
-  }
-  return "";
-}
 var EXCEPTION_LINE_RE = /^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b/;
-var THREAD_STATE_RE = /^\s*java\.lang\.Thread\.State:/;
-var NAMED_FAILURE_RE = /^(?!\s*at\s)(?=.*(?:\b[A-Z]\w*(?:Error|Exception)\b|Caused by|Exception in thread))/;
 function exceptionAfter(lines, at) {
   const first = lines[at].replace(/^\s*>\s?/, "").trim();
   if (!TRACEBACK_RE.test(first)) return first;

@@ -152,3 +152,21 @@ export const CODE_LINE_RE =
  */
 export const LOG_LINE_RE =
   /^\s*(?:\[?\d{4}-\d{2}-\d{2}|\[\s*\d+%\]|\d+>|\[ ?(?:RUN|OK|INFO|WARN|DEBUG)\b|(?:INFO|WARNING|WARN|DEBUG)[:\s]|[\w-]+ (?:ERR!|WARN\b|notice\b|sill\b|verb\b)(?!\s*[=(]))/i;
+
+/**
+ * A log's line pasted without a fence: a level in capitals with a colon or a bracket ("WARNING:tensorflow:…",
+ * "ERROR: …", "[INFO] …"), a timestamp, or a tool's tag ("npm ERR!"). Capitals only: "Warning in case this.state is
+ * modified …" is the author's sentence.
+ */
+export const PASTED_LOG_RE =
+  /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d|\[?(?:INFO|WARNING|WARN|DEBUG|ERROR|FATAL|TRACE)(?::|\]|\s+\[)|[\w-]+ (?:ERR!|WARN)\s)/;
+
+/** A template's offer of a command to the reporter, ending on a colon ("You can obtain the TensorFlow version with:"). */
+export const TEMPLATE_OFFER_RE =
+  /^\W*you (?:can|may|could) (?:also )?(?:obtain|get|find|collect|print|check|see)\b[^\n]{0,150}[:：]\s*$/i;
+
+/** A thread dump's state line, under each thread's header. */
+export const THREAD_STATE_RE = /^\s*java\.lang\.Thread\.State:/;
+/** A line that names a failure and is not a frame ("Caused by: …", "java.io.IOException: …", "Exception in thread"). */
+export const NAMED_FAILURE_RE =
+  /^(?!\s*at\s)(?=.*(?:\b[A-Z]\w*(?:Error|Exception)\b|Caused by|Exception in thread))/;

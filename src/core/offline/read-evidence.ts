@@ -19,6 +19,7 @@ import {
   IMAGE_RE,
   INLINE_FENCE_RE,
   LIST_ITEM_RE,
+  NAMED_FAILURE_RE,
   OUTPUT_LINE_RE,
   PROSE_STEPS_RE,
   STEPS_HEAD_RE,
@@ -26,6 +27,8 @@ import {
   STEP_ITEM_RE,
   TASK_ITEM_RE,
   TEMPLATE_ITEM_RE,
+  TEMPLATE_OFFER_RE,
+  THREAD_STATE_RE,
   TRACE_GATE_RE,
   TRACE_RE,
   VERSION_FIELD_RE,
@@ -42,7 +45,7 @@ import {
 } from "./code-lines.js";
 import { countWords } from "./markdown-lines.js";
 import { MD_LINK_RE, TEMPLATE_VOICE_RE } from "./prose.js";
-import { readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
+import { lineBefore, readMarkdown, renderMarkdown, type MarkdownText } from "./read-markdown.js";
 import { POLICY_RE } from "./segments.js";
 
 export { EVIDENCE_TYPES, type EvidenceType } from "../contract.js";
@@ -115,28 +118,7 @@ export function saysNothing(type: EvidenceType, quote: string): boolean {
 
 const TRACEBACK_RE = /Traceback \(most recent call last\)/;
 /** The line a Python traceback ends on: the exception and its message ("ValueError: …"). */
-/** A template's offer of a command to the reporter, ending on a colon ("You can obtain the TensorFlow version with:"). */
-const TEMPLATE_OFFER_RE =
-  /^\W*you (?:can|may|could) (?:also )?(?:obtain|get|find|collect|print|check|see)\b[^\n]{0,150}[:：]\s*$/i;
-
-/** The last line with text before `at` (a block's start): what introduces the block. */
-function lineBefore(md: MarkdownText, at: number): string {
-  let end = at;
-  for (let tries = 0; tries < 5 && end > 0; tries++) {
-    const start = md.text.lastIndexOf("\n", end - 2) + 1;
-    const line = md.text.slice(start, end).trim();
-    if (line) return line;
-    end = start;
-  }
-  return "";
-}
-
 const EXCEPTION_LINE_RE = /^\s*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault)\b/;
-/** A thread dump's state line, under each thread's header. */
-const THREAD_STATE_RE = /^\s*java\.lang\.Thread\.State:/;
-/** A line that names a failure and is not a frame ("Caused by: …", "java.io.IOException: …", "Exception in thread"). */
-const NAMED_FAILURE_RE =
-  /^(?!\s*at\s)(?=.*(?:\b[A-Z]\w*(?:Error|Exception)\b|Caused by|Exception in thread))/;
 
 /**
  * The quote for a trace found at lines[at]: a Python traceback's own first line says nothing, so its exception

@@ -42,3 +42,15 @@ export function renderMarkdown(
 ): string {
   return withBlocks(md.text, md.blocks, replace, upTo);
 }
+
+/** The last line with text before `at` (a block's start): what introduces the block. */
+export function lineBefore(md: MarkdownText, at: number): string {
+  let end = at;
+  for (let tries = 0; tries < 5 && end > 0; tries++) {
+    const start = md.text.lastIndexOf("\n", end - 2) + 1;
+    const line = md.text.slice(start, end).trim();
+    if (line) return line;
+    end = start;
+  }
+  return "";
+}

@@ -22,6 +22,7 @@ import {
   TABLE_LINE_RE,
   WORD_RE,
 } from "./markdown-lines.js";
+import { PASTED_LOG_RE } from "./evidence-patterns.js";
 import { HEADING_RE, PLACEHOLDER_RE } from "./structure-patterns.js";
 
 export interface AuthorSentence {
@@ -44,13 +45,6 @@ export const SENTENCE_SHOWN = 160;
 
 /** Where a code block stood: a control character, which no description holds as a line of its own. */
 const CODE_LINE = "\u0001";
-/**
- * A log's line pasted without a fence: a level in capitals with a colon or a bracket ("WARNING:tensorflow:…",
- * "ERROR: …", "[INFO] …"), a timestamp, or a tool's tag ("npm ERR!"). Capitals only: "Warning in case this.state is
- * modified …" is the author's sentence.
- */
-const PASTED_LOG_RE =
-  /^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d|\[?(?:INFO|WARNING|WARN|DEBUG|ERROR|FATAL|TRACE)(?::|\]|\s+\[)|[\w-]+ (?:ERR!|WARN)\s)/;
 /** A line of source code's comment, pasted without a fence. */
 const CODE_COMMENT_RE = /^\s*(?:\/\/|\/\*)/;
 /** Sentences that hold markup are not quoted: a quote is words. */
